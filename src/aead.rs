@@ -1,0 +1,293 @@
+//! The shared AEAD trait: every public method written once, over a core seal/open
+//! that each algorithm supplies.
+
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use crate::backend::{Backend, InOut, Tier};
+use crate::error::Error;
+
+/// A 96-bit nonce.
+pub type Nonce = [u8; 12];
+
+/// A 128-bit authentication tag.
+pub type Tag = [u8; 16];
+
+/// The length of a [`Tag`] in bytes.
+pub const TAG_LEN: usize = 16;
+
+pub(crate) mod sealed {
+    use super::{Error, InOut, Nonce, Tag, Tier, Zeroize};
+
+    /// What an algorithm supplies: construction from a detected tier, the length
+    /// limits, and the core seal/open over an in/out buffer. Not nameable outside
+    /// the crate, so only this crate's types implement [`Aead`](super::Aead).
+    pub trait Core: Sized {
+        /// The key bytes, `[u8; 16]` or `[u8; 32]`.
+        type KeyBytes: AsRef<[u8]> + Zeroize + for<'a> TryFrom<&'a [u8]>;
+
+        /// Builds the key state on an already detected tier.
+        fn from_tier(tier: Tier, key: &Self::KeyBytes) -> Self;
+
+        /// The tier the key state was built for.
+        fn tier(&self) -> Tier;
+
+        /// Returns `Err(InputTooLong)` if `aad_len` or `text_len` exceed the
+        /// algorithm's limits.
+        fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error>;
+
+        /// Encrypts `data` and returns the tag. Lengths are already checked.
+        fn seal_core(&self, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag;
+
+        /// Decrypts `data` and returns the tag the algorithm computes for it, to
+        /// be compared by the caller. Lengths are already checked. The plaintext
+        /// it writes is unauthenticated until that comparison succeeds.
+        fn open_core(&self, nonce: &Nonce, aad: &[u8], data: InOut<'_>, tag: &Tag) -> Tag;
+    }
+}
+
+/// The AEAD interface shared by every key type of the crate.
+///
+/// Bring it into scope to call the methods:
+///
+/// ```
+/// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+///
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Aes256Gcm::new(&[0x42; 32])?;
+/// let nonce = [0u8; 12]; // never reuse a nonce with the same key
+/// let sealed = key.encrypt(&nonce, b"header", b"hello")?;
+/// assert_eq!(key.decrypt(&nonce, b"header", &sealed)?, b"hello");
+/// # Ok(()) }
+/// ```
+///
+/// Rules that hold for every method:
+/// - `*_to` methods never allocate, read each input byte once and write each output
+///   byte once;
+/// - a failed authentication returns [`Error::Authentication`] and leaves the
+///   plaintext area of the output (or the in-place buffer) all zero;
+/// - tags are compared in constant time;
+/// - no input makes a method panic.
+pub trait Aead: sealed::Core + Send + Sync {
+    /// The key length in bytes.
+    const KEY_LEN: usize;
+
+    /// Builds the key state on the fastest hardware tier the CPU has.
+    ///
+    /// The CPU is checked before the key is read: on a CPU without the needed
+    /// instructions this returns [`Error::UnsupportedCpu`].
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// let key = Aes128Gcm::new(&[1u8; 16]).expect("this CPU has AES and carry-less multiply");
+    /// # let _ = key;
+    /// ```
+    fn new(key: &Self::KeyBytes) -> Result<Self, Error> {
+        let tier = Tier::best()?;
+        Ok(Self::from_tier(tier, key))
+    }
+
+    /// Like [`new`](Aead::new), from a slice: [`Error::InvalidKeyLength`] if it has
+    /// the wrong length.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, Error, aes_gcm::Aes256Gcm};
+    /// assert!(Aes256Gcm::new_from_slice(&[0u8; 32]).is_ok());
+    /// assert_eq!(Aes256Gcm::new_from_slice(&[0u8; 16]).err(), Some(Error::InvalidKeyLength));
+    /// ```
+    fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
+        let tier = Tier::best()?;
+        let mut key = Self::KeyBytes::try_from(key).map_err(|_| Error::InvalidKeyLength)?;
+        let state = Self::from_tier(tier, &key);
+        key.zeroize();
+        Ok(state)
+    }
+
+    /// Builds the key state on the tier `backend`, or returns
+    /// [`Error::UnsupportedCpu`] if this CPU (or this build) does not have it.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, Backend, Error, aes_gcm::Aes128Gcm};
+    /// match Aes128Gcm::with_backend(&[0u8; 16], Backend::Armv8) {
+    ///     Ok(key) => assert_eq!(key.backend(), Backend::Armv8),
+    ///     Err(Error::UnsupportedCpu { missing }) => println!("no ARMv8 path: {missing}"),
+    ///     Err(e) => panic!("{e}"),
+    /// }
+    /// ```
+    fn with_backend(key: &Self::KeyBytes, backend: Backend) -> Result<Self, Error> {
+        let tier = Tier::for_backend(backend)?;
+        Ok(Self::from_tier(tier, key))
+    }
+
+    /// The hardware tier this key uses.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// println!("{:?}", Aes128Gcm::new(&[0u8; 16])?.backend());
+    /// # Ok(()) }
+    /// ```
+    fn backend(&self) -> Backend {
+        self.tier().backend()
+    }
+
+    /// Encrypts `plaintext` and returns `ciphertext || tag`.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes128Gcm::new(&[3u8; 16])?;
+    /// let sealed = key.encrypt(&[9u8; 12], b"", b"attack at dawn")?;
+    /// assert_eq!(sealed.len(), 14 + 16);
+    /// # Ok(()) }
+    /// ```
+    fn encrypt(&self, nonce: &Nonce, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+        Self::check_lengths(aad.len(), plaintext.len())?;
+        let mut out = vec![0u8; plaintext.len() + TAG_LEN];
+        let written = self.encrypt_to(nonce, aad, plaintext, &mut out)?;
+        debug_assert_eq!(written, out.len());
+        Ok(out)
+    }
+
+    /// Decrypts `ciphertext || tag` and returns the plaintext, or
+    /// [`Error::Authentication`] if the tag does not verify.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, Error, aes_gcm::Aes128Gcm};
+    /// # fn main() -> Result<(), Error> {
+    /// let key = Aes128Gcm::new(&[3u8; 16])?;
+    /// let mut sealed = key.encrypt(&[9u8; 12], b"id=7", b"attack at dawn")?;
+    /// assert_eq!(key.decrypt(&[9u8; 12], b"id=7", &sealed)?, b"attack at dawn");
+    /// sealed[0] ^= 1;
+    /// assert_eq!(key.decrypt(&[9u8; 12], b"id=7", &sealed), Err(Error::Authentication));
+    /// # Ok(()) }
+    /// ```
+    fn decrypt(&self, nonce: &Nonce, aad: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
+        let text_len = ciphertext_and_tag
+            .len()
+            .checked_sub(TAG_LEN)
+            .ok_or(Error::CiphertextTooShort)?;
+        Self::check_lengths(aad.len(), text_len)?;
+        let mut out = vec![0u8; text_len];
+        self.decrypt_to(nonce, aad, ciphertext_and_tag, &mut out)?;
+        Ok(out)
+    }
+
+    /// Encrypts `plaintext` into `out` as `ciphertext || tag` and returns the
+    /// number of bytes written (`plaintext.len() + 16`). Never allocates.
+    ///
+    /// If `out` is too short this returns [`Error::BufferTooSmall`] and writes
+    /// nothing.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes256Gcm::new(&[5u8; 32])?;
+    /// let mut out = [0u8; 64];
+    /// let n = key.encrypt_to(&[1u8; 12], b"", b"sixteen byte msg", &mut out)?;
+    /// assert_eq!(n, 32);
+    /// # Ok(()) }
+    /// ```
+    fn encrypt_to(&self, nonce: &Nonce, aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        Self::check_lengths(aad.len(), plaintext.len())?;
+        let needed = plaintext.len() + TAG_LEN;
+        let Some(out) = out.get_mut(..needed) else {
+            return Err(Error::BufferTooSmall { needed });
+        };
+        let (ciphertext, tag_out) = out.split_at_mut(plaintext.len());
+        let tag = self.seal_core(nonce, aad, InOut::copy(plaintext, ciphertext));
+        tag_out.copy_from_slice(&tag);
+        Ok(needed)
+    }
+
+    /// Decrypts `ciphertext || tag` into `out` and returns the plaintext length.
+    /// Never allocates.
+    ///
+    /// On [`Error::Authentication`] the first `ciphertext_and_tag.len() - 16` bytes
+    /// of `out` are all zero. If `out` is too short this returns
+    /// [`Error::BufferTooSmall`] and writes nothing.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes256Gcm::new(&[5u8; 32])?;
+    /// let sealed = key.encrypt(&[1u8; 12], b"", b"hi")?;
+    /// let mut out = [0u8; 2];
+    /// assert_eq!(key.decrypt_to(&[1u8; 12], b"", &sealed, &mut out)?, 2);
+    /// assert_eq!(&out, b"hi");
+    /// # Ok(()) }
+    /// ```
+    fn decrypt_to(
+        &self,
+        nonce: &Nonce,
+        aad: &[u8],
+        ciphertext_and_tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let text_len = ciphertext_and_tag
+            .len()
+            .checked_sub(TAG_LEN)
+            .ok_or(Error::CiphertextTooShort)?;
+        Self::check_lengths(aad.len(), text_len)?;
+        let (ciphertext, tag) = ciphertext_and_tag.split_at(text_len);
+        let Some(out) = out.get_mut(..text_len) else {
+            return Err(Error::BufferTooSmall { needed: text_len });
+        };
+        let mut received = [0u8; TAG_LEN];
+        received.copy_from_slice(tag);
+        let computed = self.open_core(nonce, aad, InOut::copy(ciphertext, out), &received);
+        verify_or_wipe(&computed, &received, out)?;
+        Ok(text_len)
+    }
+
+    /// Encrypts `buffer` in place and returns the tag.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes128Gcm::new(&[8u8; 16])?;
+    /// let mut buffer = *b"in place";
+    /// let tag = key.encrypt_in_place_detached(&[2u8; 12], b"", &mut buffer)?;
+    /// key.decrypt_in_place_detached(&[2u8; 12], b"", &mut buffer, &tag)?;
+    /// assert_eq!(&buffer, b"in place");
+    /// # Ok(()) }
+    /// ```
+    fn encrypt_in_place_detached(&self, nonce: &Nonce, aad: &[u8], buffer: &mut [u8]) -> Result<Tag, Error> {
+        Self::check_lengths(aad.len(), buffer.len())?;
+        Ok(self.seal_core(nonce, aad, InOut::in_place(buffer)))
+    }
+
+    /// Decrypts `buffer` in place if `tag` verifies; otherwise returns
+    /// [`Error::Authentication`] and leaves `buffer` all zero.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, Error, aes_gcm::Aes128Gcm};
+    /// # fn main() -> Result<(), Error> {
+    /// let key = Aes128Gcm::new(&[8u8; 16])?;
+    /// let mut buffer = *b"in place";
+    /// let mut tag = key.encrypt_in_place_detached(&[2u8; 12], b"", &mut buffer)?;
+    /// tag[15] ^= 0x80;
+    /// assert_eq!(key.decrypt_in_place_detached(&[2u8; 12], b"", &mut buffer, &tag),
+    ///            Err(Error::Authentication));
+    /// assert_eq!(buffer, [0u8; 8]);
+    /// # Ok(()) }
+    /// ```
+    fn decrypt_in_place_detached(&self, nonce: &Nonce, aad: &[u8], buffer: &mut [u8], tag: &Tag) -> Result<(), Error> {
+        Self::check_lengths(aad.len(), buffer.len())?;
+        let computed = self.open_core(nonce, aad, InOut::in_place(buffer), tag);
+        verify_or_wipe(&computed, tag, buffer)
+    }
+}
+
+/// The one place that decides whether decrypted bytes are released: compares the
+/// tags in constant time and, if they differ, zeroes `plaintext` before returning
+/// [`Error::Authentication`].
+pub(crate) fn verify_or_wipe(computed: &Tag, received: &Tag, plaintext: &mut [u8]) -> Result<(), Error> {
+    if bool::from(computed.ct_eq(received)) {
+        Ok(())
+    } else {
+        plaintext.zeroize();
+        Err(Error::Authentication)
+    }
+}
+

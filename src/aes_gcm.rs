@@ -1,0 +1,164 @@
+//! AES-GCM with a 96-bit nonce and a 128-bit tag (NIST SP 800-38D).
+//!
+//! This file holds the parts of the mode that are the same on every tier: the
+//! pre-counter block J0, the length block and the length limits. The counter-mode
+//! encryption and GHASH run in the kernels behind [`GcmKey`].
+//!
+//! # Example
+//!
+//! ```
+//! use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+//!
+//! # fn main() -> Result<(), hardware_aead::Error> {
+//! let key = Aes256Gcm::new(&[0x11; 32])?;
+//! let nonce = [0x22; 12];
+//! let sealed = key.encrypt(&nonce, b"metadata", b"secret")?;
+//! assert_eq!(key.decrypt(&nonce, b"metadata", &sealed)?, b"secret");
+//! # Ok(()) }
+//! ```
+
+use core::fmt;
+
+use crate::aead::{Aead, Nonce, Tag, sealed::Core};
+use crate::backend::{Block, GcmKey, InOut, Tier};
+use crate::error::Error;
+
+/// The longest plaintext GCM allows, in bytes.
+///
+/// SP 800-38D §5.2.1.1: len(P) ≤ 2^39 − 256 bits, that is 2^36 − 32 bytes. It is
+/// also the most the 32-bit block counter can cover: 2^32 − 2 blocks follow J0.
+pub const MAX_PLAINTEXT_LEN: u64 = (1 << 36) - 32;
+
+/// The longest additional authenticated data GCM allows, in bytes.
+///
+/// SP 800-38D §5.2.1.1: len(A) ≤ 2^64 − 1 bits, that is at most 2^61 − 1 bytes.
+pub const MAX_AAD_LEN: u64 = (1 << 61) - 1;
+
+const _: () = assert!(MAX_PLAINTEXT_LEN == ((1 << 32) - 2) * 16);
+const _: () = assert!(MAX_AAD_LEN * 8 < u64::MAX);
+
+/// Checks the SP 800-38D length limits; `Err(InputTooLong)` past either one.
+///
+/// ```
+/// use hardware_aead::{Error, aes_gcm::{check_lengths, MAX_PLAINTEXT_LEN}};
+/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN), Ok(()));
+/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN + 1), Err(Error::InputTooLong));
+/// ```
+pub fn check_lengths(aad_len: u64, text_len: u64) -> Result<(), Error> {
+    if text_len > MAX_PLAINTEXT_LEN || aad_len > MAX_AAD_LEN {
+        Err(Error::InputTooLong)
+    } else {
+        Ok(())
+    }
+}
+
+/// J0 for a 96-bit IV. SP 800-38D §7.1, step 2: "If len(IV) = 96, then let
+/// J0 = IV || 0^31 || 1."
+fn pre_counter_block(nonce: &Nonce) -> Block {
+    let mut j0 = [0u8; 16];
+    j0[..12].copy_from_slice(nonce);
+    j0[15] = 1;
+    j0
+}
+
+/// The last GHASH block. SP 800-38D §7.1, step 5: "u = 128·⌈len(C)/128⌉ − len(C),
+/// v = 128·⌈len(A)/128⌉ − len(A); S = GHASH_H(A || 0^v || C || 0^u ||
+/// [len(A)]_64 || [len(C)]_64)". Lengths are in bits.
+fn length_block(aad_len: usize, text_len: usize) -> Block {
+    let mut block = [0u8; 16];
+    block[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
+    block[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
+    block
+}
+
+fn seal<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
+    let j0 = pre_counter_block(nonce);
+    let len_block = length_block(aad.len(), data.len());
+    // §7.1 steps 3–6: C = GCTR_K(inc32(J0), P); T = MSB_128(GCTR_K(J0, S)).
+    key.seal(&j0, aad, data, &len_block)
+}
+
+fn open<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
+    let j0 = pre_counter_block(nonce);
+    let len_block = length_block(aad.len(), data.len());
+    // §7.2 steps 3–8: P = GCTR_K(inc32(J0), C); T' = MSB_128(GCTR_K(J0, S)).
+    key.open(&j0, aad, data, &len_block)
+}
+
+/// AES-128-GCM: a 16-byte key, 12-byte nonces, 16-byte tags.
+///
+/// All methods come from the [`Aead`] trait.
+///
+/// ```
+/// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Aes128Gcm::new(&[0u8; 16])?;
+/// let sealed = key.encrypt(&[0u8; 12], b"", b"")?;
+/// // The empty message under the all-zero key: GCM spec test case 1.
+/// assert_eq!(sealed[..4], [0x58, 0xe2, 0xfc, 0xce]);
+/// # Ok(()) }
+/// ```
+pub struct Aes128Gcm {
+    key: GcmKey<11>,
+}
+
+/// AES-256-GCM: a 32-byte key, 12-byte nonces, 16-byte tags.
+///
+/// All methods come from the [`Aead`] trait.
+///
+/// ```
+/// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Aes256Gcm::new(&[0u8; 32])?;
+/// let sealed = key.encrypt(&[0u8; 12], b"", b"")?;
+/// // The empty message under the all-zero key: GCM spec test case 13.
+/// assert_eq!(sealed[..4], [0x53, 0x0f, 0x8a, 0xfb]);
+/// # Ok(()) }
+/// ```
+pub struct Aes256Gcm {
+    key: GcmKey<15>,
+}
+
+/// The trait plumbing shared by both key sizes: everything delegates to `GcmKey`.
+macro_rules! impl_gcm {
+    ($name:ident, $key_len:literal, $new:ident) => {
+        impl Core for $name {
+            type KeyBytes = [u8; $key_len];
+
+            fn from_tier(tier: Tier, key: &[u8; $key_len]) -> Self {
+                Self { key: GcmKey::$new(tier, key) }
+            }
+
+            fn tier(&self) -> Tier {
+                self.key.tier()
+            }
+
+            fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error> {
+                check_lengths(aad_len as u64, text_len as u64)
+            }
+
+            fn seal_core(&self, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
+                seal(&self.key, nonce, aad, data)
+            }
+
+            fn open_core(&self, nonce: &Nonce, aad: &[u8], data: InOut<'_>, _tag: &Tag) -> Tag {
+                open(&self.key, nonce, aad, data)
+            }
+        }
+
+        impl Aead for $name {
+            const KEY_LEN: usize = $key_len;
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.backend())
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+impl_gcm!(Aes128Gcm, 16, new_128);
+impl_gcm!(Aes256Gcm, 32, new_256);

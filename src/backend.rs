@@ -1,0 +1,273 @@
+//! The one dispatch point between the algorithms and the per-tier kernels.
+//!
+//! A key records, at setup, which tier it uses ([`Tier`]); each operation matches
+//! on it exactly once. A tier can only be constructed through detection (its
+//! variant holds the CPU feature token), and no software tier exists.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use zeroize::Zeroize;
+
+use crate::error::Error;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
+
+/// The hardware path a key uses.
+///
+/// [`new`](crate::Aead::new) picks the fastest tier the CPU supports;
+/// [`with_backend`](crate::Aead::with_backend) forces one and returns
+/// [`Error::UnsupportedCpu`] if the CPU (or this build) lacks it.
+///
+/// # Example
+///
+/// ```
+/// use hardware_aead::{Aead, Backend, aes_gcm::Aes128Gcm};
+///
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Aes128Gcm::new(&[7u8; 16])?;
+/// println!("sealing with {}", key.backend());
+/// # #[cfg(target_arch = "x86_64")]
+/// assert_eq!(Aes128Gcm::with_backend(&[7u8; 16], Backend::AesNiClmul)?.backend(),
+///            Backend::AesNiClmul);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// x86_64 AES-NI and PCLMULQDQ on 128-bit registers, 8 blocks per iteration.
+    AesNiClmul,
+    /// x86_64 VAES and VPCLMULQDQ on 256-bit registers (AVX2).
+    VaesAvx2,
+    /// x86_64 VAES and VPCLMULQDQ on 512-bit registers (AVX-512F/BW/VL).
+    VaesAvx512,
+    /// aarch64 ARMv8 cryptography extension: AES and PMULL.
+    Armv8,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::AesNiClmul => "AES-NI + PCLMULQDQ",
+            Backend::VaesAvx2 => "VAES + VPCLMULQDQ (AVX2)",
+            Backend::VaesAvx512 => "VAES + VPCLMULQDQ (AVX-512)",
+            Backend::Armv8 => "ARMv8 AES + PMULL",
+        })
+    }
+}
+
+/// A detected tier: the proof a kernel needs. (`pub` only to appear in the sealed
+/// trait; the module is private, so it cannot be named outside the crate.)
+#[derive(Clone, Copy, Debug)]
+pub enum Tier {
+    #[cfg(target_arch = "x86_64")]
+    AesNiClmul(crate::cpu::AesNiClmul),
+}
+
+impl Tier {
+    /// The fastest tier this CPU supports.
+    pub(crate) fn best() -> Result<Self, Error> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Err(Error::UnsupportedCpu {
+                missing: "x86_64 aes (no backend for this architecture in this build)",
+            })
+        }
+    }
+
+    /// The tier for `backend`, if this CPU and this build have it.
+    pub(crate) fn for_backend(backend: Backend) -> Result<Self, Error> {
+        match backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::AesNiClmul => crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul),
+            // The wide x86_64 tiers and the aarch64 tier are not built yet.
+            Backend::VaesAvx2 | Backend::VaesAvx512 => Err(Error::UnsupportedCpu {
+                missing: "vaes (this build has no VAES backend yet)",
+            }),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::AesNiClmul => Err(Error::UnsupportedCpu { missing: "aes" }),
+            Backend::Armv8 => Err(Error::UnsupportedCpu {
+                missing: "aarch64 aes (this build has no ARMv8 backend yet)",
+            }),
+        }
+    }
+
+    /// The public name of this tier.
+    pub(crate) fn backend(self) -> Backend {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(_) => Backend::AesNiClmul,
+        }
+    }
+}
+
+/// One 16-byte block.
+pub(crate) type Block = [u8; 16];
+
+/// AES round keys in the FIPS-197 byte order: `NK` = 11 for AES-128, 15 for AES-256.
+#[derive(Clone)]
+#[repr(C, align(16))]
+pub(crate) struct RoundKeys<const NK: usize>(pub(crate) [Block; NK]);
+
+/// The GHASH key powers H^1..H^8 in the POLYVAL representation (see
+/// `backend/x86_64/clmul.rs` for the maths): `0[i]` holds H^(i+1).
+#[derive(Clone)]
+#[repr(C, align(16))]
+pub(crate) struct HPowers(pub(crate) [Block; 8]);
+
+/// The whole AES-GCM key state: round keys, GHASH powers and the tier.
+///
+/// For AES-256 that is 15 × 16 + 8 × 16 = 368 bytes of key-equivalent state.
+pub(crate) struct GcmKey<const NK: usize> {
+    round_keys: RoundKeys<NK>,
+    h_powers: HPowers,
+    tier: Tier,
+}
+
+impl GcmKey<11> {
+    /// Expands an AES-128 key and its GHASH powers for `tier`.
+    pub(crate) fn new_128(tier: Tier, key: &[u8; 16]) -> Self {
+        let round_keys = match tier {
+            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(t) => unsafe { x86_64::aes::expand_128(t, key) },
+        };
+        Self::with_round_keys(tier, round_keys)
+    }
+}
+
+impl GcmKey<15> {
+    /// Expands an AES-256 key and its GHASH powers for `tier`.
+    pub(crate) fn new_256(tier: Tier, key: &[u8; 32]) -> Self {
+        let round_keys = match tier {
+            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(t) => unsafe { x86_64::aes::expand_256(t, key) },
+        };
+        Self::with_round_keys(tier, round_keys)
+    }
+}
+
+impl<const NK: usize> GcmKey<NK> {
+    fn with_round_keys(tier: Tier, round_keys: RoundKeys<NK>) -> Self {
+        let h_powers = match tier {
+            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(t) => unsafe { x86_64::gcm_aesni::h_powers(t, &round_keys) },
+        };
+        Self { round_keys, h_powers, tier }
+    }
+
+    /// The tier this key runs on.
+    pub(crate) fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    /// GCM encryption of `data` in place or into its output, returning the tag.
+    ///
+    /// `j0` is the pre-counter block, `len_block` the final GHASH block
+    /// `[len(A)]64 || [len(C)]64`; the caller builds both (SP 800-38D §7.1).
+    pub(crate) fn seal(&self, j0: &Block, aad: &[u8], data: InOut<'_>, len_block: &Block) -> Block {
+        match self.tier {
+            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(t) => unsafe {
+                x86_64::gcm_aesni::seal(t, &self.round_keys, &self.h_powers, j0, aad, data, len_block)
+            },
+        }
+    }
+
+    /// GCM decryption of `data`, returning the tag computed over the ciphertext.
+    /// The caller compares it with the received tag (and wipes the output if
+    /// they differ); this function releases nothing by itself.
+    pub(crate) fn open(&self, j0: &Block, aad: &[u8], data: InOut<'_>, len_block: &Block) -> Block {
+        match self.tier {
+            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(t) => unsafe {
+                x86_64::gcm_aesni::open(t, &self.round_keys, &self.h_powers, j0, aad, data, len_block)
+            },
+        }
+    }
+}
+
+impl<const NK: usize> Drop for GcmKey<NK> {
+    fn drop(&mut self) {
+        self.round_keys.0.zeroize();
+        self.h_powers.0.zeroize();
+    }
+}
+
+/// The input and output of a kernel: one buffer transformed in place, or two
+/// disjoint buffers of the same length. Reads and writes are bounds-checked
+/// against that length, so a kernel cannot touch a byte outside the caller's
+/// slices.
+///
+/// In place, a kernel must read a range before it writes it; every kernel reads a
+/// group of blocks into registers, then writes the group.
+pub struct InOut<'a> {
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    _buffers: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> InOut<'a> {
+    /// Transforms `buffer` in place.
+    pub(crate) fn in_place(buffer: &'a mut [u8]) -> Self {
+        let dst = buffer.as_mut_ptr();
+        Self { src: dst, dst, len: buffer.len(), _buffers: PhantomData }
+    }
+
+    /// Reads `input`, writes the first `input.len()` bytes of `output`.
+    /// The caller has checked `output.len() >= input.len()`; the length is the
+    /// smaller of the two all the same.
+    pub(crate) fn copy(input: &'a [u8], output: &'a mut [u8]) -> Self {
+        let len = input.len().min(output.len());
+        Self { src: input.as_ptr(), dst: output.as_mut_ptr(), len, _buffers: PhantomData }
+    }
+
+    /// The number of bytes to transform.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Copies `N` input bytes at `offset`.
+    #[inline(always)]
+    pub(crate) fn read<const N: usize>(&self, offset: usize) -> [u8; N] {
+        assert!(offset <= self.len && N <= self.len - offset);
+        // SAFETY: `offset + N <= len` was just checked, and `src` is valid for
+        // `len` bytes of reads for `'a` (it comes from a slice of that length).
+        unsafe { self.src.add(offset).cast::<[u8; N]>().read_unaligned() }
+    }
+
+    /// Writes `N` output bytes at `offset`.
+    #[inline(always)]
+    pub(crate) fn write<const N: usize>(&mut self, offset: usize, bytes: &[u8; N]) {
+        assert!(offset <= self.len && N <= self.len - offset);
+        // SAFETY: `offset + N <= len` was just checked, and `dst` is valid for
+        // `len` bytes of writes for `'a` (it comes from a `&mut` slice of that length).
+        unsafe { self.dst.add(offset).cast::<[u8; N]>().write_unaligned(*bytes) }
+    }
+
+    /// Copies the input bytes `offset..` into the front of `buf` (at most `buf.len()`).
+    pub(crate) fn read_tail(&self, offset: usize, buf: &mut [u8]) -> usize {
+        let n = self.len.saturating_sub(offset).min(buf.len());
+        // SAFETY: `offset + n <= len`, so the source range is inside the input
+        // slice; `buf` is a distinct local buffer of at least `n` bytes.
+        unsafe { core::ptr::copy_nonoverlapping(self.src.add(offset), buf.as_mut_ptr(), n) };
+        n
+    }
+
+    /// Writes `bytes` to the output at `offset` (clipped to the output length).
+    pub(crate) fn write_tail(&mut self, offset: usize, bytes: &[u8]) {
+        let n = self.len.saturating_sub(offset).min(bytes.len());
+        // SAFETY: `offset + n <= len`, so the range is inside the output slice;
+        // `bytes` is a distinct local buffer of at least `n` bytes.
+        unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.dst.add(offset), n) };
+    }
+}

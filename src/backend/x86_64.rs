@@ -1,0 +1,52 @@
+//! x86_64 kernels. Each file mirrors its aarch64 counterpart (same function names
+//! and contracts).
+
+pub(crate) mod aes;
+pub(crate) mod clmul;
+pub(crate) mod gcm_aesni;
+
+use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_setzero_si128, _mm_storeu_si128};
+
+use crate::backend::Block;
+
+aesni_clmul! {
+    /// Loads a block into a register.
+    #[inline]
+    pub(crate) fn load(block: &Block) -> __m128i {
+        // SAFETY: `block` is 16 readable bytes; `loadu` has no alignment requirement.
+        unsafe { _mm_loadu_si128(block.as_ptr().cast()) }
+    }
+
+    /// Stores a register as a block.
+    #[inline]
+    pub(crate) fn store(value: __m128i) -> Block {
+        let mut block = [0u8; 16];
+        // SAFETY: `block` is 16 writable bytes; `storeu` has no alignment requirement.
+        unsafe { _mm_storeu_si128(block.as_mut_ptr().cast(), value) };
+        block
+    }
+
+    /// Loads `N` consecutive blocks from a byte array of `16 * N` bytes.
+    #[inline]
+    pub(crate) fn load_blocks<const N: usize, const B: usize>(bytes: &[u8; B]) -> [__m128i; N] {
+        const { assert!(B == 16 * N) };
+        let mut out = [_mm_setzero_si128(); N];
+        for (i, v) in out.iter_mut().enumerate() {
+            // SAFETY: block `i < N` lies at bytes 16i..16i+16 of the `16 * N`-byte array.
+            *v = unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) };
+        }
+        out
+    }
+
+    /// Stores `N` registers as `16 * N` consecutive bytes.
+    #[inline]
+    pub(crate) fn store_blocks<const N: usize, const B: usize>(values: &[__m128i; N]) -> [u8; B] {
+        const { assert!(B == 16 * N) };
+        let mut out = [0u8; B];
+        for (i, v) in values.iter().enumerate() {
+            // SAFETY: block `i < N` lies at bytes 16i..16i+16 of the `16 * N`-byte array.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().add(16 * i).cast(), *v) };
+        }
+        out
+    }
+}

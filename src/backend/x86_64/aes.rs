@@ -1,0 +1,116 @@
+//! AES with AES-NI: key expansion (FIPS-197 §5.2) and block encryption.
+//!
+//! `AESENC` performs one full round (ShiftRows, SubBytes, MixColumns,
+//! AddRoundKey) and `AESENCLAST` the final round without MixColumns, so AES-128
+//! is `x ^ rk[0]`, 9 × `AESENC`, 1 × `AESENCLAST`, and AES-256 the same with 13.
+
+use core::arch::x86_64::*;
+
+use super::{load, load_blocks, store};
+use crate::backend::RoundKeys;
+use crate::cpu::AesNiClmul;
+
+aesni_clmul! {
+    /// The running XOR of the four words of `k`: word i becomes w0 ^ … ^ wi.
+    /// This is the `w[i] = w[i-Nk] ^ w[i-1]` chain of FIPS-197 §5.2 for one
+    /// round key, before the `SubWord`/`RotWord` term is added.
+    #[inline]
+    fn prefix_xor(k: __m128i) -> __m128i {
+        let k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+        let k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+        _mm_xor_si128(k, _mm_slli_si128::<4>(k))
+    }
+
+    /// The next AES-128 round key, or the next even AES-256 round key:
+    /// `prefix_xor(prev) ^ RotWord(SubWord(w_last)) ^ Rcon`. `AESKEYGENASSIST`
+    /// puts `RotWord(SubWord(X3)) ^ RCON` in dword 3; shuffle 0xff broadcasts it.
+    #[inline]
+    fn key_step_rot<const RCON: i32>(prev: __m128i, last: __m128i) -> __m128i {
+        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(last));
+        _mm_xor_si128(prefix_xor(prev), t)
+    }
+
+    /// The next odd AES-256 round key: `prefix_xor(prev) ^ SubWord(w_last)`
+    /// (FIPS-197 §5.2, "Nk > 6 and i mod Nk = 4"). `AESKEYGENASSIST` puts
+    /// `SubWord(X3)` in dword 2; shuffle 0xaa broadcasts it.
+    #[inline]
+    fn key_step_sub(prev: __m128i, last: __m128i) -> __m128i {
+        let t = _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(last));
+        _mm_xor_si128(prefix_xor(prev), t)
+    }
+
+    /// AES-128 key expansion: 11 round keys.
+    pub(crate) fn expand_128(_token: AesNiClmul, key: &[u8; 16]) -> RoundKeys<11> {
+        let mut k = [_mm_setzero_si128(); 11];
+        k[0] = load(key);
+        k[1] = key_step_rot::<0x01>(k[0], k[0]);
+        k[2] = key_step_rot::<0x02>(k[1], k[1]);
+        k[3] = key_step_rot::<0x04>(k[2], k[2]);
+        k[4] = key_step_rot::<0x08>(k[3], k[3]);
+        k[5] = key_step_rot::<0x10>(k[4], k[4]);
+        k[6] = key_step_rot::<0x20>(k[5], k[5]);
+        k[7] = key_step_rot::<0x40>(k[6], k[6]);
+        k[8] = key_step_rot::<0x80>(k[7], k[7]);
+        k[9] = key_step_rot::<0x1b>(k[8], k[8]);
+        k[10] = key_step_rot::<0x36>(k[9], k[9]);
+        let mut out = RoundKeys([[0u8; 16]; 11]);
+        for (dst, src) in out.0.iter_mut().zip(k) {
+            *dst = store(src);
+        }
+        out
+    }
+
+    /// AES-256 key expansion: 15 round keys.
+    pub(crate) fn expand_256(_token: AesNiClmul, key: &[u8; 32]) -> RoundKeys<15> {
+        let mut k = [_mm_setzero_si128(); 15];
+        [k[0], k[1]] = load_blocks::<2, 32>(key);
+        k[2] = key_step_rot::<0x01>(k[0], k[1]);
+        k[3] = key_step_sub(k[1], k[2]);
+        k[4] = key_step_rot::<0x02>(k[2], k[3]);
+        k[5] = key_step_sub(k[3], k[4]);
+        k[6] = key_step_rot::<0x04>(k[4], k[5]);
+        k[7] = key_step_sub(k[5], k[6]);
+        k[8] = key_step_rot::<0x08>(k[6], k[7]);
+        k[9] = key_step_sub(k[7], k[8]);
+        k[10] = key_step_rot::<0x10>(k[8], k[9]);
+        k[11] = key_step_sub(k[9], k[10]);
+        k[12] = key_step_rot::<0x20>(k[10], k[11]);
+        k[13] = key_step_sub(k[11], k[12]);
+        k[14] = key_step_rot::<0x40>(k[12], k[13]);
+        let mut out = RoundKeys([[0u8; 16]; 15]);
+        for (dst, src) in out.0.iter_mut().zip(k) {
+            *dst = store(src);
+        }
+        out
+    }
+
+    /// Loads the round keys into registers (the compiler keeps what fits).
+    #[inline]
+    pub(crate) fn load_round_keys<const NK: usize>(keys: &RoundKeys<NK>) -> [__m128i; NK] {
+        let mut rk = [_mm_setzero_si128(); NK];
+        for (dst, src) in rk.iter_mut().zip(keys.0.iter()) {
+            *dst = load(src);
+        }
+        rk
+    }
+
+    /// Encrypts `N` independent blocks, round by round so that `N` AES operations
+    /// are in flight at once.
+    #[inline]
+    pub(crate) fn encrypt_blocks<const NK: usize, const N: usize>(
+        rk: &[__m128i; NK],
+        blocks: &mut [__m128i; N],
+    ) {
+        for b in blocks.iter_mut() {
+            *b = _mm_xor_si128(*b, rk[0]);
+        }
+        for k in &rk[1..NK - 1] {
+            for b in blocks.iter_mut() {
+                *b = _mm_aesenc_si128(*b, *k);
+            }
+        }
+        for b in blocks.iter_mut() {
+            *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
+        }
+    }
+}

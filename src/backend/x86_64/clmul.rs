@@ -1,0 +1,134 @@
+//! GF(2^128) arithmetic with PCLMULQDQ: the one field multiplication behind both
+//! GHASH (AES-GCM) and POLYVAL (AES-GCM-SIV).
+//!
+//! # The maths, written once
+//!
+//! **Field.** POLYVAL's field (RFC 8452 §3): GF(2^128) modulo
+//! p(x) = x^128 + x^127 + x^126 + x^121 + 1, an element stored little-endian with
+//! bit i of byte j the coefficient of x^(8j+i). PCLMULQDQ multiplies 64-bit
+//! polynomials in exactly this bit order, so no bit reflection is ever needed.
+//!
+//! **Product.** POLYVAL's multiplication is the Montgomery product
+//! `dot(a, b) = a · b · x^-128 mod p`. Split a = a1·x^64 + a0 and likewise b; then
+//! a·b = a1b1·x^128 + (a1b0 + a0b1)·x^64 + a0b0, four PCLMULQDQs (`hi`, `mid`,
+//! `lo`). Products are accumulated unreduced: for n blocks the sum of n products
+//! is reduced once ("aggregated reduction"), since reduction is linear.
+//!
+//! **Reduction by x^128.** Write p = x^128 + c·x^64 + 1 with c = x^63 + x^62 +
+//! x^57 (the 64-bit constant `0xc200_0000_0000_0000`). For the 256-bit value
+//! V = H·x^128 + L with L = L1·x^64 + L0:
+//!
+//! 1. V + L0·p ≡ V (mod p) and its low 64 bits are L0 + L0 = 0. Dividing by x^64:
+//!    V·x^-64 ≡ H·x^64 + M with M = (L1 + L0·x^64) + L0·c, that is
+//!    `M = swap(L) ^ clmul(L0, c)` where `swap` exchanges the 64-bit halves.
+//! 2. The same step on M = M1·x^64 + M0:
+//!    V·x^-128 ≡ H + swap(M) ^ clmul(M0, c).
+//!
+//! Two PCLMULQDQs and a few XORs; the result has degree < 128, fully reduced.
+//!
+//! **GHASH from POLYVAL.** RFC 8452 Appendix A: GHASH(H, X1, …, Xn) =
+//! ByteReverse(POLYVAL(mulX_POLYVAL(ByteReverse(H)), ByteReverse(X1), …,
+//! ByteReverse(Xn))). So GCM byte-reverses each input block (`PSHUFB`), keeps
+//! H' = mulX_POLYVAL(ByteReverse(H)) = ByteReverse(H)·x mod p as its key, and
+//! byte-reverses the final accumulator. POLYVAL itself uses blocks as they are.
+//!
+//! **Powers.** With dot as the product, S ← dot(S + X, H) over blocks X1..Xn gives
+//! S = Σ dot(Xi, H^(n−i+1)) where H^1 = H and H^(k+1) = dot(H^k, H). The keys
+//! store H^1..H^8 so eight blocks cost one reduction.
+
+use core::arch::x86_64::*;
+
+/// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`.
+#[derive(Clone, Copy)]
+pub(crate) struct Wide {
+    lo: __m128i,
+    mid: __m128i,
+    hi: __m128i,
+}
+
+aesni_clmul! {
+    /// Reverses the 16 bytes of a block (the GHASH ↔ POLYVAL byte order).
+    #[inline]
+    pub(crate) fn byte_reverse(x: __m128i) -> __m128i {
+        let mask = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        _mm_shuffle_epi8(x, mask)
+    }
+
+    /// The empty sum.
+    #[inline]
+    pub(crate) fn wide_zero() -> Wide {
+        Wide { lo: _mm_setzero_si128(), mid: _mm_setzero_si128(), hi: _mm_setzero_si128() }
+    }
+
+    /// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook; on
+    /// this tier the AES units, not PCLMULQDQ, bound the stitched loops, so
+    /// Karatsuba's saved multiply would only add XORs and shuffles).
+    #[inline]
+    pub(crate) fn mul_acc(acc: &mut Wide, a: __m128i, b: __m128i) {
+        acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
+        acc.hi = _mm_xor_si128(acc.hi, _mm_clmulepi64_si128::<0x11>(a, b));
+        acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x01>(a, b));
+        acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x10>(a, b));
+    }
+
+    /// `V · x^-128 mod p` for the accumulated V (steps 1 and 2 of the module docs).
+    #[inline]
+    pub(crate) fn reduce(v: Wide) -> __m128i {
+        let c = _mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64);
+        // Fold `mid` into the halves: L = lo + mid·x^64, H = hi + mid·x^-64.
+        let l = _mm_xor_si128(v.lo, _mm_slli_si128::<8>(v.mid));
+        let h = _mm_xor_si128(v.hi, _mm_srli_si128::<8>(v.mid));
+        // Step 1: M = swap(L) ^ clmul(L0, c).
+        let m = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(l), _mm_clmulepi64_si128::<0x00>(l, c));
+        // Step 2: H + swap(M) ^ clmul(M0, c).
+        let r = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(m), _mm_clmulepi64_si128::<0x00>(m, c));
+        _mm_xor_si128(h, r)
+    }
+
+    /// `dot(a, b)`: one reduced field product.
+    #[inline]
+    pub(crate) fn mul(a: __m128i, b: __m128i) -> __m128i {
+        let mut w = wide_zero();
+        mul_acc(&mut w, a, b);
+        reduce(w)
+    }
+
+    /// mulX_POLYVAL(h) = h · x mod p (RFC 8452 Appendix A), in constant time:
+    /// shift left one bit; if bit 127 fell out, add x^128 mod p = x^127 + x^126 +
+    /// x^121 + 1 (`0xc2…00` in the high half, `1` in the low half).
+    #[inline]
+    pub(crate) fn mul_x(h: __m128i) -> __m128i {
+        let carries = _mm_srli_epi64::<63>(h);
+        let shifted = _mm_or_si128(_mm_slli_epi64::<1>(h), _mm_slli_si128::<8>(carries));
+        // All ones if bit 127 was set: broadcast dword 3, arithmetic shift.
+        let top = _mm_srai_epi32::<31>(_mm_shuffle_epi32::<0xff>(h));
+        let poly = _mm_set_epi64x(0xc200_0000_0000_0000_u64 as i64, 1);
+        _mm_xor_si128(shifted, _mm_and_si128(top, poly))
+    }
+
+    /// H^1..H^8 from H (already in POLYVAL form).
+    pub(crate) fn powers(h: __m128i) -> [__m128i; 8] {
+        let mut p = [h; 8];
+        for i in 1..8 {
+            p[i] = mul(p[i - 1], h);
+        }
+        p
+    }
+
+    /// Folds up to eight blocks into `acc`: `acc = dot(acc + x[0], H^n) + … +
+    /// dot(x[n-1], H^1)` with one reduction (`h[i]` holds H^(i+1)).
+    #[inline]
+    pub(crate) fn fold_blocks(acc: __m128i, x: &[__m128i], h: &[__m128i; 8]) -> __m128i {
+        let n = x.len().min(8);
+        if n == 0 {
+            return acc;
+        }
+        let mut w = wide_zero();
+        // Last block first: the block that waits on `acc` is multiplied last.
+        for j in (1..n).rev() {
+            mul_acc(&mut w, x[j], h[n - 1 - j]);
+        }
+        mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[n - 1]);
+        reduce(w)
+    }
+}

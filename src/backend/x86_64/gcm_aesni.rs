@@ -1,0 +1,288 @@
+//! AES-GCM on AES-NI + PCLMULQDQ, eight blocks per iteration.
+//!
+//! Contract of [`seal`] and [`open`]: `j0` is the pre-counter block; data blocks
+//! use counters inc32(J0), inc32²(J0), … (the low 32 bits, big-endian, wrapping).
+//! `data` is transformed in place or into a disjoint output of the same length;
+//! each input byte is read once and each output byte written once. The return
+//! value is the tag E(K, J0) ^ GHASH(H, A || C || `len_block`), computed over the
+//! ciphertext in both directions. The caller has checked the SP 800-38D lengths.
+//!
+//! Shape of the bulk loop (both directions), for 128-byte groups:
+//! - seal: the AES rounds of group i run interleaved with the GHASH multiplies of
+//!   the ciphertext of group i − 1 (already in registers);
+//! - open: the AES rounds of group i run interleaved with the GHASH multiplies of
+//!   the ciphertext of group i itself (it is the input).
+//!
+//! Either way one reduction per group. The last partial group (< 128 bytes) and
+//! E(K, J0) are computed together in [`finish`].
+
+use core::arch::x86_64::*;
+
+use super::aes::{encrypt_blocks, load_round_keys};
+use super::clmul::{Wide, byte_reverse, fold_blocks, mul_acc, mul_x, powers, reduce, wide_zero};
+use super::{load, load_blocks, store, store_blocks};
+use crate::backend::{Block, HPowers, InOut, RoundKeys};
+use crate::cpu::AesNiClmul;
+
+/// Bytes per bulk iteration.
+const GROUP: usize = 128;
+
+aesni_clmul! {
+    /// Computes H = E(K, 0^128) and stores H^1..H^8 in the POLYVAL form GHASH uses
+    /// here (see `clmul.rs`: H' = mulX_POLYVAL(ByteReverse(H))).
+    pub(crate) fn h_powers<const NK: usize>(_token: AesNiClmul, keys: &RoundKeys<NK>) -> HPowers {
+        let rk = load_round_keys(keys);
+        let mut h = [_mm_setzero_si128()];
+        encrypt_blocks(&rk, &mut h);
+        let p = powers(mul_x(byte_reverse(h[0])));
+        let mut out = HPowers([[0u8; 16]; 8]);
+        for (dst, src) in out.0.iter_mut().zip(p) {
+            *dst = store(src);
+        }
+        out
+    }
+
+    /// GCM encryption; see the module contract.
+    pub(crate) fn seal<const NK: usize>(
+        _token: AesNiClmul,
+        keys: &RoundKeys<NK>,
+        h_powers: &HPowers,
+        j0: &Block,
+        aad: &[u8],
+        mut data: InOut<'_>,
+        len_block: &Block,
+    ) -> Block {
+        let rk = load_round_keys(keys);
+        let h = load_powers(h_powers);
+        let mut acc = ghash_padded(_mm_setzero_si128(), aad, &h);
+        let j0 = byte_reverse(load(j0));
+        let mut ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
+
+        let bulk = data.len() / GROUP * GROUP;
+        if bulk > 0 {
+            // First group: AES only; its ciphertext is hashed during the next group.
+            let mut ks = counter_blocks(&mut ctr);
+            encrypt_blocks(&rk, &mut ks);
+            let mut prev = xor_group(&mut data, 0, &ks);
+            let mut offset = GROUP;
+            while offset < bulk {
+                let (ks, sum) = aes_ghash_group(&rk, counter_blocks(&mut ctr), &prev, acc, &h);
+                acc = sum;
+                prev = xor_group(&mut data, offset, &ks);
+                offset += GROUP;
+            }
+            acc = fold_blocks(acc, &prev, &h);
+        }
+        finish::<NK, true>(&rk, &h, j0, ctr, acc, &mut data, bulk, len_block)
+    }
+
+    /// GCM decryption; see the module contract. Returns the tag computed over the
+    /// ciphertext; the plaintext written is unauthenticated until the caller
+    /// compares it.
+    pub(crate) fn open<const NK: usize>(
+        _token: AesNiClmul,
+        keys: &RoundKeys<NK>,
+        h_powers: &HPowers,
+        j0: &Block,
+        aad: &[u8],
+        mut data: InOut<'_>,
+        len_block: &Block,
+    ) -> Block {
+        let rk = load_round_keys(keys);
+        let h = load_powers(h_powers);
+        let mut acc = ghash_padded(_mm_setzero_si128(), aad, &h);
+        let j0 = byte_reverse(load(j0));
+        let mut ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
+
+        let bulk = data.len() / GROUP * GROUP;
+        let mut offset = 0;
+        while offset < bulk {
+            let ct: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
+            let mut hashed = ct;
+            for b in hashed.iter_mut() {
+                *b = byte_reverse(*b);
+            }
+            let (ks, sum) = aes_ghash_group(&rk, counter_blocks(&mut ctr), &hashed, acc, &h);
+            acc = sum;
+            let mut pt = ct;
+            for (p, k) in pt.iter_mut().zip(ks) {
+                *p = _mm_xor_si128(*p, k);
+            }
+            data.write(offset, &store_blocks::<8, GROUP>(&pt));
+            offset += GROUP;
+        }
+        finish::<NK, false>(&rk, &h, j0, ctr, acc, &mut data, bulk, len_block)
+    }
+
+    /// H^1..H^8 into registers.
+    #[inline]
+    fn load_powers(h_powers: &HPowers) -> [__m128i; 8] {
+        let mut h = [_mm_setzero_si128(); 8];
+        for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
+            *dst = load(src);
+        }
+        h
+    }
+
+    /// The next `N` counter blocks. `ctr` is J0-style and byte-reversed, so its
+    /// low dword is the 32-bit block counter and `PADDD` is exactly inc32.
+    #[inline]
+    fn counter_blocks<const N: usize>(ctr: &mut __m128i) -> [__m128i; N] {
+        let one = _mm_set_epi32(0, 0, 0, 1);
+        let mut out = [_mm_setzero_si128(); N];
+        for b in out.iter_mut() {
+            *b = byte_reverse(*ctr);
+            *ctr = _mm_add_epi32(*ctr, one);
+        }
+        out
+    }
+
+    /// Eight AES encryptions (the keystream of one group) with, between their
+    /// rounds, the eight GHASH multiplies of `x` (byte-reversed blocks; `acc` is
+    /// added to `x[0]`). Returns the keystream and the new, reduced accumulator.
+    #[inline]
+    fn aes_ghash_group<const NK: usize>(
+        rk: &[__m128i; NK],
+        mut blocks: [__m128i; 8],
+        x: &[__m128i; 8],
+        acc: __m128i,
+        h: &[__m128i; 8],
+    ) -> ([__m128i; 8], __m128i) {
+        const { assert!(NK >= 10) };
+        let mut w: Wide = wide_zero();
+        for b in blocks.iter_mut() {
+            *b = _mm_xor_si128(*b, rk[0]);
+        }
+        for round in 1..NK - 1 {
+            for b in blocks.iter_mut() {
+                *b = _mm_aesenc_si128(*b, rk[round]);
+            }
+            // One multiply per round for rounds 1..=8: block 7 (by H^1) first,
+            // block 0 (by H^8, which also needs `acc`) last.
+            if round <= 8 {
+                let j = 8 - round;
+                let xj = if j == 0 { _mm_xor_si128(x[0], acc) } else { x[j] };
+                mul_acc(&mut w, xj, h[7 - j]);
+            }
+        }
+        for b in blocks.iter_mut() {
+            *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
+        }
+        (blocks, reduce(w))
+    }
+
+    /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
+    /// ciphertext byte-reversed for GHASH.
+    #[inline]
+    fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &[__m128i; 8]) -> [__m128i; 8] {
+        let mut c: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
+        for (c, k) in c.iter_mut().zip(ks) {
+            *c = _mm_xor_si128(*c, *k);
+        }
+        data.write(offset, &store_blocks::<8, GROUP>(&c));
+        for c in c.iter_mut() {
+            *c = byte_reverse(*c);
+        }
+        c
+    }
+
+    /// GHASH of `bytes` zero-padded to a whole number of blocks (GCM's `A || 0^v`).
+    #[inline]
+    fn ghash_padded(mut acc: __m128i, bytes: &[u8], h: &[__m128i; 8]) -> __m128i {
+        let mut groups = bytes.chunks_exact(GROUP);
+        for group in &mut groups {
+            let mut x: [__m128i; 8] = load_blocks(group.try_into().unwrap_or(&[0; GROUP]));
+            for b in x.iter_mut() {
+                *b = byte_reverse(*b);
+            }
+            acc = fold_blocks(acc, &x, h);
+        }
+        let rest = groups.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; GROUP];
+            buf[..rest.len()].copy_from_slice(rest);
+            let mut x: [__m128i; 8] = load_blocks(&buf);
+            for b in x.iter_mut() {
+                *b = byte_reverse(*b);
+            }
+            acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
+        }
+        acc
+    }
+
+    /// The last partial group (0..128 bytes from `offset`), E(K, J0), the length
+    /// block, and the tag. Picks an AES batch just wide enough for the blocks left.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn finish<const NK: usize, const ENCRYPT: bool>(
+        rk: &[__m128i; NK],
+        h: &[__m128i; 8],
+        j0: __m128i,
+        ctr: __m128i,
+        acc: __m128i,
+        data: &mut InOut<'_>,
+        offset: usize,
+        len_block: &Block,
+    ) -> Block {
+        let blocks = (data.len() - offset).div_ceil(16);
+        match blocks {
+            0..=1 => finish_n::<NK, ENCRYPT, 2>(rk, h, j0, ctr, acc, data, offset, len_block),
+            2..=4 => finish_n::<NK, ENCRYPT, 5>(rk, h, j0, ctr, acc, data, offset, len_block),
+            _ => finish_n::<NK, ENCRYPT, 9>(rk, h, j0, ctr, acc, data, offset, len_block),
+        }
+    }
+
+    /// [`finish`] with an AES batch of `N` blocks: J0 and up to `N − 1` counters.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn finish_n<const NK: usize, const ENCRYPT: bool, const N: usize>(
+        rk: &[__m128i; NK],
+        h: &[__m128i; 8],
+        j0: __m128i,
+        mut ctr: __m128i,
+        acc: __m128i,
+        data: &mut InOut<'_>,
+        offset: usize,
+        len_block: &Block,
+    ) -> Block {
+        let mut buf = [0u8; GROUP];
+        let rest = data.read_tail(offset, &mut buf);
+        let n = rest.div_ceil(16);
+
+        let mut ks = [_mm_setzero_si128(); N];
+        ks[0] = byte_reverse(j0);
+        let counters: [__m128i; 8] = counter_blocks(&mut ctr);
+        ks[1..].copy_from_slice(&counters[..N - 1]);
+        encrypt_blocks(rk, &mut ks);
+
+        let input: [__m128i; 8] = load_blocks(&buf);
+        let mut output = input;
+        for (o, k) in output.iter_mut().zip(&ks[1..]) {
+            *o = _mm_xor_si128(*o, *k);
+        }
+        let out_bytes: [u8; GROUP] = store_blocks(&output);
+        data.write_tail(offset, &out_bytes[..rest]);
+
+        // GHASH runs over the ciphertext, zero-padded: the input when opening,
+        // the output (with the keystream past `rest` cleared) when sealing.
+        let mut ct = if ENCRYPT {
+            let mut padded = out_bytes;
+            padded[rest..].fill(0);
+            load_blocks::<8, GROUP>(&padded)
+        } else {
+            input
+        };
+        for c in ct.iter_mut() {
+            *c = byte_reverse(*c);
+        }
+        let len = byte_reverse(load(len_block));
+        let acc = if n < 8 {
+            let mut x = ct;
+            x[n] = len;
+            fold_blocks(acc, &x[..n + 1], h)
+        } else {
+            fold_blocks(fold_blocks(acc, &ct, h), &[len], h)
+        };
+        store(_mm_xor_si128(byte_reverse(acc), ks[0]))
+    }
+}

@@ -1,0 +1,60 @@
+//! # hardware-aead
+//!
+//! Authenticated encryption that runs every AES round and every GF(2^128)
+//! multiplication on the CPU's cryptography instructions.
+//!
+//! - [`aes_gcm::Aes128Gcm`], [`aes_gcm::Aes256Gcm`]: AES-GCM (NIST SP 800-38D) with
+//!   96-bit nonces and 128-bit tags.
+//! - One trait, [`Aead`], carries every method.
+//!
+//! ## Supported CPUs
+//!
+//! | architecture | needs | [`Backend`] |
+//! |---|---|---|
+//! | x86_64 | AES-NI, PCLMULQDQ, SSSE3, SSE4.1 (Intel Westmere, AMD Bulldozer and later) | [`Backend::AesNiClmul`] |
+//!
+//! There is no software fallback. On a CPU without these instructions, key
+//! construction returns [`Error::UnsupportedCpu`] naming the first missing
+//! feature, before it reads the key.
+//!
+//! ## Example
+//!
+//! ```
+//! use hardware_aead::{Aead, Error, aes_gcm::Aes256Gcm};
+//!
+//! # fn main() -> Result<(), Error> {
+//! let key = Aes256Gcm::new(&[0x42; 32])?;
+//! let nonce = [7u8; 12]; // unique per message under one key
+//!
+//! let sealed = key.encrypt(&nonce, b"header", b"the plaintext")?;
+//! assert_eq!(key.decrypt(&nonce, b"header", &sealed)?, b"the plaintext");
+//!
+//! // Allocation-free: seal into a caller buffer.
+//! let mut out = [0u8; 13 + 16];
+//! let n = key.encrypt_to(&nonce, b"header", b"the plaintext", &mut out)?;
+//! assert_eq!(&out[..n], &sealed[..]);
+//! # Ok(()) }
+//! ```
+//!
+//! ## Safety model
+//!
+//! Kernels are safe `#[target_feature]` functions; they are reached only through a
+//! token that proves the CPU features were detected. The remaining `unsafe` is at
+//! that dispatch and on raw loads and stores, each bounds-checked and justified in
+//! place. Key state is zeroized on drop, tags are compared in constant time, and a
+//! failed decryption leaves the output all zero.
+
+#[macro_use]
+mod cpu;
+
+mod aead;
+pub mod aes_gcm;
+mod backend;
+mod error;
+
+#[cfg(test)]
+mod model;
+
+pub use crate::aead::{Aead, Nonce, TAG_LEN, Tag};
+pub use crate::backend::Backend;
+pub use crate::error::Error;
