@@ -162,7 +162,12 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// assert_eq!(key.decrypt(&[9u8; 12], b"id=7", &sealed), Err(Error::Authentication));
     /// # Ok(()) }
     /// ```
-    fn decrypt(&self, nonce: &Nonce, aad: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
+    fn decrypt(
+        &self,
+        nonce: &Nonce,
+        aad: &[u8],
+        ciphertext_and_tag: &[u8],
+    ) -> Result<Vec<u8>, Error> {
         let text_len = ciphertext_and_tag
             .len()
             .checked_sub(TAG_LEN)
@@ -188,7 +193,13 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// assert_eq!(n, 32);
     /// # Ok(()) }
     /// ```
-    fn encrypt_to(&self, nonce: &Nonce, aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn encrypt_to(
+        &self,
+        nonce: &Nonce,
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         Self::check_lengths(aad.len(), plaintext.len())?;
         let needed = plaintext.len() + TAG_LEN;
         let Some(out) = out.get_mut(..needed) else {
@@ -252,7 +263,12 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// assert_eq!(&buffer, b"in place");
     /// # Ok(()) }
     /// ```
-    fn encrypt_in_place_detached(&self, nonce: &Nonce, aad: &[u8], buffer: &mut [u8]) -> Result<Tag, Error> {
+    fn encrypt_in_place_detached(
+        &self,
+        nonce: &Nonce,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Tag, Error> {
         Self::check_lengths(aad.len(), buffer.len())?;
         Ok(self.seal_core(nonce, aad, InOut::in_place(buffer)))
     }
@@ -272,7 +288,13 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// assert_eq!(buffer, [0u8; 8]);
     /// # Ok(()) }
     /// ```
-    fn decrypt_in_place_detached(&self, nonce: &Nonce, aad: &[u8], buffer: &mut [u8], tag: &Tag) -> Result<(), Error> {
+    fn decrypt_in_place_detached(
+        &self,
+        nonce: &Nonce,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
         Self::check_lengths(aad.len(), buffer.len())?;
         let computed = self.open_core(nonce, aad, InOut::in_place(buffer), tag);
         verify_or_wipe(&computed, tag, buffer)
@@ -282,12 +304,20 @@ pub trait Aead: sealed::Core + Send + Sync {
 /// The one place that decides whether decrypted bytes are released: compares the
 /// tags in constant time and, if they differ, zeroes `plaintext` before returning
 /// [`Error::Authentication`].
-pub(crate) fn verify_or_wipe(computed: &Tag, received: &Tag, plaintext: &mut [u8]) -> Result<(), Error> {
-    if bool::from(computed.ct_eq(received)) {
+pub(crate) fn verify_or_wipe(
+    computed: &Tag,
+    received: &Tag,
+    plaintext: &mut [u8],
+) -> Result<(), Error> {
+    // XOR the tags as two words and compare the OR of the differences with zero:
+    // no early exit, and `subtle` keeps the final test branch-free up to the
+    // one public decision below.
+    let diff = u128::from_le_bytes(*computed) ^ u128::from_le_bytes(*received);
+    let folded = (diff as u64) | ((diff >> 64) as u64);
+    if bool::from(folded.ct_eq(&0)) {
         Ok(())
     } else {
         plaintext.zeroize();
         Err(Error::Authentication)
     }
 }
-

@@ -20,7 +20,7 @@
 use core::fmt;
 
 use crate::aead::{Aead, Nonce, Tag, sealed::Core};
-use crate::backend::{Block, GcmKey, InOut, Tier};
+use crate::backend::{GcmKey, InOut, Tier};
 use crate::error::Error;
 
 /// The longest plaintext GCM allows, in bytes.
@@ -54,35 +54,57 @@ pub fn check_lengths(aad_len: u64, text_len: u64) -> Result<(), Error> {
 
 /// J0 for a 96-bit IV. SP 800-38D §7.1, step 2: "If len(IV) = 96, then let
 /// J0 = IV || 0^31 || 1."
-fn pre_counter_block(nonce: &Nonce) -> Block {
-    let mut j0 = [0u8; 16];
-    j0[..12].copy_from_slice(nonce);
-    j0[15] = 1;
-    j0
+///
+/// Blocks handed to the kernels are `u128` values whose little-endian bytes are
+/// the block (`u128::from_le_bytes`), so they travel in registers: a block
+/// assembled from small stores and reloaded whole would stall store forwarding.
+fn pre_counter_block(nonce: &Nonce) -> u128 {
+    let mut iv = [0u8; 16];
+    iv[..12].copy_from_slice(nonce);
+    u128::from_le_bytes(iv) | 1 << 120
 }
 
 /// The last GHASH block. SP 800-38D §7.1, step 5: "u = 128·⌈len(C)/128⌉ − len(C),
 /// v = 128·⌈len(A)/128⌉ − len(A); S = GHASH_H(A || 0^v || C || 0^u ||
-/// [len(A)]_64 || [len(C)]_64)". Lengths are in bits.
-fn length_block(aad_len: usize, text_len: usize) -> Block {
-    let mut block = [0u8; 16];
-    block[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
-    block[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
-    block
+/// [len(A)]_64 || [len(C)]_64)". Lengths are in bits, big-endian.
+fn length_block(aad_len: usize, text_len: usize) -> u128 {
+    let aad_bits = (aad_len as u64 * 8).to_be_bytes();
+    let text_bits = (text_len as u64 * 8).to_be_bytes();
+    u128::from(u64::from_le_bytes(aad_bits)) | u128::from(u64::from_le_bytes(text_bits)) << 64
 }
 
 fn seal<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
     let j0 = pre_counter_block(nonce);
     let len_block = length_block(aad.len(), data.len());
     // §7.1 steps 3–6: C = GCTR_K(inc32(J0), P); T = MSB_128(GCTR_K(J0, S)).
-    key.seal(&j0, aad, data, &len_block)
+    key.seal(j0, aad, data, len_block)
 }
 
 fn open<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
     let j0 = pre_counter_block(nonce);
     let len_block = length_block(aad.len(), data.len());
     // §7.2 steps 3–8: P = GCTR_K(inc32(J0), C); T' = MSB_128(GCTR_K(J0, S)).
-    key.open(&j0, aad, data, &len_block)
+    key.open(j0, aad, data, len_block)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{length_block, pre_counter_block};
+
+    #[test]
+    fn j0_and_length_block_layout() {
+        let nonce = [
+            0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xab,
+        ];
+        let mut j0 = [0u8; 16];
+        j0[..12].copy_from_slice(&nonce);
+        j0[15] = 1;
+        assert_eq!(pre_counter_block(&nonce).to_le_bytes(), j0);
+        let mut len = [0u8; 16];
+        len[..8].copy_from_slice(&(20u64 * 8).to_be_bytes());
+        len[8..].copy_from_slice(&(60u64 * 8).to_be_bytes());
+        assert_eq!(length_block(20, 60).to_le_bytes(), len);
+    }
 }
 
 /// AES-128-GCM: a 16-byte key, 12-byte nonces, 16-byte tags.
@@ -126,7 +148,9 @@ macro_rules! impl_gcm {
             type KeyBytes = [u8; $key_len];
 
             fn from_tier(tier: Tier, key: &[u8; $key_len]) -> Self {
-                Self { key: GcmKey::$new(tier, key) }
+                Self {
+                    key: GcmKey::$new(tier, key),
+                }
             }
 
             fn tier(&self) -> Tier {

@@ -159,7 +159,11 @@ impl<const NK: usize> GcmKey<NK> {
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe { x86_64::gcm_aesni::h_powers(t, &round_keys) },
         };
-        Self { round_keys, h_powers, tier }
+        Self {
+            round_keys,
+            h_powers,
+            tier,
+        }
     }
 
     /// The tier this key runs on.
@@ -170,13 +174,22 @@ impl<const NK: usize> GcmKey<NK> {
     /// GCM encryption of `data` in place or into its output, returning the tag.
     ///
     /// `j0` is the pre-counter block, `len_block` the final GHASH block
-    /// `[len(A)]64 || [len(C)]64`; the caller builds both (SP 800-38D §7.1).
-    pub(crate) fn seal(&self, j0: &Block, aad: &[u8], data: InOut<'_>, len_block: &Block) -> Block {
+    /// `[len(A)]64 || [len(C)]64`; the caller builds both (SP 800-38D §7.1),
+    /// as `u128::from_le_bytes` of the block so they pass in registers.
+    pub(crate) fn seal(&self, j0: u128, aad: &[u8], data: InOut<'_>, len_block: u128) -> Block {
         match self.tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe {
-                x86_64::gcm_aesni::seal(t, &self.round_keys, &self.h_powers, j0, aad, data, len_block)
+                x86_64::gcm_aesni::seal(
+                    t,
+                    &self.round_keys,
+                    &self.h_powers,
+                    j0,
+                    aad,
+                    data,
+                    len_block,
+                )
             },
         }
     }
@@ -184,12 +197,20 @@ impl<const NK: usize> GcmKey<NK> {
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.
     /// The caller compares it with the received tag (and wipes the output if
     /// they differ); this function releases nothing by itself.
-    pub(crate) fn open(&self, j0: &Block, aad: &[u8], data: InOut<'_>, len_block: &Block) -> Block {
+    pub(crate) fn open(&self, j0: u128, aad: &[u8], data: InOut<'_>, len_block: u128) -> Block {
         match self.tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe {
-                x86_64::gcm_aesni::open(t, &self.round_keys, &self.h_powers, j0, aad, data, len_block)
+                x86_64::gcm_aesni::open(
+                    t,
+                    &self.round_keys,
+                    &self.h_powers,
+                    j0,
+                    aad,
+                    data,
+                    len_block,
+                )
             },
         }
     }
@@ -220,7 +241,12 @@ impl<'a> InOut<'a> {
     /// Transforms `buffer` in place.
     pub(crate) fn in_place(buffer: &'a mut [u8]) -> Self {
         let dst = buffer.as_mut_ptr();
-        Self { src: dst, dst, len: buffer.len(), _buffers: PhantomData }
+        Self {
+            src: dst,
+            dst,
+            len: buffer.len(),
+            _buffers: PhantomData,
+        }
     }
 
     /// Reads `input`, writes the first `input.len()` bytes of `output`.
@@ -228,7 +254,12 @@ impl<'a> InOut<'a> {
     /// smaller of the two all the same.
     pub(crate) fn copy(input: &'a [u8], output: &'a mut [u8]) -> Self {
         let len = input.len().min(output.len());
-        Self { src: input.as_ptr(), dst: output.as_mut_ptr(), len, _buffers: PhantomData }
+        Self {
+            src: input.as_ptr(),
+            dst: output.as_mut_ptr(),
+            len,
+            _buffers: PhantomData,
+        }
     }
 
     /// The number of bytes to transform.
@@ -251,23 +282,72 @@ impl<'a> InOut<'a> {
         assert!(offset <= self.len && N <= self.len - offset);
         // SAFETY: `offset + N <= len` was just checked, and `dst` is valid for
         // `len` bytes of writes for `'a` (it comes from a `&mut` slice of that length).
-        unsafe { self.dst.add(offset).cast::<[u8; N]>().write_unaligned(*bytes) }
+        unsafe {
+            self.dst
+                .add(offset)
+                .cast::<[u8; N]>()
+                .write_unaligned(*bytes)
+        }
     }
 
-    /// Copies the input bytes `offset..` into the front of `buf` (at most `buf.len()`).
+    /// Copies the input bytes `offset..` into the front of `buf` (at most
+    /// `buf.len()`) and returns how many were copied.
+    #[inline(always)]
     pub(crate) fn read_tail(&self, offset: usize, buf: &mut [u8]) -> usize {
         let n = self.len.saturating_sub(offset).min(buf.len());
         // SAFETY: `offset + n <= len`, so the source range is inside the input
         // slice; `buf` is a distinct local buffer of at least `n` bytes.
-        unsafe { core::ptr::copy_nonoverlapping(self.src.add(offset), buf.as_mut_ptr(), n) };
+        unsafe { copy_short(self.src.wrapping_add(offset), buf.as_mut_ptr(), n) };
         n
     }
 
     /// Writes `bytes` to the output at `offset` (clipped to the output length).
+    #[inline(always)]
     pub(crate) fn write_tail(&mut self, offset: usize, bytes: &[u8]) {
         let n = self.len.saturating_sub(offset).min(bytes.len());
         // SAFETY: `offset + n <= len`, so the range is inside the output slice;
         // `bytes` is a distinct local buffer of at least `n` bytes.
-        unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.dst.add(offset), n) };
+        unsafe { copy_short(bytes.as_ptr(), self.dst.wrapping_add(offset), n) };
+    }
+}
+
+/// Copies `n` bytes (a tail: usually under 128) without a call to `memcpy`:
+/// whole 16-byte blocks, then the rest with two overlapping loads and stores of
+/// the widest size that fits, all inside `src[..n]` and `dst[..n]`.
+///
+/// # Safety
+/// `src` must be valid for `n` bytes of reads and `dst` for `n` bytes of
+/// writes, and the two ranges must not overlap.
+#[inline(always)]
+unsafe fn copy_short(src: *const u8, dst: *mut u8, n: usize) {
+    #[inline(always)]
+    unsafe fn pair<const W: usize>(src: *const u8, dst: *mut u8, n: usize) {
+        // SAFETY (for the caller's ranges): W <= n, so both W-byte windows,
+        // at 0 and at n - W, lie inside `src[..n]` and `dst[..n]`.
+        unsafe {
+            let head = src.cast::<[u8; W]>().read_unaligned();
+            let tail = src.add(n - W).cast::<[u8; W]>().read_unaligned();
+            dst.cast::<[u8; W]>().write_unaligned(head);
+            dst.add(n - W).cast::<[u8; W]>().write_unaligned(tail);
+        }
+    }
+    let whole = n / 16 * 16;
+    let mut i = 0;
+    while i < whole {
+        // SAFETY: `i + 16 <= whole <= n`, inside both ranges.
+        unsafe { pair::<16>(src.add(i), dst.add(i), 16) };
+        i += 16;
+    }
+    let rest = n - whole;
+    // SAFETY: `whole + rest == n`; each call's window stays within the last `rest` bytes.
+    unsafe {
+        let (s, d) = (src.add(whole), dst.add(whole));
+        match rest {
+            0 => {}
+            1 => *d = *s,
+            2..=3 => pair::<2>(s, d, rest),
+            4..=7 => pair::<4>(s, d, rest),
+            _ => pair::<8>(s, d, rest),
+        }
     }
 }

@@ -5,7 +5,9 @@ pub(crate) mod aes;
 pub(crate) mod clmul;
 pub(crate) mod gcm_aesni;
 
-use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_setzero_si128, _mm_storeu_si128};
+use core::arch::x86_64::{
+    __m128i, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_storeu_si128,
+};
 
 use crate::backend::Block;
 
@@ -24,6 +26,12 @@ aesni_clmul! {
         // SAFETY: `block` is 16 writable bytes; `storeu` has no alignment requirement.
         unsafe { _mm_storeu_si128(block.as_mut_ptr().cast(), value) };
         block
+    }
+
+    /// A block passed by value (`u128::from_le_bytes` of its bytes) into a register.
+    #[inline]
+    pub(crate) fn from_u128(block: u128) -> __m128i {
+        _mm_set_epi64x((block >> 64) as i64, block as i64)
     }
 
     /// Loads `N` consecutive blocks from a byte array of `16 * N` bytes.

@@ -20,7 +20,7 @@ use core::arch::x86_64::*;
 
 use super::aes::{encrypt_blocks, load_round_keys};
 use super::clmul::{Wide, byte_reverse, fold_blocks, mul_acc, mul_x, powers, reduce, wide_zero};
-use super::{load, load_blocks, store, store_blocks};
+use super::{from_u128, load, load_blocks, store, store_blocks};
 use crate::backend::{Block, HPowers, InOut, RoundKeys};
 use crate::cpu::AesNiClmul;
 
@@ -47,15 +47,15 @@ aesni_clmul! {
         _token: AesNiClmul,
         keys: &RoundKeys<NK>,
         h_powers: &HPowers,
-        j0: &Block,
+        j0: u128,
         aad: &[u8],
         mut data: InOut<'_>,
-        len_block: &Block,
+        len_block: u128,
     ) -> Block {
         let rk = load_round_keys(keys);
         let h = load_powers(h_powers);
         let mut acc = ghash_padded(_mm_setzero_si128(), aad, &h);
-        let j0 = byte_reverse(load(j0));
+        let j0 = byte_reverse(from_u128(j0));
         let mut ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
 
         let bulk = data.len() / GROUP * GROUP;
@@ -83,15 +83,15 @@ aesni_clmul! {
         _token: AesNiClmul,
         keys: &RoundKeys<NK>,
         h_powers: &HPowers,
-        j0: &Block,
+        j0: u128,
         aad: &[u8],
         mut data: InOut<'_>,
-        len_block: &Block,
+        len_block: u128,
     ) -> Block {
         let rk = load_round_keys(keys);
         let h = load_powers(h_powers);
         let mut acc = ghash_padded(_mm_setzero_si128(), aad, &h);
-        let j0 = byte_reverse(load(j0));
+        let j0 = byte_reverse(from_u128(j0));
         let mut ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
 
         let bulk = data.len() / GROUP * GROUP;
@@ -125,15 +125,29 @@ aesni_clmul! {
     }
 
     /// The next `N` counter blocks. `ctr` is J0-style and byte-reversed, so its
-    /// low dword is the 32-bit block counter and `PADDD` is exactly inc32.
+    /// low dword is the 32-bit block counter and `PADDD` on it is exactly inc32.
     #[inline]
     fn counter_blocks<const N: usize>(ctr: &mut __m128i) -> [__m128i; N] {
-        let one = _mm_set_epi32(0, 0, 0, 1);
         let mut out = [_mm_setzero_si128(); N];
-        for b in out.iter_mut() {
-            *b = byte_reverse(*ctr);
-            *ctr = _mm_add_epi32(*ctr, one);
+        let low_byte = _mm_cvtsi128_si32(*ctr) as u32 & 0xff;
+        if low_byte as usize + N <= 256 {
+            // No carry leaves the last byte within these N blocks, so add i to
+            // byte 15 of the big-endian block directly (it is the top byte of
+            // dword 3): one shuffle per batch instead of one per block. The
+            // branch depends only on the block position, which is public.
+            let first = byte_reverse(*ctr);
+            for (i, b) in out.iter_mut().enumerate() {
+                *b = _mm_add_epi32(first, _mm_set_epi32((i as i32) << 24, 0, 0, 0));
+            }
+        } else {
+            let one = _mm_set_epi32(0, 0, 0, 1);
+            let mut c = *ctr;
+            for b in out.iter_mut() {
+                *b = byte_reverse(c);
+                c = _mm_add_epi32(c, one);
+            }
         }
+        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, N as i32));
         out
     }
 
@@ -153,22 +167,29 @@ aesni_clmul! {
         for b in blocks.iter_mut() {
             *b = _mm_xor_si128(*b, rk[0]);
         }
-        for round in 1..NK - 1 {
-            for b in blocks.iter_mut() {
-                *b = _mm_aesenc_si128(*b, rk[round]);
-            }
-            // One multiply per round for rounds 1..=8: block 7 (by H^1) first,
-            // block 0 (by H^8, which also needs `acc`) last.
-            if round <= 8 {
-                let j = 8 - round;
-                let xj = if j == 0 { _mm_xor_si128(x[0], acc) } else { x[j] };
-                mul_acc(&mut w, xj, h[7 - j]);
-            }
+        // Rounds 1..=8 each carry one multiply: block 7 (by H^1) first, block 0
+        // (by H^8, the one that waits on `acc`) last.
+        for round in 1..=7 {
+            aes_round(&mut blocks, rk[round]);
+            mul_acc(&mut w, x[8 - round], h[round - 1]);
+        }
+        aes_round(&mut blocks, rk[8]);
+        mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[7]);
+        for k in &rk[9..NK - 1] {
+            aes_round(&mut blocks, *k);
         }
         for b in blocks.iter_mut() {
             *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
         }
         (blocks, reduce(w))
+    }
+
+    /// One AES round on each of eight blocks.
+    #[inline]
+    fn aes_round(blocks: &mut [__m128i; 8], k: __m128i) {
+        for b in blocks.iter_mut() {
+            *b = _mm_aesenc_si128(*b, k);
+        }
     }
 
     /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
@@ -211,7 +232,8 @@ aesni_clmul! {
     }
 
     /// The last partial group (0..128 bytes from `offset`), E(K, J0), the length
-    /// block, and the tag. Picks an AES batch just wide enough for the blocks left.
+    /// block, and the tag. Picks an AES batch just wide enough for the blocks
+    /// left, so a 16-byte message costs two AES blocks, not nine.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     fn finish<const NK: usize, const ENCRYPT: bool>(
@@ -222,20 +244,19 @@ aesni_clmul! {
         acc: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
-        len_block: &Block,
+        len_block: u128,
     ) -> Block {
-        let blocks = (data.len() - offset).div_ceil(16);
-        match blocks {
-            0..=1 => finish_n::<NK, ENCRYPT, 2>(rk, h, j0, ctr, acc, data, offset, len_block),
-            2..=4 => finish_n::<NK, ENCRYPT, 5>(rk, h, j0, ctr, acc, data, offset, len_block),
-            _ => finish_n::<NK, ENCRYPT, 9>(rk, h, j0, ctr, acc, data, offset, len_block),
+        match (data.len() - offset).div_ceil(16) {
+            0..=1 => finish_n::<NK, ENCRYPT, 1, 16>(rk, h, j0, ctr, acc, data, offset, len_block),
+            2..=4 => finish_n::<NK, ENCRYPT, 4, 64>(rk, h, j0, ctr, acc, data, offset, len_block),
+            _ => finish_n::<NK, ENCRYPT, 8, 128>(rk, h, j0, ctr, acc, data, offset, len_block),
         }
     }
 
-    /// [`finish`] with an AES batch of `N` blocks: J0 and up to `N − 1` counters.
+    /// [`finish`] for at most `M` blocks (`B` = 16·`M` bytes) of data.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn finish_n<const NK: usize, const ENCRYPT: bool, const N: usize>(
+    fn finish_n<const NK: usize, const ENCRYPT: bool, const M: usize, const B: usize>(
         rk: &[__m128i; NK],
         h: &[__m128i; 8],
         j0: __m128i,
@@ -243,46 +264,46 @@ aesni_clmul! {
         acc: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
-        len_block: &Block,
+        len_block: u128,
     ) -> Block {
-        let mut buf = [0u8; GROUP];
+        let mut buf = [0u8; B];
         let rest = data.read_tail(offset, &mut buf);
         let n = rest.div_ceil(16);
 
-        let mut ks = [_mm_setzero_si128(); N];
-        ks[0] = byte_reverse(j0);
-        let counters: [__m128i; 8] = counter_blocks(&mut ctr);
-        ks[1..].copy_from_slice(&counters[..N - 1]);
+        // E(K, J0) rides along with the keystream blocks.
+        let mut ks: [__m128i; M] = counter_blocks(&mut ctr);
+        let mut tag_mask = [byte_reverse(j0)];
+        encrypt_blocks(rk, &mut tag_mask);
         encrypt_blocks(rk, &mut ks);
 
-        let input: [__m128i; 8] = load_blocks(&buf);
+        let input: [__m128i; M] = load_blocks(&buf);
         let mut output = input;
-        for (o, k) in output.iter_mut().zip(&ks[1..]) {
+        for (o, k) in output.iter_mut().zip(&ks) {
             *o = _mm_xor_si128(*o, *k);
         }
-        let out_bytes: [u8; GROUP] = store_blocks(&output);
+        let mut out_bytes: [u8; B] = store_blocks(&output);
         data.write_tail(offset, &out_bytes[..rest]);
 
         // GHASH runs over the ciphertext, zero-padded: the input when opening,
-        // the output (with the keystream past `rest` cleared) when sealing.
+        // the output with the keystream past `rest` cleared when sealing.
         let mut ct = if ENCRYPT {
-            let mut padded = out_bytes;
-            padded[rest..].fill(0);
-            load_blocks::<8, GROUP>(&padded)
+            out_bytes[rest..].fill(0);
+            load_blocks::<M, B>(&out_bytes)
         } else {
             input
         };
         for c in ct.iter_mut() {
             *c = byte_reverse(*c);
         }
-        let len = byte_reverse(load(len_block));
+        let len = byte_reverse(from_u128(len_block));
         let acc = if n < 8 {
-            let mut x = ct;
+            let mut x = [len; 8];
+            x[..M].copy_from_slice(&ct);
             x[n] = len;
             fold_blocks(acc, &x[..n + 1], h)
         } else {
             fold_blocks(fold_blocks(acc, &ct, h), &[len], h)
         };
-        store(_mm_xor_si128(byte_reverse(acc), ks[0]))
+        store(_mm_xor_si128(byte_reverse(acc), tag_mask[0]))
     }
 }
