@@ -320,10 +320,14 @@ impl<'a> InOut<'a> {
 /// writes, and the two ranges must not overlap.
 #[inline(always)]
 unsafe fn copy_short(src: *const u8, dst: *mut u8, n: usize) {
+    /// Copies `src[..n]` to `dst[..n]` for `W <= n <= 2W` with two windows.
+    ///
+    /// # Safety
+    /// As for `copy_short`, and `W <= n`.
     #[inline(always)]
     unsafe fn pair<const W: usize>(src: *const u8, dst: *mut u8, n: usize) {
-        // SAFETY (for the caller's ranges): W <= n, so both W-byte windows,
-        // at 0 and at n - W, lie inside `src[..n]` and `dst[..n]`.
+        // SAFETY: W <= n, so both W-byte windows, at 0 and at n - W, lie inside
+        // `src[..n]` and `dst[..n]`, which the caller guarantees are valid.
         unsafe {
             let head = src.cast::<[u8; W]>().read_unaligned();
             let tail = src.add(n - W).cast::<[u8; W]>().read_unaligned();

@@ -14,6 +14,8 @@
 //! unit tests.
 
 #![allow(dead_code)]
+// The model indexes state and blocks as the specifications do (s[r][c], X_i).
+#![allow(clippy::needless_range_loop)]
 
 /// One 128-bit block.
 pub type Block = [u8; 16];
@@ -359,6 +361,16 @@ pub fn polyval_dot(a: &Block, b: &Block) -> Block {
         };
     }
     acc.to_le_bytes()
+}
+
+/// mulX_POLYVAL(v) = v · x in the POLYVAL field (RFC 8452 Appendix A): shift the
+/// little-endian integer left by one; if x^128 appeared, replace it by
+/// x^127 + x^126 + x^121 + 1.
+pub fn mul_x_polyval(v: &Block) -> Block {
+    let v = u128::from_le_bytes(*v);
+    let carry = v >> 127;
+    let reduced = (v << 1) ^ (carry * ((1 << 127) | (1 << 126) | (1 << 121) | 1));
+    reduced.to_le_bytes()
 }
 
 /// POLYVAL(H, X_1, ..., X_s) (RFC 8452 §3): S_0 = 0, S_j = dot(S_(j−1) + X_j, H).

@@ -307,3 +307,117 @@ aesni_clmul! {
         store(_mm_xor_si128(byte_reverse(acc), tag_mask[0]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use core::arch::x86_64::__m128i;
+
+    use super::super::clmul::{byte_reverse, mul};
+    use super::super::{aes, load, store};
+    use super::*;
+    use crate::model;
+
+    fn token() -> AesNiClmul {
+        AesNiClmul::detect().expect("the kernel tests need AES-NI and PCLMULQDQ")
+    }
+
+    /// A deterministic byte pattern for test inputs.
+    fn pattern(seed: u8, len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|i| {
+                (i as u8)
+                    .wrapping_mul(151)
+                    .wrapping_add(seed)
+                    .rotate_left(3)
+            })
+            .collect()
+    }
+
+    fn block(seed: u8) -> Block {
+        pattern(seed, 16).try_into().unwrap()
+    }
+
+    #[test]
+    fn field_multiply_matches_polyval_dot() {
+        let _t = token();
+        for seed in 0..64u8 {
+            let (a, b) = (block(seed), block(seed.wrapping_mul(7).wrapping_add(1)));
+            // SAFETY: `token()` proved the tier's features are present.
+            let got = unsafe { store(mul(load(&a), load(&b))) };
+            assert_eq!(got, model::polyval_dot(&a, &b), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn key_expansion_and_h_powers_match_the_model() {
+        let t = token();
+        let key256: [u8; 32] = pattern(9, 32).try_into().unwrap();
+        let key128: [u8; 16] = pattern(3, 16).try_into().unwrap();
+        // SAFETY: `t` proves the tier's features are present.
+        let (rk256, rk128) = unsafe { (aes::expand_256(t, &key256), aes::expand_128(t, &key128)) };
+        // Each schedule, run through the kernel's block encryption, must agree
+        // with FIPS-197 as the model implements it, on several blocks.
+        for seed in 0..8u8 {
+            let input = block(seed);
+            // SAFETY: `t` proves the tier's features are present.
+            let (got256, got128) = unsafe {
+                let mut b256 = [load(&input)];
+                encrypt_blocks(&aes::load_round_keys(&rk256), &mut b256);
+                let mut b128 = [load(&input)];
+                encrypt_blocks(&aes::load_round_keys(&rk128), &mut b128);
+                (store(b256[0]), store(b128[0]))
+            };
+            assert_eq!(got256, model::aes_encrypt_block(&key256, &input));
+            assert_eq!(got128, model::aes_encrypt_block(&key128, &input));
+        }
+        for (key, powers) in [
+            // SAFETY: `t` proves the tier's features are present.
+            (&key256[..], unsafe { h_powers(t, &rk256) }),
+            // SAFETY: as above.
+            (&key128[..], unsafe { h_powers(t, &rk128) }),
+        ] {
+            // H^1 is mulX_POLYVAL(ByteReverse(E(K, 0))) (RFC 8452 Appendix A) and
+            // H^(i+1) = dot(H^i, H^1); compare with the model's field maths.
+            let mut h = model::aes_encrypt_block(key, &[0u8; 16]);
+            h.reverse();
+            let h1 = model::mul_x_polyval(&h);
+            let mut expected = h1;
+            for (i, p) in powers.0.iter().enumerate() {
+                assert_eq!(*p, expected, "H^{}", i + 1);
+                expected = model::polyval_dot(&expected, &h1);
+            }
+        }
+    }
+
+    #[test]
+    fn counter_batches_wrap_the_low_32_bits_only() {
+        let _t = token();
+        // Counters whose low byte is about to carry take the per-block path;
+        // those far from it take the batched path. Both must be inc32.
+        for start in [
+            0u32,
+            0xf7,
+            0xf8,
+            0xf9,
+            0xff,
+            0x1fe,
+            0xffff_fff9,
+            0xffff_fffe,
+            0xffff_ffff,
+        ] {
+            let mut j = [0xabu8; 16];
+            j[12..].copy_from_slice(&start.to_be_bytes());
+            // SAFETY: `_t` proved the tier's features are present.
+            let blocks: [__m128i; 8] = unsafe {
+                let mut ctr = byte_reverse(load(&j));
+                counter_blocks(&mut ctr)
+            };
+            for (i, b) in blocks.iter().enumerate() {
+                let mut expected = j;
+                expected[12..].copy_from_slice(&start.wrapping_add(i as u32).to_be_bytes());
+                // SAFETY: as above.
+                assert_eq!(unsafe { store(*b) }, expected, "start {start:#x} block {i}");
+            }
+        }
+    }
+}

@@ -1,0 +1,599 @@
+//! Helpers shared by the integration tests: hex, a deterministic byte source,
+//! every-backend key construction, the peers (ring, RustCrypto), and parsers for
+//! the vector files under `$HARDWARE_AEAD_VECTORS` (formats described in the
+//! vector directory's README).
+//!
+//! Each test binary uses a subset, hence the `dead_code` allowance.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use hardware_aead::{Aead, Backend, Error, Nonce, TAG_LEN, Tag};
+
+// ---------------------------------------------------------------------------
+// Bytes
+// ---------------------------------------------------------------------------
+
+/// Decodes hex (whitespace ignored); panics on anything else.
+pub fn hex(s: &str) -> Vec<u8> {
+    let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    assert!(
+        digits.len().is_multiple_of(2),
+        "odd number of hex digits in {s:?}"
+    );
+    digits
+        .chunks(2)
+        .map(|pair| {
+            let text = std::str::from_utf8(pair).expect("ASCII");
+            u8::from_str_radix(text, 16)
+                .unwrap_or_else(|_| panic!("bad hex digits {text:?} in {s:?}"))
+        })
+        .collect()
+}
+
+/// Lowercase hex, for failure messages.
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `bytes` as a 12-byte nonce; panics on another length.
+pub fn nonce(bytes: &[u8]) -> Nonce {
+    bytes
+        .try_into()
+        .unwrap_or_else(|_| panic!("nonce of {} bytes, expected 12", bytes.len()))
+}
+
+/// `bytes` as a 16-byte tag; panics on another length.
+pub fn tag(bytes: &[u8]) -> Tag {
+    bytes
+        .try_into()
+        .unwrap_or_else(|_| panic!("tag of {} bytes, expected 16", bytes.len()))
+}
+
+/// `a || b`.
+pub fn concat(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    out.extend_from_slice(a);
+    out.extend_from_slice(b);
+    out
+}
+
+/// A small deterministic generator (SplitMix64) for test inputs. Not for keys
+/// outside tests.
+pub struct TestRng(u64);
+
+impl TestRng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn fill(&mut self, out: &mut [u8]) {
+        for chunk in out.chunks_mut(8) {
+            let word = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&word[..chunk.len()]);
+        }
+    }
+
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        let mut out = vec![0u8; len];
+        self.fill(&mut out);
+        out
+    }
+
+    pub fn array<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        self.fill(&mut out);
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Keys on every backend
+// ---------------------------------------------------------------------------
+
+/// Every backend the crate names. Tests run on each one this CPU and build have.
+pub const ALL_BACKENDS: [Backend; 4] = [
+    Backend::AesNiClmul,
+    Backend::VaesAvx2,
+    Backend::VaesAvx512,
+    Backend::Armv8,
+];
+
+/// The key on every backend for which `with_backend` succeeds. Any error other
+/// than `UnsupportedCpu` fails the test, and so does having no backend at all.
+pub fn each_backend<K: Aead>(key: &K::KeyBytes) -> Vec<K> {
+    let mut keys = Vec::new();
+    for backend in ALL_BACKENDS {
+        match K::with_backend(key, backend) {
+            Ok(k) => {
+                assert_eq!(
+                    k.backend(),
+                    backend,
+                    "with_backend({backend:?}) built a key for another tier"
+                );
+                keys.push(k);
+            }
+            Err(Error::UnsupportedCpu { missing }) => {
+                assert!(
+                    !missing.is_empty(),
+                    "UnsupportedCpu for {backend:?} names no feature"
+                );
+            }
+            Err(e) => panic!("with_backend({backend:?}) failed with {e:?}"),
+        }
+    }
+    assert!(
+        !keys.is_empty(),
+        "no backend of this build runs on this CPU"
+    );
+    keys
+}
+
+/// [`each_backend`] from a key slice of the right length.
+pub fn each_backend_from_slice<K: Aead>(key: &[u8]) -> Vec<K> {
+    let key_bytes = match K::KeyBytes::try_from(key) {
+        Ok(k) => k,
+        Err(_) => panic!("key of {} bytes, expected {}", key.len(), K::KEY_LEN),
+    };
+    each_backend::<K>(&key_bytes)
+}
+
+/// Checks, through every API of `k`, that `sealed` (= ct || tag) is the sealing of
+/// `pt` and opens to it: `encrypt`, `encrypt_to`, `encrypt_in_place_detached`,
+/// `decrypt`, `decrypt_to`, `decrypt_in_place_detached`. `what` names the case.
+pub fn assert_seals_and_opens<K: Aead>(
+    k: &K,
+    nonce: &Nonce,
+    aad: &[u8],
+    pt: &[u8],
+    sealed: &[u8],
+    what: &str,
+) {
+    let backend = k.backend();
+    assert_eq!(sealed.len(), pt.len() + TAG_LEN);
+    let (ct, expected_tag) = sealed.split_at(pt.len());
+
+    let got = k
+        .encrypt(nonce, aad, pt)
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: encrypt: {e:?}"));
+    assert!(
+        got == sealed,
+        "{what} [{backend:?}]: encrypt\n  got      {}\n  expected {}",
+        to_hex(&got),
+        to_hex(sealed)
+    );
+
+    let mut out = vec![0xAAu8; sealed.len()];
+    let n = k
+        .encrypt_to(nonce, aad, pt, &mut out)
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: encrypt_to: {e:?}"));
+    assert_eq!(n, sealed.len(), "{what} [{backend:?}]: encrypt_to length");
+    assert!(
+        out == sealed,
+        "{what} [{backend:?}]: encrypt_to output differs"
+    );
+
+    let mut buffer = pt.to_vec();
+    let t = k
+        .encrypt_in_place_detached(nonce, aad, &mut buffer)
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: encrypt_in_place_detached: {e:?}"));
+    assert!(
+        buffer == ct,
+        "{what} [{backend:?}]: encrypt_in_place_detached ciphertext differs"
+    );
+    assert!(
+        t[..] == *expected_tag,
+        "{what} [{backend:?}]: encrypt_in_place_detached tag differs"
+    );
+
+    assert_opens(k, nonce, aad, sealed, pt, what);
+}
+
+/// Checks that `sealed` opens to `pt` through `decrypt`, `decrypt_to` and
+/// `decrypt_in_place_detached`.
+pub fn assert_opens<K: Aead>(
+    k: &K,
+    nonce: &Nonce,
+    aad: &[u8],
+    sealed: &[u8],
+    pt: &[u8],
+    what: &str,
+) {
+    let backend = k.backend();
+    let got = k
+        .decrypt(nonce, aad, sealed)
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: decrypt: {e:?}"));
+    assert!(got == pt, "{what} [{backend:?}]: decrypt plaintext differs");
+
+    let mut out = vec![0xAAu8; pt.len()];
+    let n = k
+        .decrypt_to(nonce, aad, sealed, &mut out)
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: decrypt_to: {e:?}"));
+    assert_eq!(n, pt.len(), "{what} [{backend:?}]: decrypt_to length");
+    assert!(
+        out == pt,
+        "{what} [{backend:?}]: decrypt_to plaintext differs"
+    );
+
+    let (ct, t) = sealed.split_at(pt.len());
+    let mut buffer = ct.to_vec();
+    k.decrypt_in_place_detached(nonce, aad, &mut buffer, &tag(t))
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: decrypt_in_place_detached: {e:?}"));
+    assert!(
+        buffer == pt,
+        "{what} [{backend:?}]: decrypt_in_place_detached plaintext differs"
+    );
+}
+
+/// Checks that `sealed` (ct || tag, at least 16 bytes) is rejected with
+/// `Error::Authentication` by `decrypt`, `decrypt_to` and
+/// `decrypt_in_place_detached`, and that both outputs are left all zero.
+pub fn assert_rejected<K: Aead>(k: &K, nonce: &Nonce, aad: &[u8], sealed: &[u8], what: &str) {
+    let backend = k.backend();
+    let ct_len = sealed.len() - TAG_LEN;
+    assert_eq!(
+        k.decrypt(nonce, aad, sealed),
+        Err(Error::Authentication),
+        "{what} [{backend:?}]: decrypt accepted a forgery"
+    );
+
+    let mut out = vec![0xAAu8; ct_len];
+    assert_eq!(
+        k.decrypt_to(nonce, aad, sealed, &mut out),
+        Err(Error::Authentication),
+        "{what} [{backend:?}]: decrypt_to accepted a forgery"
+    );
+    assert!(
+        out.iter().all(|&b| b == 0),
+        "{what} [{backend:?}]: decrypt_to left output bytes after a failure"
+    );
+
+    let (ct, t) = sealed.split_at(ct_len);
+    let mut buffer = ct.to_vec();
+    assert_eq!(
+        k.decrypt_in_place_detached(nonce, aad, &mut buffer, &tag(t)),
+        Err(Error::Authentication),
+        "{what} [{backend:?}]: decrypt_in_place_detached accepted a forgery"
+    );
+    assert!(
+        buffer.iter().all(|&b| b == 0),
+        "{what} [{backend:?}]: decrypt_in_place_detached left bytes after a failure"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Peers
+// ---------------------------------------------------------------------------
+
+fn ring_key(key: &[u8]) -> ring::aead::LessSafeKey {
+    let algorithm = match key.len() {
+        16 => &ring::aead::AES_128_GCM,
+        32 => &ring::aead::AES_256_GCM,
+        n => panic!("no AES-GCM with a {n}-byte key"),
+    };
+    ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(algorithm, key).expect("ring key"))
+}
+
+/// ring's AES-GCM seal: ct || tag.
+pub fn ring_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+    let key = ring_key(key);
+    let mut buffer = pt.to_vec();
+    let t = key
+        .seal_in_place_separate_tag(
+            ring::aead::Nonce::assume_unique_for_key(*nonce),
+            ring::aead::Aad::from(aad),
+            &mut buffer,
+        )
+        .expect("ring seal");
+    buffer.extend_from_slice(t.as_ref());
+    buffer
+}
+
+/// ring's AES-GCM open of ct || tag.
+pub fn ring_open(key: &[u8], nonce: &Nonce, aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
+    let key = ring_key(key);
+    let mut buffer = sealed.to_vec();
+    let len = key
+        .open_in_place(
+            ring::aead::Nonce::assume_unique_for_key(*nonce),
+            ring::aead::Aad::from(aad),
+            &mut buffer,
+        )
+        .ok()?
+        .len();
+    buffer.truncate(len);
+    Some(buffer)
+}
+
+// ---------------------------------------------------------------------------
+// Vector files
+// ---------------------------------------------------------------------------
+
+/// The variable naming the shared vector directory.
+pub const VECTORS_ENV: &str = "HARDWARE_AEAD_VECTORS";
+
+/// The vector directory, or `None` after printing a "skipped" line for `test`
+/// when the variable is not set.
+pub fn vectors_dir(test: &str) -> Option<PathBuf> {
+    match std::env::var_os(VECTORS_ENV) {
+        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+        _ => {
+            // Written to the stderr handle directly, not through `eprintln!`, so
+            // that the test harness's output capture does not hide it.
+            let _ = writeln!(std::io::stderr(), "{test}: skipped: {VECTORS_ENV} not set");
+            None
+        }
+    }
+}
+
+/// The text of `relative` in the vector directory. `None` (with a "skipped" line)
+/// when the variable is unset; when it is set, a missing or unreadable file fails
+/// the test.
+pub fn read_vector_file(test: &str, relative: &str) -> Option<String> {
+    let path = vectors_dir(test)?.join(relative);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) => panic!(
+            "{test}: {VECTORS_ENV} is set but {} cannot be read: {e}",
+            path.display()
+        ),
+    }
+}
+
+/// One record of a NIST CAVP GCMVS `.rsp` file.
+#[derive(Clone, Debug, Default)]
+pub struct CavpRecord {
+    /// Line number of the `Count = ` line.
+    pub line: usize,
+    pub count: u32,
+    /// From the section headers `[IVlen = ]` and `[Taglen = ]`, in bits.
+    pub iv_bits: usize,
+    pub tag_bits: usize,
+    pub key: Vec<u8>,
+    pub iv: Vec<u8>,
+    pub aad: Vec<u8>,
+    /// `Some` in encrypt files, and in decrypt records that pass.
+    pub pt: Option<Vec<u8>>,
+    pub ct: Vec<u8>,
+    pub tag: Vec<u8>,
+    /// A decrypt record marked `FAIL`: the tag must not verify.
+    pub fail: bool,
+}
+
+/// Parses a CAVP GCMVS `.rsp` file (encrypt or decrypt): `[Name = value]` section
+/// headers, then records of `Count`, `Key`, `IV`, `PT`, `AAD`, `CT`, `Tag` lines in
+/// either order, with a bare `FAIL` line instead of `PT` in failing decrypt
+/// records. Checks each record's byte lengths against its section header.
+pub fn parse_cavp(text: &str) -> Vec<CavpRecord> {
+    let mut records = Vec::new();
+    let mut headers: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut current: Option<CavpRecord> = None;
+
+    fn finish(records: &mut Vec<CavpRecord>, record: Option<CavpRecord>) {
+        if let Some(r) = record {
+            assert_eq!(
+                r.iv.len() * 8,
+                r.iv_bits,
+                "line {}: IV length against [IVlen]",
+                r.line
+            );
+            assert_eq!(
+                r.tag.len() * 8,
+                r.tag_bits,
+                "line {}: tag length against [Taglen]",
+                r.line
+            );
+            assert!(!r.key.is_empty(), "line {}: record without Key", r.line);
+            assert!(
+                r.fail != r.pt.is_some(),
+                "line {}: a record needs exactly one of PT and FAIL",
+                r.line
+            );
+            if let Some(pt) = &r.pt {
+                assert_eq!(
+                    pt.len(),
+                    r.ct.len(),
+                    "line {}: PT and CT lengths differ",
+                    r.line
+                );
+            }
+            records.push(r);
+        }
+    }
+
+    for (index, raw) in text.lines().enumerate() {
+        let line_no = index + 1;
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            finish(&mut records, current.take());
+            let (name, value) = inner
+                .split_once('=')
+                .unwrap_or_else(|| panic!("line {line_no}: bad header {line:?}"));
+            let value: usize = value
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("line {line_no}: bad header value"));
+            headers.insert(name.trim().to_string(), value);
+            continue;
+        }
+        if line == "FAIL" {
+            let r = current
+                .as_mut()
+                .unwrap_or_else(|| panic!("line {line_no}: FAIL outside a record"));
+            r.fail = true;
+            continue;
+        }
+        let (name, value) = line
+            .split_once('=')
+            .unwrap_or_else(|| panic!("line {line_no}: cannot parse {line:?}"));
+        let (name, value) = (name.trim(), value.trim());
+        if name == "Count" {
+            finish(&mut records, current.take());
+            let header = |h: &str| {
+                *headers
+                    .get(h)
+                    .unwrap_or_else(|| panic!("line {line_no}: no [{h}] header"))
+            };
+            current = Some(CavpRecord {
+                line: line_no,
+                count: value
+                    .parse()
+                    .unwrap_or_else(|_| panic!("line {line_no}: bad Count")),
+                iv_bits: header("IVlen"),
+                tag_bits: header("Taglen"),
+                ..CavpRecord::default()
+            });
+            continue;
+        }
+        let r = current
+            .as_mut()
+            .unwrap_or_else(|| panic!("line {line_no}: {name} outside a record"));
+        let bytes = hex(value);
+        match name {
+            "Key" => r.key = bytes,
+            "IV" => r.iv = bytes,
+            "AAD" => r.aad = bytes,
+            "PT" => r.pt = Some(bytes),
+            "CT" => r.ct = bytes,
+            "Tag" => r.tag = bytes,
+            other => panic!("line {line_no}: unknown CAVP field {other:?}"),
+        }
+    }
+    finish(&mut records, current.take());
+    records
+}
+
+/// One record of a BoringSSL/AWS-LC (`NAME: value`) or ring (`NAME = value`)
+/// AEAD test file.
+#[derive(Clone, Debug, Default)]
+pub struct AeadRecord {
+    /// Line number of the record's first line.
+    pub line: usize,
+    pub key: Vec<u8>,
+    pub nonce: Vec<u8>,
+    /// `IN`.
+    pub pt: Vec<u8>,
+    /// `AD`.
+    pub aad: Vec<u8>,
+    /// `CT`, without the tag.
+    pub ct: Vec<u8>,
+    pub tag: Vec<u8>,
+    /// ring's `FAILS = ...` marker, e.g. `WRONG_NONCE_LENGTH`.
+    pub fails: Option<String>,
+}
+
+/// The two spellings of the same AEAD file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AeadFormat {
+    /// BoringSSL / AWS-LC `file_test`: `KEY: value`.
+    BoringSsl,
+    /// ring: `KEY = value`, with optional `FAILS = WRONG_NONCE_LENGTH`.
+    Ring,
+}
+
+/// A value: hex, or an ASCII string in double quotes (`""` is empty).
+fn parse_value(value: &str, line_no: usize) -> Vec<u8> {
+    let value = value.trim();
+    if let Some(inner) = value.strip_prefix('"') {
+        let inner = inner
+            .strip_suffix('"')
+            .unwrap_or_else(|| panic!("line {line_no}: unterminated string"));
+        inner.as_bytes().to_vec()
+    } else {
+        hex(value)
+    }
+}
+
+/// Parses a BoringSSL/AWS-LC or ring AEAD test file. Records are separated by
+/// blank lines; `#` lines are comments. Every record must have KEY, NONCE, IN, AD,
+/// CT and TAG; an unknown field fails the parse.
+pub fn parse_aead_file(text: &str, format: AeadFormat) -> Vec<AeadRecord> {
+    let mut records = Vec::new();
+    let mut current: Option<(AeadRecord, Vec<&'static str>)> = None;
+
+    fn finish(records: &mut Vec<AeadRecord>, current: Option<(AeadRecord, Vec<&'static str>)>) {
+        if let Some((r, seen)) = current {
+            for field in ["KEY", "NONCE", "IN", "AD", "CT", "TAG"] {
+                assert!(
+                    seen.contains(&field),
+                    "record at line {}: no {field}",
+                    r.line
+                );
+            }
+            assert_eq!(
+                r.pt.len(),
+                r.ct.len(),
+                "record at line {}: IN and CT lengths differ",
+                r.line
+            );
+            records.push(r);
+        }
+    }
+
+    for (index, raw) in text.lines().enumerate() {
+        let line_no = index + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            finish(&mut records, current.take());
+            continue;
+        }
+        if line.starts_with('#') {
+            continue;
+        }
+        let split = match format {
+            AeadFormat::BoringSsl => line.split_once(':'),
+            AeadFormat::Ring => line.split_once('='),
+        };
+        let (name, value) =
+            split.unwrap_or_else(|| panic!("line {line_no}: cannot parse {line:?}"));
+        let name = name.trim();
+        let (record, seen) = current.get_or_insert_with(|| {
+            (
+                AeadRecord {
+                    line: line_no,
+                    ..AeadRecord::default()
+                },
+                Vec::new(),
+            )
+        });
+        let field: &'static str = match name {
+            "KEY" => "KEY",
+            "NONCE" => "NONCE",
+            "IN" => "IN",
+            "AD" => "AD",
+            "CT" => "CT",
+            "TAG" => "TAG",
+            "FAILS" if format == AeadFormat::Ring => "FAILS",
+            other => panic!("line {line_no}: unknown field {other:?}"),
+        };
+        assert!(
+            !seen.contains(&field),
+            "line {line_no}: {field} twice in one record"
+        );
+        seen.push(field);
+        match field {
+            "KEY" => record.key = parse_value(value, line_no),
+            "NONCE" => record.nonce = parse_value(value, line_no),
+            "IN" => record.pt = parse_value(value, line_no),
+            "AD" => record.aad = parse_value(value, line_no),
+            "CT" => record.ct = parse_value(value, line_no),
+            "TAG" => record.tag = parse_value(value, line_no),
+            _ => record.fails = Some(value.trim().to_string()),
+        }
+    }
+    finish(&mut records, current.take());
+    records
+}

@@ -1,0 +1,192 @@
+//! Forgery rejection: for a set of sealed messages, flipping any single bit of
+//! the ciphertext, the tag, the nonce or the AAD makes `decrypt_to` and
+//! `decrypt_in_place_detached` return `Error::Authentication` and leave their
+//! output all zero. Both key sizes, every backend.
+
+mod common;
+
+use common::{TestRng, each_backend_from_slice, tag};
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::{Aead, Error, Nonce, TAG_LEN};
+
+const PT_LENS: [usize; 8] = [0, 1, 15, 16, 17, 64, 129, 300];
+const AAD_LENS: [usize; 2] = [0, 21];
+
+/// Opens `sealed` (ct || tag) through `decrypt_to` (output prefilled with 0xAA)
+/// and `decrypt_in_place_detached`, expecting `Error::Authentication` and all-zero
+/// outputs from both.
+fn assert_forgery_rejected<K: Aead>(
+    k: &K,
+    nonce: &Nonce,
+    aad: &[u8],
+    sealed: &[u8],
+    what: &dyn Fn() -> String,
+) {
+    let ct_len = sealed.len() - TAG_LEN;
+
+    let mut out = vec![0xAAu8; ct_len];
+    let result = k.decrypt_to(nonce, aad, sealed, &mut out);
+    assert!(
+        result == Err(Error::Authentication),
+        "{} [{:?}]: decrypt_to returned {result:?}",
+        what(),
+        k.backend()
+    );
+    assert!(
+        out.iter().all(|&b| b == 0),
+        "{} [{:?}]: decrypt_to output not wiped",
+        what(),
+        k.backend()
+    );
+
+    let (ct, t) = sealed.split_at(ct_len);
+    let mut buffer = ct.to_vec();
+    let result = k.decrypt_in_place_detached(nonce, aad, &mut buffer, &tag(t));
+    assert!(
+        result == Err(Error::Authentication),
+        "{} [{:?}]: decrypt_in_place_detached returned {result:?}",
+        what(),
+        k.backend()
+    );
+    assert!(
+        buffer.iter().all(|&b| b == 0),
+        "{} [{:?}]: in-place buffer not wiped",
+        what(),
+        k.backend()
+    );
+}
+
+fn flip(bytes: &mut [u8], bit: usize) {
+    bytes[bit / 8] ^= 1 << (bit % 8);
+}
+
+/// Every single-bit change of one message, on every backend. Returns the number
+/// of forgeries tried per backend.
+fn tamper_one<K: Aead>(rng: &mut TestRng, pt_len: usize, aad_len: usize) -> usize {
+    let key = rng.bytes(K::KEY_LEN);
+    let nonce: Nonce = rng.array();
+    let aad = rng.bytes(aad_len);
+    let pt = rng.bytes(pt_len);
+    let mut tried = 0;
+
+    for k in each_backend_from_slice::<K>(&key) {
+        let sealed = k.encrypt(&nonce, &aad, &pt).expect("encrypt");
+        // The unmodified message opens: the rejections below are due to the flips.
+        let mut out = vec![0u8; pt_len];
+        assert_eq!(k.decrypt_to(&nonce, &aad, &sealed, &mut out), Ok(pt_len));
+        assert_eq!(out, pt);
+        tried = 0;
+
+        // Ciphertext and tag bits.
+        for bit in 0..sealed.len() * 8 {
+            let mut forged = sealed.clone();
+            flip(&mut forged, bit);
+            let part = if bit < pt_len * 8 {
+                "ciphertext"
+            } else {
+                "tag"
+            };
+            let what = || {
+                format!(
+                    "{}-byte key, pt {pt_len}, aad {aad_len}: {part} bit {bit} flipped",
+                    K::KEY_LEN
+                )
+            };
+            assert_forgery_rejected(&k, &nonce, &aad, &forged, &what);
+            tried += 1;
+        }
+        // Nonce bits.
+        for bit in 0..nonce.len() * 8 {
+            let mut forged_nonce = nonce;
+            flip(&mut forged_nonce, bit);
+            let what = || {
+                format!(
+                    "{}-byte key, pt {pt_len}, aad {aad_len}: nonce bit {bit} flipped",
+                    K::KEY_LEN
+                )
+            };
+            assert_forgery_rejected(&k, &forged_nonce, &aad, &sealed, &what);
+            tried += 1;
+        }
+        // AAD bits.
+        for bit in 0..aad.len() * 8 {
+            let mut forged_aad = aad.clone();
+            flip(&mut forged_aad, bit);
+            let what = || {
+                format!(
+                    "{}-byte key, pt {pt_len}, aad {aad_len}: AAD bit {bit} flipped",
+                    K::KEY_LEN
+                )
+            };
+            assert_forgery_rejected(&k, &nonce, &forged_aad, &sealed, &what);
+            tried += 1;
+        }
+        // A byte appended to or removed from the AAD.
+        let mut longer = aad.clone();
+        longer.push(0);
+        let what = || {
+            format!(
+                "{}-byte key, pt {pt_len}, aad {aad_len}: AAD extended",
+                K::KEY_LEN
+            )
+        };
+        assert_forgery_rejected(&k, &nonce, &longer, &sealed, &what);
+        if let Some((_, shorter)) = aad.split_last() {
+            let what = || {
+                format!(
+                    "{}-byte key, pt {pt_len}, aad {aad_len}: AAD truncated",
+                    K::KEY_LEN
+                )
+            };
+            assert_forgery_rejected(&k, &nonce, shorter, &sealed, &what);
+        }
+    }
+    tried
+}
+
+fn tamper_all<K: Aead>(seed: u64) {
+    let mut rng = TestRng::new(seed);
+    let mut tried = 0;
+    for pt_len in PT_LENS {
+        for aad_len in AAD_LENS {
+            tried += tamper_one::<K>(&mut rng, pt_len, aad_len);
+        }
+    }
+    // Per message: every ciphertext and tag bit, 96 nonce bits and every AAD bit.
+    let expected: usize = PT_LENS.iter().map(|n| (n + TAG_LEN) * 8).sum::<usize>() * AAD_LENS.len()
+        + 96 * PT_LENS.len() * AAD_LENS.len()
+        + AAD_LENS.iter().sum::<usize>() * 8 * PT_LENS.len();
+    assert_eq!(tried, expected);
+}
+
+#[test]
+fn aes_128_single_bit_flips() {
+    tamper_all::<Aes128Gcm>(0x128);
+}
+
+#[test]
+fn aes_256_single_bit_flips() {
+    tamper_all::<Aes256Gcm>(0x256);
+}
+
+/// The tag of one key does not verify under another: a wrong key is rejected.
+#[test]
+fn wrong_key_is_rejected() {
+    let mut rng = TestRng::new(7);
+    for pt_len in PT_LENS {
+        let nonce: Nonce = rng.array();
+        let pt = rng.bytes(pt_len);
+        let key_a: [u8; 32] = rng.array();
+        let mut key_b = key_a;
+        key_b[31] ^= 1;
+        let sealed = Aes256Gcm::new(&key_a)
+            .unwrap()
+            .encrypt(&nonce, b"", &pt)
+            .unwrap();
+        for k in each_backend_from_slice::<Aes256Gcm>(&key_b) {
+            assert_forgery_rejected(&k, &nonce, b"", &sealed, &|| {
+                format!("wrong key, pt {pt_len}")
+            });
+        }
+    }
+}
