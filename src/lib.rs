@@ -58,3 +58,8 @@ mod model;
 pub use crate::aead::{Aead, Nonce, TAG_LEN, Tag};
 pub use crate::backend::Backend;
 pub use crate::error::Error;
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,140 @@
+//! Prints the CPU features this machine has, the backend each key type selects,
+//! and checks one known answer per key type. Exits with status 1 if a key cannot
+//! be built (for example `UnsupportedCpu { missing: "aes" }` on a CPU without
+//! AES-NI) or computes a wrong answer.
+//!
+//! ```text
+//! cargo run --release --example assert_hardware
+//! qemu-x86_64-static -cpu Nehalem target/release/examples/assert_hardware   # exits 1
+//! ```
+
+use std::process::exit;
+
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::{Aead, Backend, Error};
+
+/// Every backend, fastest x86_64 tier first.
+const BACKENDS: [Backend; 4] = [
+    Backend::VaesAvx512,
+    Backend::VaesAvx2,
+    Backend::AesNiClmul,
+    Backend::Armv8,
+];
+
+fn main() {
+    println!(
+        "hardware-aead {} on {}",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::ARCH
+    );
+    println!("\nCPU features:");
+    for (name, present) in cpu_features() {
+        println!("  {name:<12} {}", if present { "yes" } else { "no" });
+    }
+
+    println!("\nBackends (Aes128Gcm::with_backend):");
+    for backend in BACKENDS {
+        match Aes128Gcm::with_backend(&[0; 16], backend) {
+            Ok(_) => println!("  {:<12} available: {backend}", format!("{backend:?}")),
+            Err(e) => println!("  {:<12} not available: {e}", format!("{backend:?}")),
+        }
+    }
+
+    // The known answers: 16 zero bytes sealed under the all-zero key and nonce,
+    // `ciphertext || tag`. These are test cases 2 and 14 of the GCM specification
+    // (McGrew and Viega), also in NIST's GCM test vectors.
+    let aes128 = check(
+        "Aes128Gcm",
+        Aes128Gcm::new(&[0; 16]),
+        "0388dace60b6a392f328c2b971b2fe78ab6e47d42cec13bdf53a67b21257bddf",
+    );
+    let aes256 = check(
+        "Aes256Gcm",
+        Aes256Gcm::new(&[0; 32]),
+        "cea7403d4d606b6e074ec5d3baf39d18d0d1c8a799996bf0265b98b5d48ab919",
+    );
+
+    if aes128 && aes256 {
+        println!(
+            "\nOK: every key type runs on the CPU's AES and carry-less multiply instructions."
+        );
+    } else {
+        eprintln!("\nFAILED: see the errors above.");
+        exit(1);
+    }
+}
+
+/// Reports what `new` selected, and checks one seal against `expected` (hex).
+/// Returns whether both worked.
+fn check<K: Aead>(name: &str, key: Result<K, Error>, expected: &str) -> bool {
+    println!();
+    let key = match key {
+        Ok(key) => key,
+        Err(e) => {
+            eprintln!("error: {name}::new failed: {e:?} ({e})");
+            return false;
+        }
+    };
+    println!(
+        "{name}::new selects {:?} ({})",
+        key.backend(),
+        key.backend()
+    );
+    match key.encrypt(&[0; 12], b"", &[0; 16]) {
+        Ok(sealed) if hex(&sealed) == expected => {
+            println!("{name} known answer: ok");
+            true
+        }
+        Ok(sealed) => {
+            eprintln!(
+                "error: {name} known answer: got {}, expected {expected}",
+                hex(&sealed)
+            );
+            false
+        }
+        Err(e) => {
+            eprintln!("error: {name} known answer: {e:?} ({e})");
+            false
+        }
+    }
+}
+
+/// Lowercase hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The CPU features that matter to the backends, as detected at run time.
+#[cfg(target_arch = "x86_64")]
+fn cpu_features() -> Vec<(&'static str, bool)> {
+    use std::arch::is_x86_feature_detected as has;
+    vec![
+        ("aes", has!("aes")),
+        ("pclmulqdq", has!("pclmulqdq")),
+        ("ssse3", has!("ssse3")),
+        ("sse4.1", has!("sse4.1")),
+        ("avx2", has!("avx2")),
+        ("vaes", has!("vaes")),
+        ("vpclmulqdq", has!("vpclmulqdq")),
+        ("avx512f", has!("avx512f")),
+        ("avx512bw", has!("avx512bw")),
+        ("avx512vl", has!("avx512vl")),
+    ]
+}
+
+/// The CPU features that matter to the backends, as detected at run time.
+#[cfg(target_arch = "aarch64")]
+fn cpu_features() -> Vec<(&'static str, bool)> {
+    use std::arch::is_aarch64_feature_detected as has;
+    vec![
+        ("neon", has!("neon")),
+        ("aes", has!("aes")),
+        ("pmull", has!("pmull")),
+    ]
+}
+
+/// No feature detection for other architectures: no backend exists for them.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn cpu_features() -> Vec<(&'static str, bool)> {
+    Vec::new()
+}

@@ -1,0 +1,67 @@
+//! Quick start: seal and open a message with AES-128-GCM and AES-256-GCM, and see
+//! a tampered message rejected.
+//!
+//! ```text
+//! cargo run --example quickstart
+//! ```
+
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::{Aead, Error, Nonce};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Demo keys. Real keys come from a key exchange, a KDF or a CSPRNG, never
+    // from the source code.
+    let aes128 = Aes128Gcm::new(&[0x0b; 16])?;
+    let aes256 = Aes256Gcm::new(&[0x0c; 32])?;
+    println!("backend in use: {}\n", aes256.backend());
+
+    round_trip("AES-128-GCM", &aes128)?;
+    round_trip("AES-256-GCM", &aes256)?;
+    tamper("AES-256-GCM", &aes256)?;
+    Ok(())
+}
+
+/// Encrypts a message, prints the result and decrypts it again.
+fn round_trip(name: &str, key: &impl Aead) -> Result<(), Box<dyn std::error::Error>> {
+    // A nonce must never repeat under one key; a counter or 12 random bytes
+    // per message are the usual choices.
+    let nonce: Nonce = *b"unique nonce";
+    let aad = b"message id 1"; // authenticated, not encrypted
+    let message = b"hello from the AES instructions";
+
+    let sealed = key.encrypt(&nonce, aad, message)?;
+    let opened = key.decrypt(&nonce, aad, &sealed)?;
+
+    println!("{name}");
+    println!("  plaintext:  {:?}", String::from_utf8_lossy(message));
+    println!("  ciphertext: {}", hex(&sealed[..message.len()]));
+    println!("  tag:        {}", hex(&sealed[message.len()..]));
+    println!("  decrypted:  {:?}", String::from_utf8_lossy(&opened));
+    if opened != message {
+        return Err("the decrypted message differs from the original".into());
+    }
+    println!();
+    Ok(())
+}
+
+/// Flips one ciphertext bit and shows that decryption refuses it.
+fn tamper(name: &str, key: &impl Aead) -> Result<(), Box<dyn std::error::Error>> {
+    let nonce: Nonce = *b"other nonce!";
+    let mut sealed = key.encrypt(&nonce, b"", b"pay 100 EUR to Alice")?;
+    sealed[4] ^= 0x01;
+
+    println!("{name}, one ciphertext bit flipped");
+    match key.decrypt(&nonce, b"", &sealed) {
+        Err(e @ Error::Authentication) => {
+            println!("  decrypt: Err({e:?}): {e}; no plaintext released");
+            Ok(())
+        }
+        Err(e) => Err(format!("expected Error::Authentication, got {e:?}").into()),
+        Ok(forged) => Err(format!("a forged message was accepted: {forged:?}").into()),
+    }
+}
+
+/// Lowercase hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
