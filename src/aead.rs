@@ -321,3 +321,60 @@ pub(crate) fn verify_or_wipe(
         Err(Error::Authentication)
     }
 }
+
+/// Implements the sealed `Core`, [`Aead`] and a `Debug` that shows no key bytes
+/// for an algorithm's key type. The type has one field, `key`, built by `state`
+/// and exposing `tier()`; the algorithm's module defines `check_lengths`, `seal`
+/// and `open` (taking `&self.key` first). One body serves every key type.
+macro_rules! impl_aead {
+    ($name:ident, key_len = $key_len:literal, state = $state:expr) => {
+        impl $crate::aead::sealed::Core for $name {
+            type KeyBytes = [u8; $key_len];
+
+            fn from_tier(tier: $crate::backend::Tier, key: &[u8; $key_len]) -> Self {
+                Self {
+                    key: ($state)(tier, key),
+                }
+            }
+
+            fn tier(&self) -> $crate::backend::Tier {
+                self.key.tier()
+            }
+
+            fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), $crate::Error> {
+                check_lengths(aad_len as u64, text_len as u64)
+            }
+
+            fn seal_core(
+                &self,
+                nonce: &$crate::Nonce,
+                aad: &[u8],
+                data: $crate::backend::InOut<'_>,
+            ) -> $crate::Tag {
+                seal(&self.key, nonce, aad, data)
+            }
+
+            fn open_core(
+                &self,
+                nonce: &$crate::Nonce,
+                aad: &[u8],
+                data: $crate::backend::InOut<'_>,
+                tag: &$crate::Tag,
+            ) -> $crate::Tag {
+                open(&self.key, nonce, aad, data, tag)
+            }
+        }
+
+        impl $crate::Aead for $name {
+            const KEY_LEN: usize = $key_len;
+        }
+
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &$crate::Aead::backend(self))
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}

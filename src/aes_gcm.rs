@@ -17,10 +17,8 @@
 //! # Ok(()) }
 //! ```
 
-use core::fmt;
-
-use crate::aead::{Aead, Nonce, Tag, sealed::Core};
-use crate::backend::{GcmKey, InOut, Tier};
+use crate::aead::{Nonce, Tag};
+use crate::backend::{GcmKey, InOut, RoundKeys};
 use crate::error::Error;
 
 /// The longest plaintext GCM allows, in bytes.
@@ -80,7 +78,13 @@ fn seal<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: InOu
     key.seal(j0, aad, data, len_block)
 }
 
-fn open<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
+fn open<const NK: usize>(
+    key: &GcmKey<NK>,
+    nonce: &Nonce,
+    aad: &[u8],
+    data: InOut<'_>,
+    _tag: &Tag,
+) -> Tag {
     let j0 = pre_counter_block(nonce);
     let len_block = length_block(aad.len(), data.len());
     // §7.2 steps 3–8: P = GCTR_K(inc32(J0), C); T' = MSB_128(GCTR_K(J0, S)).
@@ -141,48 +145,13 @@ pub struct Aes256Gcm {
     key: GcmKey<15>,
 }
 
-/// The trait plumbing shared by both key sizes: everything delegates to `GcmKey`.
-macro_rules! impl_gcm {
-    ($name:ident, $key_len:literal, $new:ident) => {
-        impl Core for $name {
-            type KeyBytes = [u8; $key_len];
-
-            fn from_tier(tier: Tier, key: &[u8; $key_len]) -> Self {
-                Self {
-                    key: GcmKey::$new(tier, key),
-                }
-            }
-
-            fn tier(&self) -> Tier {
-                self.key.tier()
-            }
-
-            fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error> {
-                check_lengths(aad_len as u64, text_len as u64)
-            }
-
-            fn seal_core(&self, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
-                seal(&self.key, nonce, aad, data)
-            }
-
-            fn open_core(&self, nonce: &Nonce, aad: &[u8], data: InOut<'_>, _tag: &Tag) -> Tag {
-                open(&self.key, nonce, aad, data)
-            }
-        }
-
-        impl Aead for $name {
-            const KEY_LEN: usize = $key_len;
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
-                    .finish_non_exhaustive()
-            }
-        }
-    };
-}
-
-impl_gcm!(Aes128Gcm, 16, new_128);
-impl_gcm!(Aes256Gcm, 32, new_256);
+impl_aead!(
+    Aes128Gcm,
+    key_len = 16,
+    state = |tier, key| GcmKey::new(tier, RoundKeys::new_128(tier, key))
+);
+impl_aead!(
+    Aes256Gcm,
+    key_len = 32,
+    state = |tier, key| GcmKey::new(tier, RoundKeys::new_256(tier, key))
+);

@@ -109,13 +109,13 @@ impl Tier {
 pub(crate) type Block = [u8; 16];
 
 /// AES round keys in the FIPS-197 byte order: `NK` = 11 for AES-128, 15 for AES-256.
-#[derive(Clone)]
+
 #[repr(C, align(16))]
 pub(crate) struct RoundKeys<const NK: usize>(pub(crate) [Block; NK]);
 
 /// The GHASH key powers H^1..H^8 in the POLYVAL representation (see
 /// `backend/x86_64/clmul.rs` for the maths): `0[i]` holds H^(i+1).
-#[derive(Clone)]
+
 #[repr(C, align(16))]
 pub(crate) struct HPowers(pub(crate) [Block; 8]);
 
@@ -128,32 +128,43 @@ pub(crate) struct GcmKey<const NK: usize> {
     tier: Tier,
 }
 
-impl GcmKey<11> {
-    /// Expands an AES-128 key and its GHASH powers for `tier`.
+impl RoundKeys<11> {
+    /// Expands an AES-128 key for `tier`.
     pub(crate) fn new_128(tier: Tier, key: &[u8; 16]) -> Self {
-        let round_keys = match tier {
+        match tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe { x86_64::aes::expand_128(t, key) },
-        };
-        Self::with_round_keys(tier, round_keys)
+        }
     }
 }
 
-impl GcmKey<15> {
-    /// Expands an AES-256 key and its GHASH powers for `tier`.
+impl RoundKeys<15> {
+    /// Expands an AES-256 key for `tier`.
     pub(crate) fn new_256(tier: Tier, key: &[u8; 32]) -> Self {
-        let round_keys = match tier {
+        match tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe { x86_64::aes::expand_256(t, key) },
-        };
-        Self::with_round_keys(tier, round_keys)
+        }
+    }
+}
+
+impl<const NK: usize> Drop for RoundKeys<NK> {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for HPowers {
+    fn drop(&mut self) {
+        self.0.zeroize();
     }
 }
 
 impl<const NK: usize> GcmKey<NK> {
-    fn with_round_keys(tier: Tier, round_keys: RoundKeys<NK>) -> Self {
+    /// The GCM key state for already expanded round keys.
+    pub(crate) fn new(tier: Tier, round_keys: RoundKeys<NK>) -> Self {
         let h_powers = match tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
@@ -216,10 +227,54 @@ impl<const NK: usize> GcmKey<NK> {
     }
 }
 
-impl<const NK: usize> Drop for GcmKey<NK> {
-    fn drop(&mut self) {
-        self.round_keys.0.zeroize();
-        self.h_powers.0.zeroize();
+/// The whole AES-GCM-SIV key state: the key-generating key's round keys and the
+/// tier. Nothing else is reusable across nonces (RFC 8452 derives the hash and
+/// encryption keys per nonce).
+pub(crate) struct SivKey<const NK: usize> {
+    round_keys: RoundKeys<NK>,
+    tier: Tier,
+}
+
+impl<const NK: usize> SivKey<NK> {
+    /// The GCM-SIV key state for already expanded round keys.
+    pub(crate) fn new(tier: Tier, round_keys: RoundKeys<NK>) -> Self {
+        Self { round_keys, tier }
+    }
+
+    /// The tier this key runs on.
+    pub(crate) fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    /// GCM-SIV encryption of `data`, returning the tag. `nonce` and
+    /// `len_block` are blocks as `u128::from_le_bytes`.
+    pub(crate) fn seal(&self, nonce: u128, aad: &[u8], data: InOut<'_>, len_block: u128) -> Block {
+        match self.tier {
+            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(t) => unsafe {
+                x86_64::siv::seal(t, &self.round_keys, nonce, aad, data, len_block)
+            },
+        }
+    }
+
+    /// GCM-SIV decryption of `data` under the received `tag`, returning the tag
+    /// computed over the plaintext it wrote, for the caller to compare.
+    pub(crate) fn open(
+        &self,
+        nonce: u128,
+        aad: &[u8],
+        data: InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        match self.tier {
+            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(t) => unsafe {
+                x86_64::siv::open(t, &self.round_keys, nonce, aad, data, tag, len_block)
+            },
+        }
     }
 }
 

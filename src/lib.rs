@@ -47,8 +47,10 @@
 #[macro_use]
 mod cpu;
 
+#[macro_use]
 mod aead;
 pub mod aes_gcm;
+pub mod aes_gcm_siv;
 mod backend;
 mod error;
 

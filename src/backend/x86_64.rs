@@ -3,7 +3,9 @@
 
 pub(crate) mod aes;
 pub(crate) mod clmul;
+mod ctr;
 pub(crate) mod gcm_aesni;
+pub(crate) mod siv;
 
 use core::arch::x86_64::{
     __m128i, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_storeu_si128,

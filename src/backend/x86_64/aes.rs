@@ -41,8 +41,29 @@ aesni_clmul! {
 
     /// AES-128 key expansion: 11 round keys.
     pub(crate) fn expand_128(_token: AesNiClmul, key: &[u8; 16]) -> RoundKeys<11> {
-        let mut k = [_mm_setzero_si128(); 11];
-        k[0] = load(key);
+        to_round_keys(&expand_128_regs(load(key)))
+    }
+
+    /// AES-256 key expansion: 15 round keys.
+    pub(crate) fn expand_256(_token: AesNiClmul, key: &[u8; 32]) -> RoundKeys<15> {
+        let [k0, k1] = load_blocks::<2, 32>(key);
+        to_round_keys(&expand_256_regs(k0, k1))
+    }
+
+    /// Stores round keys from registers.
+    #[inline]
+    fn to_round_keys<const NK: usize>(k: &[__m128i; NK]) -> RoundKeys<NK> {
+        let mut out = RoundKeys([[0u8; 16]; NK]);
+        for (dst, src) in out.0.iter_mut().zip(k) {
+            *dst = store(*src);
+        }
+        out
+    }
+
+    /// AES-128 key expansion in registers.
+    #[inline]
+    fn expand_128_regs(key: __m128i) -> [__m128i; 11] {
+        let mut k = [key; 11];
         k[1] = key_step_rot::<0x01>(k[0], k[0]);
         k[2] = key_step_rot::<0x02>(k[1], k[1]);
         k[3] = key_step_rot::<0x04>(k[2], k[2]);
@@ -53,17 +74,14 @@ aesni_clmul! {
         k[8] = key_step_rot::<0x80>(k[7], k[7]);
         k[9] = key_step_rot::<0x1b>(k[8], k[8]);
         k[10] = key_step_rot::<0x36>(k[9], k[9]);
-        let mut out = RoundKeys([[0u8; 16]; 11]);
-        for (dst, src) in out.0.iter_mut().zip(k) {
-            *dst = store(src);
-        }
-        out
+        k
     }
 
-    /// AES-256 key expansion: 15 round keys.
-    pub(crate) fn expand_256(_token: AesNiClmul, key: &[u8; 32]) -> RoundKeys<15> {
-        let mut k = [_mm_setzero_si128(); 15];
-        [k[0], k[1]] = load_blocks::<2, 32>(key);
+    /// AES-256 key expansion in registers.
+    #[inline]
+    fn expand_256_regs(k0: __m128i, k1: __m128i) -> [__m128i; 15] {
+        let mut k = [k0; 15];
+        k[1] = k1;
         k[2] = key_step_rot::<0x01>(k[0], k[1]);
         k[3] = key_step_sub(k[1], k[2]);
         k[4] = key_step_rot::<0x02>(k[2], k[3]);
@@ -77,9 +95,19 @@ aesni_clmul! {
         k[12] = key_step_rot::<0x20>(k[10], k[11]);
         k[13] = key_step_sub(k[11], k[12]);
         k[14] = key_step_rot::<0x40>(k[12], k[13]);
-        let mut out = RoundKeys([[0u8; 16]; 15]);
-        for (dst, src) in out.0.iter_mut().zip(k) {
-            *dst = store(src);
+        k
+    }
+
+    /// Key expansion in registers for `NK` = 11 (AES-128, from `k0`) or 15
+    /// (AES-256, from `k0 || k1`): GCM-SIV's per-message encryption key.
+    #[inline]
+    pub(crate) fn expand_regs<const NK: usize>(k0: __m128i, k1: __m128i) -> [__m128i; NK] {
+        const { assert!(NK == 11 || NK == 15) };
+        let mut out = [k0; NK];
+        if NK == 11 {
+            out.copy_from_slice(&expand_128_regs(k0));
+        } else {
+            out.copy_from_slice(&expand_256_regs(k0, k1));
         }
         out
     }

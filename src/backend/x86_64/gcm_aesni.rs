@@ -7,25 +7,22 @@
 //! value is the tag E(K, J0) ^ GHASH(H, A || C || `len_block`), computed over the
 //! ciphertext in both directions. The caller has checked the SP 800-38D lengths.
 //!
-//! Shape of the bulk loop (both directions), for 128-byte groups:
-//! - seal: the AES rounds of group i run interleaved with the GHASH multiplies of
-//!   the ciphertext of group i − 1 (already in registers);
-//! - open: the AES rounds of group i run interleaved with the GHASH multiplies of
-//!   the ciphertext of group i itself (it is the input).
-//!
-//! Either way one reduction per group. The last partial group (< 128 bytes) and
-//! E(K, J0) are computed together in [`finish`].
+//! The loops are the shared engine of `ctr.rs` with GCM's conventions: seal
+//! hashes each group's output during the next group's AES, open hashes each
+//! group's input during its own AES. The last 0..127 bytes and E(K, J0) run in
+//! one final batch.
 
 use core::arch::x86_64::*;
 
 use super::aes::{encrypt_blocks, load_round_keys};
-use super::clmul::{Wide, byte_reverse, fold_blocks, mul_acc, mul_x, powers, reduce, wide_zero};
-use super::{from_u128, load, load_blocks, store, store_blocks};
+use super::clmul::{byte_reverse, mul_x, powers};
+use super::ctr::{
+    GROUP, by_tail_size, ctr_hash_input, ctr_hash_output, fold_with_last, hash_padded, load_powers,
+    tail,
+};
+use super::{from_u128, store};
 use crate::backend::{Block, HPowers, InOut, RoundKeys};
 use crate::cpu::AesNiClmul;
-
-/// Bytes per bulk iteration.
-const GROUP: usize = 128;
 
 aesni_clmul! {
     /// Computes H = E(K, 0^128) and stores H^1..H^8 in the POLYVAL form GHASH uses
@@ -54,26 +51,13 @@ aesni_clmul! {
     ) -> Block {
         let rk = load_round_keys(keys);
         let h = load_powers(h_powers);
-        let mut acc = ghash_padded(_mm_setzero_si128(), aad, &h);
+        let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &h);
         let j0 = byte_reverse(from_u128(j0));
         let mut ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
-
         let bulk = data.len() / GROUP * GROUP;
-        if bulk > 0 {
-            // First group: AES only; its ciphertext is hashed during the next group.
-            let mut ks = counter_blocks(&mut ctr);
-            encrypt_blocks(&rk, &mut ks);
-            let mut prev = xor_group(&mut data, 0, &ks);
-            let mut offset = GROUP;
-            while offset < bulk {
-                let (ks, sum) = aes_ghash_group(&rk, counter_blocks(&mut ctr), &prev, acc, &h);
-                acc = sum;
-                prev = xor_group(&mut data, offset, &ks);
-                offset += GROUP;
-            }
-            acc = fold_blocks(acc, &prev, &h);
-        }
-        finish::<NK, true>(&rk, &h, j0, ctr, acc, &mut data, bulk, len_block)
+        let acc = ctr_hash_output::<NK, true>(&rk, &h, &mut ctr, acc, &mut data, bulk);
+        let rest = data.len() - bulk;
+        by_tail_size!(rest, finish::<NK, true>(&rk, &h, j0, ctr, acc, &mut data, bulk, len_block))
     }
 
     /// GCM decryption; see the module contract. Returns the tag computed over the
@@ -90,173 +74,20 @@ aesni_clmul! {
     ) -> Block {
         let rk = load_round_keys(keys);
         let h = load_powers(h_powers);
-        let mut acc = ghash_padded(_mm_setzero_si128(), aad, &h);
+        let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &h);
         let j0 = byte_reverse(from_u128(j0));
         let mut ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
-
         let bulk = data.len() / GROUP * GROUP;
-        let mut offset = 0;
-        while offset < bulk {
-            let ct: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
-            let mut hashed = ct;
-            for b in hashed.iter_mut() {
-                *b = byte_reverse(*b);
-            }
-            let (ks, sum) = aes_ghash_group(&rk, counter_blocks(&mut ctr), &hashed, acc, &h);
-            acc = sum;
-            let mut pt = ct;
-            for (p, k) in pt.iter_mut().zip(ks) {
-                *p = _mm_xor_si128(*p, k);
-            }
-            data.write(offset, &store_blocks::<8, GROUP>(&pt));
-            offset += GROUP;
-        }
-        finish::<NK, false>(&rk, &h, j0, ctr, acc, &mut data, bulk, len_block)
+        let acc = ctr_hash_input::<NK, true>(&rk, &h, &mut ctr, acc, &mut data, bulk);
+        let rest = data.len() - bulk;
+        by_tail_size!(rest, finish::<NK, false>(&rk, &h, j0, ctr, acc, &mut data, bulk, len_block))
     }
 
-    /// H^1..H^8 into registers.
-    #[inline]
-    fn load_powers(h_powers: &HPowers) -> [__m128i; 8] {
-        let mut h = [_mm_setzero_si128(); 8];
-        for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
-            *dst = load(src);
-        }
-        h
-    }
-
-    /// The next `N` counter blocks. `ctr` is J0-style and byte-reversed, so its
-    /// low dword is the 32-bit block counter and `PADDD` on it is exactly inc32.
-    #[inline]
-    fn counter_blocks<const N: usize>(ctr: &mut __m128i) -> [__m128i; N] {
-        let mut out = [_mm_setzero_si128(); N];
-        let low_byte = _mm_cvtsi128_si32(*ctr) as u32 & 0xff;
-        if low_byte as usize + N <= 256 {
-            // No carry leaves the last byte within these N blocks, so add i to
-            // byte 15 of the big-endian block directly (it is the top byte of
-            // dword 3): one shuffle per batch instead of one per block. The
-            // branch depends only on the block position, which is public.
-            let first = byte_reverse(*ctr);
-            for (i, b) in out.iter_mut().enumerate() {
-                *b = _mm_add_epi32(first, _mm_set_epi32((i as i32) << 24, 0, 0, 0));
-            }
-        } else {
-            let one = _mm_set_epi32(0, 0, 0, 1);
-            let mut c = *ctr;
-            for b in out.iter_mut() {
-                *b = byte_reverse(c);
-                c = _mm_add_epi32(c, one);
-            }
-        }
-        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, N as i32));
-        out
-    }
-
-    /// Eight AES encryptions (the keystream of one group) with, between their
-    /// rounds, the eight GHASH multiplies of `x` (byte-reversed blocks; `acc` is
-    /// added to `x[0]`). Returns the keystream and the new, reduced accumulator.
-    #[inline]
-    fn aes_ghash_group<const NK: usize>(
-        rk: &[__m128i; NK],
-        mut blocks: [__m128i; 8],
-        x: &[__m128i; 8],
-        acc: __m128i,
-        h: &[__m128i; 8],
-    ) -> ([__m128i; 8], __m128i) {
-        const { assert!(NK >= 10) };
-        let mut w: Wide = wide_zero();
-        for b in blocks.iter_mut() {
-            *b = _mm_xor_si128(*b, rk[0]);
-        }
-        // Rounds 1..=8 each carry one multiply: block 7 (by H^1) first, block 0
-        // (by H^8, the one that waits on `acc`) last.
-        for round in 1..=7 {
-            aes_round(&mut blocks, rk[round]);
-            mul_acc(&mut w, x[8 - round], h[round - 1]);
-        }
-        aes_round(&mut blocks, rk[8]);
-        mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[7]);
-        for k in &rk[9..NK - 1] {
-            aes_round(&mut blocks, *k);
-        }
-        for b in blocks.iter_mut() {
-            *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
-        }
-        (blocks, reduce(w))
-    }
-
-    /// One AES round on each of eight blocks.
-    #[inline]
-    fn aes_round(blocks: &mut [__m128i; 8], k: __m128i) {
-        for b in blocks.iter_mut() {
-            *b = _mm_aesenc_si128(*b, k);
-        }
-    }
-
-    /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
-    /// ciphertext byte-reversed for GHASH.
-    #[inline]
-    fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &[__m128i; 8]) -> [__m128i; 8] {
-        let mut c: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
-        for (c, k) in c.iter_mut().zip(ks) {
-            *c = _mm_xor_si128(*c, *k);
-        }
-        data.write(offset, &store_blocks::<8, GROUP>(&c));
-        for c in c.iter_mut() {
-            *c = byte_reverse(*c);
-        }
-        c
-    }
-
-    /// GHASH of `bytes` zero-padded to a whole number of blocks (GCM's `A || 0^v`).
-    #[inline]
-    fn ghash_padded(mut acc: __m128i, bytes: &[u8], h: &[__m128i; 8]) -> __m128i {
-        let mut groups = bytes.chunks_exact(GROUP);
-        for group in &mut groups {
-            let mut x: [__m128i; 8] = load_blocks(group.try_into().unwrap_or(&[0; GROUP]));
-            for b in x.iter_mut() {
-                *b = byte_reverse(*b);
-            }
-            acc = fold_blocks(acc, &x, h);
-        }
-        let rest = groups.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0u8; GROUP];
-            buf[..rest.len()].copy_from_slice(rest);
-            let mut x: [__m128i; 8] = load_blocks(&buf);
-            for b in x.iter_mut() {
-                *b = byte_reverse(*b);
-            }
-            acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
-        }
-        acc
-    }
-
-    /// The last partial group (0..128 bytes from `offset`), E(K, J0), the length
-    /// block, and the tag. Picks an AES batch just wide enough for the blocks
-    /// left, so a 16-byte message costs two AES blocks, not nine.
+    /// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
+    /// same AES batch, then the length block and the tag.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn finish<const NK: usize, const ENCRYPT: bool>(
-        rk: &[__m128i; NK],
-        h: &[__m128i; 8],
-        j0: __m128i,
-        ctr: __m128i,
-        acc: __m128i,
-        data: &mut InOut<'_>,
-        offset: usize,
-        len_block: u128,
-    ) -> Block {
-        match (data.len() - offset).div_ceil(16) {
-            0..=1 => finish_n::<NK, ENCRYPT, 1, 16>(rk, h, j0, ctr, acc, data, offset, len_block),
-            2..=4 => finish_n::<NK, ENCRYPT, 4, 64>(rk, h, j0, ctr, acc, data, offset, len_block),
-            _ => finish_n::<NK, ENCRYPT, 8, 128>(rk, h, j0, ctr, acc, data, offset, len_block),
-        }
-    }
-
-    /// [`finish`] for at most `M` blocks (`B` = 16·`M` bytes) of data.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn finish_n<const NK: usize, const ENCRYPT: bool, const M: usize, const B: usize>(
+    fn finish<const NK: usize, const SEAL: bool, const M: usize, const B: usize>(
         rk: &[__m128i; NK],
         h: &[__m128i; 8],
         j0: __m128i,
@@ -266,45 +97,12 @@ aesni_clmul! {
         offset: usize,
         len_block: u128,
     ) -> Block {
-        let mut buf = [0u8; B];
-        let rest = data.read_tail(offset, &mut buf);
-        let n = rest.div_ceil(16);
-
-        // E(K, J0) rides along with the keystream blocks.
-        let mut ks: [__m128i; M] = counter_blocks(&mut ctr);
-        let mut tag_mask = [byte_reverse(j0)];
-        encrypt_blocks(rk, &mut tag_mask);
-        encrypt_blocks(rk, &mut ks);
-
-        let input: [__m128i; M] = load_blocks(&buf);
-        let mut output = input;
-        for (o, k) in output.iter_mut().zip(&ks) {
-            *o = _mm_xor_si128(*o, *k);
-        }
-        let mut out_bytes: [u8; B] = store_blocks(&output);
-        data.write_tail(offset, &out_bytes[..rest]);
-
-        // GHASH runs over the ciphertext, zero-padded: the input when opening,
-        // the output with the keystream past `rest` cleared when sealing.
-        let mut ct = if ENCRYPT {
-            out_bytes[rest..].fill(0);
-            load_blocks::<M, B>(&out_bytes)
-        } else {
-            input
-        };
-        for c in ct.iter_mut() {
-            *c = byte_reverse(*c);
-        }
+        let t = tail::<NK, true, M, B>(rk, &mut ctr, data, offset, byte_reverse(j0));
+        // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+        let ct = if SEAL { &t.output } else { &t.input };
         let len = byte_reverse(from_u128(len_block));
-        let acc = if n < 8 {
-            let mut x = [len; 8];
-            x[..M].copy_from_slice(&ct);
-            x[n] = len;
-            fold_blocks(acc, &x[..n + 1], h)
-        } else {
-            fold_blocks(fold_blocks(acc, &ct, h), &[len], h)
-        };
-        store(_mm_xor_si128(byte_reverse(acc), tag_mask[0]))
+        let acc = fold_with_last(acc, ct, t.blocks, len, h);
+        store(_mm_xor_si128(byte_reverse(acc), t.extra))
     }
 }
 
@@ -312,8 +110,9 @@ aesni_clmul! {
 mod tests {
     use core::arch::x86_64::__m128i;
 
-    use super::super::clmul::{byte_reverse, mul};
-    use super::super::{aes, load, store};
+    use super::super::clmul::mul;
+    use super::super::ctr::counter_blocks;
+    use super::super::{aes, load};
     use super::*;
     use crate::model;
 
@@ -410,7 +209,7 @@ mod tests {
             // SAFETY: `_t` proved the tier's features are present.
             let blocks: [__m128i; 8] = unsafe {
                 let mut ctr = byte_reverse(load(&j));
-                counter_blocks(&mut ctr)
+                counter_blocks::<true, 8>(&mut ctr)
             };
             for (i, b) in blocks.iter().enumerate() {
                 let mut expected = j;

@@ -1,0 +1,344 @@
+//! Counter mode with the universal hash stitched in: the AES-NI tier's engine,
+//! shared by AES-GCM (`gcm_aesni.rs`) and AES-GCM-SIV (`siv.rs`).
+//!
+//! The two modes differ in two conventions, selected by `const GCM: bool`:
+//!
+//! | | GCM (`true`) | GCM-SIV (`false`) |
+//! |---|---|---|
+//! | counter | last 4 bytes, big-endian (inc32) | first 4 bytes, little-endian |
+//! | hash input | each block byte-reversed (GHASH as POLYVAL) | each block as it is |
+//!
+//! Both counters wrap modulo 2^32 and leave the other 96 bits alone. The counter
+//! register `ctr` is kept so that adding to its dword 0 (`PADDD`) is exactly that
+//! increment: for GCM it holds the counter block byte-reversed, for GCM-SIV the
+//! block itself.
+//!
+//! Loop shapes, per 128-byte group (`GROUP`), one reduction per group:
+//! - [`ctr_hash_output`]: the AES rounds of group i with the multiplies of the
+//!   output of group i − 1 (GCM seal, GCM-SIV open);
+//! - [`ctr_hash_input`]: the AES rounds of group i with the multiplies of the
+//!   input of group i (GCM open);
+//! - [`ctr_only`]: AES only (GCM-SIV seal, whose hash ran in a first pass).
+//!
+//! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
+
+use core::arch::x86_64::*;
+
+use super::aes::encrypt_blocks;
+use super::clmul::{Wide, byte_reverse, fold_blocks, mul_acc, reduce, wide_zero};
+use super::{load, load_blocks, store_blocks};
+use crate::backend::{HPowers, InOut};
+
+/// Bytes per bulk iteration: eight blocks.
+pub(super) const GROUP: usize = 128;
+
+aesni_clmul! {
+    /// H^1..H^8 into registers.
+    #[inline]
+    pub(super) fn load_powers(h_powers: &HPowers) -> [__m128i; 8] {
+        let mut h = [_mm_setzero_si128(); 8];
+        for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
+            *dst = load(src);
+        }
+        h
+    }
+
+    /// A block as the hash takes it: byte-reversed for GHASH, as is for POLYVAL.
+    #[inline]
+    pub(super) fn for_hash<const GCM: bool>(x: __m128i) -> __m128i {
+        if GCM { byte_reverse(x) } else { x }
+    }
+
+    /// The next `N` counter blocks (see the module docs for `ctr`).
+    #[inline]
+    pub(super) fn counter_blocks<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [__m128i; N] {
+        let mut out = [_mm_setzero_si128(); N];
+        if !GCM {
+            for (i, b) in out.iter_mut().enumerate() {
+                *b = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, i as i32));
+            }
+        } else if (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + N <= 256 {
+            // No carry leaves the last byte within these N blocks, so add i to
+            // byte 15 of the big-endian block directly (it is the top byte of
+            // dword 3): one shuffle per batch instead of one per block. The
+            // branch depends only on the block position, which is public.
+            let first = byte_reverse(*ctr);
+            for (i, b) in out.iter_mut().enumerate() {
+                *b = _mm_add_epi32(first, _mm_set_epi32((i as i32) << 24, 0, 0, 0));
+            }
+        } else {
+            let one = _mm_set_epi32(0, 0, 0, 1);
+            let mut c = *ctr;
+            for b in out.iter_mut() {
+                *b = byte_reverse(c);
+                c = _mm_add_epi32(c, one);
+            }
+        }
+        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, N as i32));
+        out
+    }
+
+    /// The hash of `bytes` zero-padded to whole blocks (GCM's `A || 0^v`,
+    /// GCM-SIV's padded AAD).
+    #[inline]
+    pub(super) fn hash_padded<const GCM: bool>(mut acc: __m128i, bytes: &[u8], h: &[__m128i; 8]) -> __m128i {
+        let mut groups = bytes.chunks_exact(GROUP);
+        for group in &mut groups {
+            let mut x: [__m128i; 8] = load_blocks(group.try_into().unwrap_or(&[0; GROUP]));
+            for b in x.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            acc = fold_blocks(acc, &x, h);
+        }
+        let rest = groups.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; GROUP];
+            buf[..rest.len()].copy_from_slice(rest);
+            let mut x: [__m128i; 8] = load_blocks(&buf);
+            for b in x.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
+        }
+        acc
+    }
+
+    /// The hash of the input of `data`, zero-padded to whole blocks.
+    #[inline]
+    pub(super) fn hash_input<const GCM: bool>(mut acc: __m128i, data: &InOut<'_>, h: &[__m128i; 8]) -> __m128i {
+        let bulk = data.len() / GROUP * GROUP;
+        let mut offset = 0;
+        while offset < bulk {
+            let mut x: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
+            for b in x.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            acc = fold_blocks(acc, &x, h);
+            offset += GROUP;
+        }
+        let mut buf = [0u8; GROUP];
+        let rest = data.read_tail(offset, &mut buf);
+        if rest > 0 {
+            let mut x: [__m128i; 8] = load_blocks(&buf);
+            for b in x.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            acc = fold_blocks(acc, &x[..rest.div_ceil(16)], h);
+        }
+        acc
+    }
+
+    /// One AES round on each of eight blocks.
+    #[inline]
+    fn aes_round(blocks: &mut [__m128i; 8], k: __m128i) {
+        for b in blocks.iter_mut() {
+            *b = _mm_aesenc_si128(*b, k);
+        }
+    }
+
+    /// Eight AES encryptions (the keystream of one group) with, between their
+    /// rounds, the eight multiplies of `x` (hash-ready blocks; `acc` is added to
+    /// `x[0]`). Returns the keystream and the new, reduced accumulator.
+    #[inline]
+    fn aes_hash_group<const NK: usize>(
+        rk: &[__m128i; NK],
+        mut blocks: [__m128i; 8],
+        x: &[__m128i; 8],
+        acc: __m128i,
+        h: &[__m128i; 8],
+    ) -> ([__m128i; 8], __m128i) {
+        const { assert!(NK >= 10) };
+        let mut w: Wide = wide_zero();
+        for b in blocks.iter_mut() {
+            *b = _mm_xor_si128(*b, rk[0]);
+        }
+        // Rounds 1..=8 each carry one multiply: block 7 (by H^1) first, block 0
+        // (by H^8, the one that waits on `acc`) last.
+        for round in 1..=7 {
+            aes_round(&mut blocks, rk[round]);
+            mul_acc(&mut w, x[8 - round], h[round - 1]);
+        }
+        aes_round(&mut blocks, rk[8]);
+        mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[7]);
+        for k in &rk[9..NK - 1] {
+            aes_round(&mut blocks, *k);
+        }
+        for b in blocks.iter_mut() {
+            *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
+        }
+        (blocks, reduce(w))
+    }
+
+    /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
+    /// output ready for the hash.
+    #[inline]
+    fn xor_group<const GCM: bool>(data: &mut InOut<'_>, offset: usize, ks: &[__m128i; 8]) -> [__m128i; 8] {
+        let mut c: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
+        for (c, k) in c.iter_mut().zip(ks) {
+            *c = _mm_xor_si128(*c, *k);
+        }
+        data.write(offset, &store_blocks::<8, GROUP>(&c));
+        for c in c.iter_mut() {
+            *c = for_hash::<GCM>(*c);
+        }
+        c
+    }
+
+    /// CTR over the first `bulk` bytes (a multiple of `GROUP`), hashing the output:
+    /// the output of each group is hashed during the AES of the next.
+    #[inline]
+    pub(super) fn ctr_hash_output<const NK: usize, const GCM: bool>(
+        rk: &[__m128i; NK],
+        h: &[__m128i; 8],
+        ctr: &mut __m128i,
+        mut acc: __m128i,
+        data: &mut InOut<'_>,
+        bulk: usize,
+    ) -> __m128i {
+        if bulk == 0 {
+            return acc;
+        }
+        let mut ks = counter_blocks::<GCM, 8>(ctr);
+        encrypt_blocks(rk, &mut ks);
+        let mut prev = xor_group::<GCM>(data, 0, &ks);
+        let mut offset = GROUP;
+        while offset < bulk {
+            let (ks, sum) = aes_hash_group(rk, counter_blocks::<GCM, 8>(ctr), &prev, acc, h);
+            acc = sum;
+            prev = xor_group::<GCM>(data, offset, &ks);
+            offset += GROUP;
+        }
+        fold_blocks(acc, &prev, h)
+    }
+
+    /// CTR over the first `bulk` bytes (a multiple of `GROUP`), hashing the input:
+    /// each group's input is hashed during its own AES.
+    #[inline]
+    pub(super) fn ctr_hash_input<const NK: usize, const GCM: bool>(
+        rk: &[__m128i; NK],
+        h: &[__m128i; 8],
+        ctr: &mut __m128i,
+        mut acc: __m128i,
+        data: &mut InOut<'_>,
+        bulk: usize,
+    ) -> __m128i {
+        let mut offset = 0;
+        while offset < bulk {
+            let input: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
+            let mut hashed = input;
+            for b in hashed.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            let (ks, sum) = aes_hash_group(rk, counter_blocks::<GCM, 8>(ctr), &hashed, acc, h);
+            acc = sum;
+            let mut output = input;
+            for (o, k) in output.iter_mut().zip(ks) {
+                *o = _mm_xor_si128(*o, k);
+            }
+            data.write(offset, &store_blocks::<8, GROUP>(&output));
+            offset += GROUP;
+        }
+        acc
+    }
+
+    /// CTR over the first `bulk` bytes (a multiple of `GROUP`), no hash.
+    #[inline]
+    pub(super) fn ctr_only<const NK: usize, const GCM: bool>(
+        rk: &[__m128i; NK],
+        ctr: &mut __m128i,
+        data: &mut InOut<'_>,
+        bulk: usize,
+    ) {
+        let mut offset = 0;
+        while offset < bulk {
+            let mut ks = counter_blocks::<GCM, 8>(ctr);
+            encrypt_blocks(rk, &mut ks);
+            xor_group::<GCM>(data, offset, &ks);
+            offset += GROUP;
+        }
+    }
+
+    /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
+    /// more block, `extra`, encrypted in the same batch (GCM's J0).
+    ///
+    /// Returns the input and the output, each zero-padded past the data and
+    /// ready for the hash, the number of blocks `n` the data spans, and
+    /// E(K, `extra`).
+    #[inline]
+    pub(super) fn tail<const NK: usize, const GCM: bool, const M: usize, const B: usize>(
+        rk: &[__m128i; NK],
+        ctr: &mut __m128i,
+        data: &mut InOut<'_>,
+        offset: usize,
+        extra: __m128i,
+    ) -> Tail<M> {
+        let mut buf = [0u8; B];
+        let rest = data.read_tail(offset, &mut buf);
+
+        let mut ks: [__m128i; M] = counter_blocks::<GCM, M>(ctr);
+        let mut extra = [extra];
+        encrypt_blocks(rk, &mut extra);
+        encrypt_blocks(rk, &mut ks);
+
+        let mut input: [__m128i; M] = load_blocks(&buf);
+        let mut output = input;
+        for (o, k) in output.iter_mut().zip(&ks) {
+            *o = _mm_xor_si128(*o, *k);
+        }
+        let mut out_bytes: [u8; B] = store_blocks(&output);
+        data.write_tail(offset, &out_bytes[..rest]);
+        out_bytes[rest..].fill(0);
+        let mut output: [__m128i; M] = load_blocks(&out_bytes);
+        for (i, o) in input.iter_mut().zip(output.iter_mut()) {
+            *i = for_hash::<GCM>(*i);
+            *o = for_hash::<GCM>(*o);
+        }
+        Tail { input, output, blocks: rest.div_ceil(16), extra: extra[0] }
+    }
+
+    /// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction
+    /// when they fit in eight blocks.
+    #[inline]
+    pub(super) fn fold_with_last<const M: usize>(
+        acc: __m128i,
+        x: &[__m128i; M],
+        n: usize,
+        last: __m128i,
+        h: &[__m128i; 8],
+    ) -> __m128i {
+        let n = n.min(M);
+        if n < 8 {
+            let mut all = [last; 8];
+            all[..n].copy_from_slice(&x[..n]);
+            all[n] = last;
+            fold_blocks(acc, &all[..n + 1], h)
+        } else {
+            fold_blocks(fold_blocks(acc, &x[..n], h), &[last], h)
+        }
+    }
+}
+
+/// What [`tail`] returns.
+pub(super) struct Tail<const M: usize> {
+    /// The input blocks, zero-padded, ready for the hash.
+    pub(super) input: [__m128i; M],
+    /// The output blocks, zero-padded, ready for the hash.
+    pub(super) output: [__m128i; M],
+    /// How many blocks the tail spans (`⌈rest / 16⌉`).
+    pub(super) blocks: usize,
+    /// E(K, extra).
+    pub(super) extra: __m128i,
+}
+
+/// Calls `$f::<.., M, B>(..)` with the smallest tail batch (1, 4 or 8 blocks)
+/// that holds `$rest` bytes, so a 16-byte message costs one keystream block.
+macro_rules! by_tail_size {
+    ($rest:expr, $f:ident::<$($g:tt),*>($($arg:expr),*)) => {
+        match ($rest).div_ceil(16) {
+            0..=1 => $f::<$($g,)* 1, 16>($($arg),*),
+            2..=4 => $f::<$($g,)* 4, 64>($($arg),*),
+            _ => $f::<$($g,)* 8, 128>($($arg),*),
+        }
+    };
+}
+pub(super) use by_tail_size;

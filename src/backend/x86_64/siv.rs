@@ -1,0 +1,168 @@
+//! AES-GCM-SIV (RFC 8452) on AES-NI + PCLMULQDQ.
+//!
+//! Contract of [`seal`] and [`open`]: `keys` are the round keys of the
+//! key-generating key; `nonce` is the 12-byte nonce as `u128::from_le_bytes` of
+//! the nonce followed by four zero bytes; `len_block` is RFC 8452's length block
+//! (the AAD and plaintext lengths in bits, little-endian 64-bit each). `data` is
+//! transformed in place or into a disjoint output of the same length. Both
+//! return the tag computed over the plaintext — seal over its input, open over
+//! its output — which open's caller compares with the received one. The caller
+//! has checked the RFC 8452 §6 lengths.
+//!
+//! Seal runs two passes, as the construction requires (the tag is the initial
+//! counter): POLYVAL over the plaintext, eight blocks per reduction, then CTR,
+//! eight blocks per iteration. Open runs one: CTR of each group interleaved with
+//! POLYVAL of the plaintext of the group before. The per-message keys live in
+//! registers and stack arrays that are zeroized before returning.
+
+use core::arch::x86_64::*;
+
+use zeroize::Zeroize;
+
+use super::aes::{encrypt_blocks, expand_regs, load_round_keys};
+use super::clmul::{fold_blocks, powers};
+use super::ctr::{
+    GROUP, by_tail_size, ctr_hash_output, ctr_only, fold_with_last, hash_input, hash_padded, tail,
+};
+use super::{from_u128, store};
+use crate::backend::{Block, InOut, RoundKeys};
+use crate::cpu::AesNiClmul;
+
+aesni_clmul! {
+    /// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
+    /// AES(key_generating_key, little_endian_uint32(0) || nonce)[:8] ||
+    /// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
+    /// message-encryption key from the first 8 bytes of the blocks for counters
+    /// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
+    /// blocks are encrypted in one batch.
+    #[inline]
+    fn derive_keys<const NK: usize>(rk: &[__m128i; NK], nonce: __m128i) -> (__m128i, [__m128i; NK]) {
+        let base = _mm_slli_si128::<4>(nonce);
+        let mut blocks = [base; 6];
+        for (i, b) in blocks.iter_mut().enumerate() {
+            *b = _mm_or_si128(base, _mm_set_epi32(0, 0, 0, i as i32));
+        }
+        if NK == 15 {
+            encrypt_blocks(rk, &mut blocks);
+        } else {
+            let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
+            encrypt_blocks(rk, &mut four);
+            blocks[..4].copy_from_slice(&four);
+            four.zeroize();
+        }
+        // `[:8] || [:8]`: the low halves of two blocks, side by side.
+        let auth = _mm_unpacklo_epi64(blocks[0], blocks[1]);
+        let enc0 = _mm_unpacklo_epi64(blocks[2], blocks[3]);
+        let enc1 = _mm_unpacklo_epi64(blocks[4], blocks[5]);
+        blocks.zeroize();
+        (auth, expand_regs::<NK>(enc0, enc1))
+    }
+
+    /// RFC 8452 §4: "XOR the first twelve bytes of S_s with the nonce and clear
+    /// the most significant bit of the last byte. Encrypt the result with AES
+    /// using the message-encryption key to produce the tag."
+    #[inline]
+    fn compute_tag<const NK: usize>(enc: &[__m128i; NK], s: __m128i, nonce: __m128i) -> __m128i {
+        let clear_top_bit = _mm_set_epi32(0x7fff_ffff, -1, -1, -1);
+        let mut t = [_mm_and_si128(_mm_xor_si128(s, nonce), clear_top_bit)];
+        encrypt_blocks(enc, &mut t);
+        t[0]
+    }
+
+    /// RFC 8452 §4: "the initial counter block is the tag with the most
+    /// significant bit of the last byte set to one." The counter is then the first
+    /// 32 bits, little-endian, wrapping (`ctr.rs`, GCM-SIV convention).
+    #[inline]
+    fn initial_counter(tag: __m128i) -> __m128i {
+        _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
+    }
+
+    /// AES-GCM-SIV encryption; see the module contract. Returns the tag.
+    pub(crate) fn seal<const NK: usize>(
+        _token: AesNiClmul,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        mut data: InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        let rk = load_round_keys(keys);
+        let nonce = from_u128(nonce);
+        let (auth, mut enc) = derive_keys(&rk, nonce);
+        let mut h = powers(auth);
+        // RFC 8452 §4: "S_s = POLYVAL(message-authentication-key, padded AAD,
+        // padded plaintext, length block)".
+        let acc = hash_padded::<false>(_mm_setzero_si128(), aad, &h);
+        let acc = hash_input::<false>(acc, &data, &h);
+        let s = fold_blocks(acc, &[from_u128(len_block)], &h);
+        let tag = compute_tag(&enc, s, nonce);
+        let mut ctr = initial_counter(tag);
+        let bulk = data.len() / GROUP * GROUP;
+        ctr_only::<NK, false>(&enc, &mut ctr, &mut data, bulk);
+        let rest = data.len() - bulk;
+        if rest > 0 {
+            by_tail_size!(rest, seal_tail::<NK>(&enc, ctr, &mut data, bulk));
+        }
+        enc.zeroize();
+        h.zeroize();
+        store(tag)
+    }
+
+    /// AES-GCM-SIV decryption; see the module contract. Returns the tag computed
+    /// over the plaintext it wrote, which is unauthenticated until the caller
+    /// compares that tag with `tag`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn open<const NK: usize>(
+        _token: AesNiClmul,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        mut data: InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        let rk = load_round_keys(keys);
+        let nonce = from_u128(nonce);
+        let (auth, mut enc) = derive_keys(&rk, nonce);
+        let mut h = powers(auth);
+        let acc = hash_padded::<false>(_mm_setzero_si128(), aad, &h);
+        let mut ctr = initial_counter(from_u128(tag));
+        let bulk = data.len() / GROUP * GROUP;
+        let acc = ctr_hash_output::<NK, false>(&enc, &h, &mut ctr, acc, &mut data, bulk);
+        let rest = data.len() - bulk;
+        let len = from_u128(len_block);
+        let s = by_tail_size!(rest, open_tail::<NK>(&enc, &h, ctr, acc, &mut data, bulk, len));
+        let expected = compute_tag(&enc, s, nonce);
+        enc.zeroize();
+        h.zeroize();
+        store(expected)
+    }
+
+    /// The last 1..127 bytes of a seal.
+    #[inline]
+    fn seal_tail<const NK: usize, const M: usize, const B: usize>(
+        enc: &[__m128i; NK],
+        mut ctr: __m128i,
+        data: &mut InOut<'_>,
+        offset: usize,
+    ) {
+        tail::<NK, false, M, B>(enc, &mut ctr, data, offset, _mm_setzero_si128());
+    }
+
+    /// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
+    /// length block: returns S_s.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn open_tail<const NK: usize, const M: usize, const B: usize>(
+        enc: &[__m128i; NK],
+        h: &[__m128i; 8],
+        mut ctr: __m128i,
+        acc: __m128i,
+        data: &mut InOut<'_>,
+        offset: usize,
+        len: __m128i,
+    ) -> __m128i {
+        let t = tail::<NK, false, M, B>(enc, &mut ctr, data, offset, _mm_setzero_si128());
+        fold_with_last(acc, &t.output, t.blocks, len, h)
+    }
+}
