@@ -109,13 +109,11 @@ impl Tier {
 pub(crate) type Block = [u8; 16];
 
 /// AES round keys in the FIPS-197 byte order: `NK` = 11 for AES-128, 15 for AES-256.
-
 #[repr(C, align(16))]
 pub(crate) struct RoundKeys<const NK: usize>(pub(crate) [Block; NK]);
 
 /// The GHASH key powers H^1..H^8 in the POLYVAL representation (see
 /// `backend/x86_64/clmul.rs` for the maths): `0[i]` holds H^(i+1).
-
 #[repr(C, align(16))]
 pub(crate) struct HPowers(pub(crate) [Block; 8]);
 
