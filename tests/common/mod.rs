@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: hex, a deterministic byte source,
-//! every-backend key construction, the peers (ring, RustCrypto), and parsers for
-//! the vector files under `$HARDWARE_AEAD_VECTORS` (formats described in the
-//! vector directory's README).
+//! every-backend key construction, the peers (ring for AES-GCM, RustCrypto
+//! `aes-gcm-siv` for AES-GCM-SIV), and parsers for the vector files under
+//! `$HARDWARE_AEAD_VECTORS` (formats described in the vector directory's README).
 //!
 //! Each test binary uses a subset, hence the `dead_code` allowance.
 
@@ -313,6 +313,45 @@ pub fn ring_open(key: &[u8], nonce: &Nonce, aad: &[u8], sealed: &[u8]) -> Option
         .len();
     buffer.truncate(len);
     Some(buffer)
+}
+
+/// RustCrypto `aes-gcm-siv` 0.11 seal: ct || tag.
+pub fn rustcrypto_siv_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+    use aes_gcm_siv::aead::{Aead as _, KeyInit, Payload};
+    let payload = Payload { msg: pt, aad };
+    let nonce = aes_gcm_siv::Nonce::from_slice(nonce);
+    match key.len() {
+        16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
+            .expect("key")
+            .encrypt(nonce, payload),
+        32 => aes_gcm_siv::Aes256GcmSiv::new_from_slice(key)
+            .expect("key")
+            .encrypt(nonce, payload),
+        n => panic!("no AES-GCM-SIV with a {n}-byte key"),
+    }
+    .expect("RustCrypto AES-GCM-SIV seal")
+}
+
+/// RustCrypto `aes-gcm-siv` 0.11 open of ct || tag.
+pub fn rustcrypto_siv_open(
+    key: &[u8],
+    nonce: &Nonce,
+    aad: &[u8],
+    sealed: &[u8],
+) -> Option<Vec<u8>> {
+    use aes_gcm_siv::aead::{Aead as _, KeyInit, Payload};
+    let payload = Payload { msg: sealed, aad };
+    let nonce = aes_gcm_siv::Nonce::from_slice(nonce);
+    match key.len() {
+        16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
+            .expect("key")
+            .decrypt(nonce, payload),
+        32 => aes_gcm_siv::Aes256GcmSiv::new_from_slice(key)
+            .expect("key")
+            .decrypt(nonce, payload),
+        n => panic!("no AES-GCM-SIV with a {n}-byte key"),
+    }
+    .ok()
 }
 
 // ---------------------------------------------------------------------------
