@@ -103,11 +103,17 @@ aesni_clmul! {
         acc
     }
 
-    /// The hash of the input of `data`, zero-padded to whole blocks.
+    /// The hash of the input of `data` from `start` (a multiple of `GROUP`) to
+    /// the end, zero-padded to whole blocks.
     #[inline]
-    pub(super) fn hash_input<const GCM: bool>(mut acc: __m128i, data: &InOut<'_>, h: &[__m128i; 8]) -> __m128i {
-        let bulk = data.len() / GROUP * GROUP;
-        let mut offset = 0;
+    pub(super) fn hash_input<const GCM: bool>(
+        mut acc: __m128i,
+        data: &InOut<'_>,
+        start: usize,
+        h: &[__m128i; 8],
+    ) -> __m128i {
+        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        let mut offset = start;
         while offset < bulk {
             let mut x: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
             for b in x.iter_mut() {
@@ -184,8 +190,9 @@ aesni_clmul! {
         c
     }
 
-    /// CTR over the first `bulk` bytes (a multiple of `GROUP`), hashing the output:
-    /// the output of each group is hashed during the AES of the next.
+    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+    /// hashing the output: the output of each group is hashed during the AES of
+    /// the next. Returns the accumulator and the end of the last whole group.
     #[inline]
     pub(super) fn ctr_hash_output<const NK: usize, const GCM: bool>(
         rk: &[__m128i; NK],
@@ -193,26 +200,28 @@ aesni_clmul! {
         ctr: &mut __m128i,
         mut acc: __m128i,
         data: &mut InOut<'_>,
-        bulk: usize,
-    ) -> __m128i {
-        if bulk == 0 {
-            return acc;
+        start: usize,
+    ) -> (__m128i, usize) {
+        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        if bulk == start {
+            return (acc, bulk);
         }
         let mut ks = counter_blocks::<GCM, 8>(ctr);
         encrypt_blocks(rk, &mut ks);
-        let mut prev = xor_group::<GCM>(data, 0, &ks);
-        let mut offset = GROUP;
+        let mut prev = xor_group::<GCM>(data, start, &ks);
+        let mut offset = start + GROUP;
         while offset < bulk {
             let (ks, sum) = aes_hash_group(rk, counter_blocks::<GCM, 8>(ctr), &prev, acc, h);
             acc = sum;
             prev = xor_group::<GCM>(data, offset, &ks);
             offset += GROUP;
         }
-        fold_blocks(acc, &prev, h)
+        (fold_blocks(acc, &prev, h), bulk)
     }
 
-    /// CTR over the first `bulk` bytes (a multiple of `GROUP`), hashing the input:
-    /// each group's input is hashed during its own AES.
+    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+    /// hashing the input: each group's input is hashed during its own AES.
+    /// Returns the accumulator and the end of the last whole group.
     #[inline]
     pub(super) fn ctr_hash_input<const NK: usize, const GCM: bool>(
         rk: &[__m128i; NK],
@@ -220,9 +229,10 @@ aesni_clmul! {
         ctr: &mut __m128i,
         mut acc: __m128i,
         data: &mut InOut<'_>,
-        bulk: usize,
-    ) -> __m128i {
-        let mut offset = 0;
+        start: usize,
+    ) -> (__m128i, usize) {
+        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        let mut offset = start;
         while offset < bulk {
             let input: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
             let mut hashed = input;
@@ -238,24 +248,27 @@ aesni_clmul! {
             data.write(offset, &store_blocks::<8, GROUP>(&output));
             offset += GROUP;
         }
-        acc
+        (acc, bulk)
     }
 
-    /// CTR over the first `bulk` bytes (a multiple of `GROUP`), no hash.
+    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+    /// no hash. Returns the end of the last whole group.
     #[inline]
     pub(super) fn ctr_only<const NK: usize, const GCM: bool>(
         rk: &[__m128i; NK],
         ctr: &mut __m128i,
         data: &mut InOut<'_>,
-        bulk: usize,
-    ) {
-        let mut offset = 0;
+        start: usize,
+    ) -> usize {
+        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        let mut offset = start;
         while offset < bulk {
             let mut ks = counter_blocks::<GCM, 8>(ctr);
             encrypt_blocks(rk, &mut ks);
             xor_group::<GCM>(data, offset, &ks);
             offset += GROUP;
         }
+        bulk
     }
 
     /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one

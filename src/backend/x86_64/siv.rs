@@ -22,7 +22,7 @@ use zeroize::Zeroize;
 use super::aes::{encrypt_blocks, expand_regs, load_round_keys};
 use super::clmul::{fold_blocks, powers};
 use super::ctr::{
-    GROUP, by_tail_size, ctr_hash_output, ctr_only, fold_with_last, hash_input, hash_padded, tail,
+    by_tail_size, ctr_hash_output, ctr_only, fold_with_last, hash_input, hash_padded, tail,
 };
 use super::{from_u128, store};
 use crate::backend::{Block, InOut, RoundKeys};
@@ -86,25 +86,9 @@ aesni_clmul! {
         mut data: InOut<'_>,
         len_block: u128,
     ) -> Block {
-        let rk = load_round_keys(keys);
-        let nonce = from_u128(nonce);
-        let (auth, mut enc) = derive_keys(&rk, nonce);
-        let mut h = powers(auth);
-        // RFC 8452 §4: "S_s = POLYVAL(message-authentication-key, padded AAD,
-        // padded plaintext, length block)".
-        let acc = hash_padded::<false>(_mm_setzero_si128(), aad, &h);
-        let acc = hash_input::<false>(acc, &data, &h);
-        let s = fold_blocks(acc, &[from_u128(len_block)], &h);
-        let tag = compute_tag(&enc, s, nonce);
-        let mut ctr = initial_counter(tag);
-        let bulk = data.len() / GROUP * GROUP;
-        ctr_only::<NK, false>(&enc, &mut ctr, &mut data, bulk);
-        let rest = data.len() - bulk;
-        if rest > 0 {
-            by_tail_size!(rest, seal_tail::<NK>(&enc, ctr, &mut data, bulk));
-        }
-        enc.zeroize();
-        h.zeroize();
+        let mut s = state_new(keys, nonce, aad);
+        let tag = hash_from(&mut s, &data, 0, len_block);
+        seal_from(&mut s, &mut data, 0);
         store(tag)
     }
 
@@ -121,21 +105,64 @@ aesni_clmul! {
         tag: u128,
         len_block: u128,
     ) -> Block {
+        let mut s = state_new(keys, nonce, aad);
+        s.ctr = initial_counter(from_u128(tag));
+        store(open_from(&mut s, &mut data, 0, len_block))
+    }
+
+    /// Derives the per-message keys and powers and hashes the AAD. RFC 8452 §4:
+    /// "S_s = POLYVAL(message-authentication-key, padded AAD, padded plaintext,
+    /// length block)"; this is its first part.
+    #[inline]
+    pub(super) fn state_new<const NK: usize>(keys: &RoundKeys<NK>, nonce: u128, aad: &[u8]) -> State<NK> {
         let rk = load_round_keys(keys);
         let nonce = from_u128(nonce);
-        let (auth, mut enc) = derive_keys(&rk, nonce);
-        let mut h = powers(auth);
+        let (auth, enc) = derive_keys(&rk, nonce);
+        let h = powers(auth);
         let acc = hash_padded::<false>(_mm_setzero_si128(), aad, &h);
-        let mut ctr = initial_counter(from_u128(tag));
-        let bulk = data.len() / GROUP * GROUP;
-        let acc = ctr_hash_output::<NK, false>(&enc, &h, &mut ctr, acc, &mut data, bulk);
+        State { enc, h, nonce, ctr: _mm_setzero_si128(), acc }
+    }
+
+    /// Seal's first pass from `start`: POLYVAL over the rest of the plaintext
+    /// and the length block, then the tag. Sets the initial counter and returns
+    /// the tag.
+    #[inline]
+    pub(super) fn hash_from<const NK: usize>(
+        s: &mut State<NK>,
+        data: &InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> __m128i {
+        let acc = hash_input::<false>(s.acc, data, start, &s.h);
+        let s_s = fold_blocks(acc, &[from_u128(len_block)], &s.h);
+        let tag = compute_tag(&s.enc, s_s, s.nonce);
+        s.ctr = initial_counter(tag);
+        tag
+    }
+
+    /// Seal's second pass from `start`: counter mode to the end.
+    #[inline]
+    pub(super) fn seal_from<const NK: usize>(s: &mut State<NK>, data: &mut InOut<'_>, start: usize) {
+        let bulk = ctr_only::<NK, false>(&s.enc, &mut s.ctr, data, start);
         let rest = data.len() - bulk;
+        if rest > 0 {
+            by_tail_size!(rest, seal_tail::<NK>(&s.enc, s.ctr, data, bulk));
+        }
+    }
+
+    /// Open from `start` to the end: counter mode stitched with POLYVAL of the
+    /// plaintext, the length block, and the tag it computes.
+    #[inline]
+    pub(super) fn open_from<const NK: usize>(
+        s: &mut State<NK>,
+        data: &mut InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> __m128i {
+        let (acc, bulk) = ctr_hash_output::<NK, false>(&s.enc, &s.h, &mut s.ctr, s.acc, data, start);
         let len = from_u128(len_block);
-        let s = by_tail_size!(rest, open_tail::<NK>(&enc, &h, ctr, acc, &mut data, bulk, len));
-        let expected = compute_tag(&enc, s, nonce);
-        enc.zeroize();
-        h.zeroize();
-        store(expected)
+        let s_s = by_tail_size!(data.len() - bulk, open_tail::<NK>(&s.enc, &s.h, s.ctr, acc, data, bulk, len));
+        compute_tag(&s.enc, s_s, s.nonce)
     }
 
     /// The last 1..127 bytes of a seal.
@@ -164,5 +191,23 @@ aesni_clmul! {
     ) -> __m128i {
         let t = tail::<NK, false, M, B>(enc, &mut ctr, data, offset, _mm_setzero_si128());
         fold_with_last(acc, &t.output, t.blocks, len, h)
+    }
+}
+
+/// The per-message state of one GCM-SIV call: the message-encryption round
+/// keys, the powers of the message-authentication key, the nonce, the counter
+/// and the POLYVAL accumulator. The keys are zeroized when it drops.
+pub(super) struct State<const NK: usize> {
+    pub(super) enc: [__m128i; NK],
+    pub(super) h: [__m128i; 8],
+    pub(super) nonce: __m128i,
+    pub(super) ctr: __m128i,
+    pub(super) acc: __m128i,
+}
+
+impl<const NK: usize> Drop for State<NK> {
+    fn drop(&mut self) {
+        self.enc.zeroize();
+        self.h.zeroize();
     }
 }
