@@ -62,6 +62,8 @@ impl fmt::Display for Backend {
 pub enum Tier {
     #[cfg(target_arch = "x86_64")]
     AesNiClmul(crate::cpu::AesNiClmul),
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx512(crate::cpu::VaesAvx512),
 }
 
 impl Tier {
@@ -69,6 +71,9 @@ impl Tier {
     pub(crate) fn best() -> Result<Self, Error> {
         #[cfg(target_arch = "x86_64")]
         {
+            if let Ok(t) = crate::cpu::VaesAvx512::detect() {
+                return Ok(Tier::VaesAvx512(t));
+            }
             crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul)
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -84,10 +89,20 @@ impl Tier {
         match backend {
             #[cfg(target_arch = "x86_64")]
             Backend::AesNiClmul => crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul),
-            // The wide x86_64 tiers and the aarch64 tier are not built yet.
-            Backend::VaesAvx2 | Backend::VaesAvx512 => Err(Error::UnsupportedCpu {
-                missing: "vaes (this build has no VAES backend yet)",
+            #[cfg(target_arch = "x86_64")]
+            Backend::VaesAvx512 => crate::cpu::VaesAvx512::detect().map(Tier::VaesAvx512),
+            // The AVX2 tier and the aarch64 tier are not built yet.
+            #[cfg(target_arch = "x86_64")]
+            Backend::VaesAvx2 => crate::cpu::VaesAvx2::detect().and_then(|t| {
+                let _ = t.aesni();
+                Err(Error::UnsupportedCpu {
+                    missing: "vaes (this build has no VAES AVX2 backend yet)",
+                })
             }),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::VaesAvx2 => Err(Error::UnsupportedCpu { missing: "vaes" }),
+            #[cfg(not(target_arch = "x86_64"))]
+            Backend::VaesAvx512 => Err(Error::UnsupportedCpu { missing: "vaes" }),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::AesNiClmul => Err(Error::UnsupportedCpu { missing: "aes" }),
             Backend::Armv8 => Err(Error::UnsupportedCpu {
@@ -101,6 +116,18 @@ impl Tier {
         match self {
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(_) => Backend::AesNiClmul,
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx512(_) => Backend::VaesAvx512,
+        }
+    }
+
+    /// The AES-NI token every x86_64 tier implies: key setup (key expansion and
+    /// the GHASH powers) runs on it for all of them.
+    #[cfg(target_arch = "x86_64")]
+    fn aesni(self) -> crate::cpu::AesNiClmul {
+        match self {
+            Tier::AesNiClmul(t) => t,
+            Tier::VaesAvx512(t) => t.aesni(),
         }
     }
 }
@@ -129,10 +156,10 @@ pub(crate) struct GcmKey<const NK: usize> {
 impl RoundKeys<11> {
     /// Expands an AES-128 key for `tier`.
     pub(crate) fn new_128(tier: Tier, key: &[u8; 16]) -> Self {
-        match tier {
-            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
-            #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(t) => unsafe { x86_64::aes::expand_128(t, key) },
+        // SAFETY: the AES-NI token proves its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            x86_64::aes::expand_128(tier.aesni(), key)
         }
     }
 }
@@ -140,10 +167,10 @@ impl RoundKeys<11> {
 impl RoundKeys<15> {
     /// Expands an AES-256 key for `tier`.
     pub(crate) fn new_256(tier: Tier, key: &[u8; 32]) -> Self {
-        match tier {
-            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
-            #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(t) => unsafe { x86_64::aes::expand_256(t, key) },
+        // SAFETY: the AES-NI token proves its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            x86_64::aes::expand_256(tier.aesni(), key)
         }
     }
 }
@@ -163,11 +190,9 @@ impl Drop for HPowers {
 impl<const NK: usize> GcmKey<NK> {
     /// The GCM key state for already expanded round keys.
     pub(crate) fn new(tier: Tier, round_keys: RoundKeys<NK>) -> Self {
-        let h_powers = match tier {
-            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
-            #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(t) => unsafe { x86_64::gcm_aesni::h_powers(t, &round_keys) },
-        };
+        // SAFETY: the AES-NI token proves its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        let h_powers = unsafe { x86_64::gcm_aesni::h_powers(tier.aesni(), &round_keys) };
         Self {
             round_keys,
             h_powers,
@@ -185,7 +210,7 @@ impl<const NK: usize> GcmKey<NK> {
     /// `j0` is the pre-counter block, `len_block` the final GHASH block
     /// `[len(A)]64 || [len(C)]64`; the caller builds both (SP 800-38D §7.1),
     /// as `u128::from_le_bytes` of the block so they pass in registers.
-    pub(crate) fn seal(&self, j0: u128, aad: &[u8], data: InOut<'_>, len_block: u128) -> Block {
+    pub(crate) fn seal(&self, j0: u128, aad: &[u8], mut data: InOut<'_>, len_block: u128) -> Block {
         match self.tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
@@ -196,7 +221,20 @@ impl<const NK: usize> GcmKey<NK> {
                     &self.h_powers,
                     j0,
                     aad,
-                    data,
+                    &mut data,
+                    len_block,
+                )
+            },
+            // SAFETY: as above, for `Tier::VaesAvx512`.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx512(t) => unsafe {
+                x86_64::gcm_vaes_avx512::seal(
+                    t,
+                    &self.round_keys,
+                    &self.h_powers,
+                    j0,
+                    aad,
+                    &mut data,
                     len_block,
                 )
             },
@@ -206,7 +244,7 @@ impl<const NK: usize> GcmKey<NK> {
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.
     /// The caller compares it with the received tag (and wipes the output if
     /// they differ); this function releases nothing by itself.
-    pub(crate) fn open(&self, j0: u128, aad: &[u8], data: InOut<'_>, len_block: u128) -> Block {
+    pub(crate) fn open(&self, j0: u128, aad: &[u8], mut data: InOut<'_>, len_block: u128) -> Block {
         match self.tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
@@ -217,7 +255,20 @@ impl<const NK: usize> GcmKey<NK> {
                     &self.h_powers,
                     j0,
                     aad,
-                    data,
+                    &mut data,
+                    len_block,
+                )
+            },
+            // SAFETY: as above, for `Tier::VaesAvx512`.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx512(t) => unsafe {
+                x86_64::gcm_vaes_avx512::open(
+                    t,
+                    &self.round_keys,
+                    &self.h_powers,
+                    j0,
+                    aad,
+                    &mut data,
                     len_block,
                 )
             },
@@ -246,12 +297,30 @@ impl<const NK: usize> SivKey<NK> {
 
     /// GCM-SIV encryption of `data`, returning the tag. `nonce` and
     /// `len_block` are blocks as `u128::from_le_bytes`.
-    pub(crate) fn seal(&self, nonce: u128, aad: &[u8], data: InOut<'_>, len_block: u128) -> Block {
+    pub(crate) fn seal(
+        &self,
+        nonce: u128,
+        aad: &[u8],
+        mut data: InOut<'_>,
+        len_block: u128,
+    ) -> Block {
         match self.tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe {
-                x86_64::siv::seal(t, &self.round_keys, nonce, aad, data, len_block)
+                x86_64::siv::seal(t, &self.round_keys, nonce, aad, &mut data, len_block)
+            },
+            // SAFETY: as above, for `Tier::VaesAvx512`.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx512(t) => unsafe {
+                x86_64::gcm_vaes_avx512::siv_seal(
+                    t,
+                    &self.round_keys,
+                    nonce,
+                    aad,
+                    &mut data,
+                    len_block,
+                )
             },
         }
     }
@@ -262,7 +331,7 @@ impl<const NK: usize> SivKey<NK> {
         &self,
         nonce: u128,
         aad: &[u8],
-        data: InOut<'_>,
+        mut data: InOut<'_>,
         tag: u128,
         len_block: u128,
     ) -> Block {
@@ -270,7 +339,20 @@ impl<const NK: usize> SivKey<NK> {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe {
-                x86_64::siv::open(t, &self.round_keys, nonce, aad, data, tag, len_block)
+                x86_64::siv::open(t, &self.round_keys, nonce, aad, &mut data, tag, len_block)
+            },
+            // SAFETY: as above, for `Tier::VaesAvx512`.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx512(t) => unsafe {
+                x86_64::gcm_vaes_avx512::siv_open(
+                    t,
+                    &self.round_keys,
+                    nonce,
+                    aad,
+                    &mut data,
+                    tag,
+                    len_block,
+                )
             },
         }
     }
@@ -320,59 +402,64 @@ impl<'a> InOut<'a> {
         self.len
     }
 
-    /// Copies `N` input bytes at `offset`.
+    /// The `N` input bytes at `offset`, borrowed: kernels load them straight
+    /// into registers.
+    ///
+    /// In place, the same bytes are the output; the shared borrow of `self`
+    /// ends before [`output`](Self::output) can be called, so a kernel reads a
+    /// range before it writes it and never holds both.
     #[inline(always)]
-    pub(crate) fn read<const N: usize>(&self, offset: usize) -> [u8; N] {
+    pub(crate) fn input<const N: usize>(&self, offset: usize) -> &[u8; N] {
         assert!(offset <= self.len && N <= self.len - offset);
-        // SAFETY: `offset + N <= len` was just checked, and `src` is valid for
-        // `len` bytes of reads for `'a` (it comes from a slice of that length).
-        unsafe { self.src.add(offset).cast::<[u8; N]>().read_unaligned() }
+        // SAFETY: `offset + N <= len` was just checked and `src` is valid for
+        // `len` bytes of reads for `'a`; `[u8; N]` has alignment 1. Nothing
+        // writes these bytes while the returned borrow (of `self`) lives.
+        unsafe { &*self.src.add(offset).cast::<[u8; N]>() }
     }
 
-    /// Writes `N` output bytes at `offset`.
+    /// The `N` output bytes at `offset`, borrowed mutably.
     #[inline(always)]
-    pub(crate) fn write<const N: usize>(&mut self, offset: usize, bytes: &[u8; N]) {
+    pub(crate) fn output<const N: usize>(&mut self, offset: usize) -> &mut [u8; N] {
         assert!(offset <= self.len && N <= self.len - offset);
-        // SAFETY: `offset + N <= len` was just checked, and `dst` is valid for
-        // `len` bytes of writes for `'a` (it comes from a `&mut` slice of that length).
-        unsafe {
-            self.dst
-                .add(offset)
-                .cast::<[u8; N]>()
-                .write_unaligned(*bytes)
-        }
+        // SAFETY: `offset + N <= len` was just checked and `dst` is valid for
+        // `len` bytes of writes for `'a` (it comes from a `&mut` slice); the
+        // mutable borrow of `self` excludes any other access while it lives.
+        unsafe { &mut *self.dst.add(offset).cast::<[u8; N]>() }
     }
 
-    /// Copies the input bytes `offset..` into the front of `buf` (at most
-    /// `buf.len()`) and returns how many were copied.
+    /// Copies the input bytes `offset..` (at most `B`) into the front of
+    /// `buf` and returns how many were copied.
     #[inline(always)]
-    pub(crate) fn read_tail(&self, offset: usize, buf: &mut [u8]) -> usize {
-        let n = self.len.saturating_sub(offset).min(buf.len());
+    pub(crate) fn read_tail<const B: usize>(&self, offset: usize, buf: &mut [u8; B]) -> usize {
+        let n = self.len.saturating_sub(offset).min(B);
         // SAFETY: `offset + n <= len`, so the source range is inside the input
-        // slice; `buf` is a distinct local buffer of at least `n` bytes.
-        unsafe { copy_short(self.src.wrapping_add(offset), buf.as_mut_ptr(), n) };
+        // slice; `buf` is a distinct local buffer of `B >= n` bytes.
+        unsafe { copy_short::<B>(self.src.wrapping_add(offset), buf.as_mut_ptr(), n) };
         n
     }
 
-    /// Writes `bytes` to the output at `offset` (clipped to the output length).
+    /// Writes the first `n` bytes of `bytes` to the output at `offset`
+    /// (clipped to the output length).
     #[inline(always)]
-    pub(crate) fn write_tail(&mut self, offset: usize, bytes: &[u8]) {
-        let n = self.len.saturating_sub(offset).min(bytes.len());
+    pub(crate) fn write_tail<const B: usize>(&mut self, offset: usize, bytes: &[u8; B], n: usize) {
+        let n = self.len.saturating_sub(offset).min(n).min(B);
         // SAFETY: `offset + n <= len`, so the range is inside the output slice;
-        // `bytes` is a distinct local buffer of at least `n` bytes.
-        unsafe { copy_short(bytes.as_ptr(), self.dst.wrapping_add(offset), n) };
+        // `bytes` is a distinct local buffer of `B >= n` bytes.
+        unsafe { copy_short::<B>(bytes.as_ptr(), self.dst.wrapping_add(offset), n) };
     }
 }
 
-/// Copies `n` bytes (a tail: usually under 128) without a call to `memcpy`:
-/// whole 16-byte blocks, then the rest with two overlapping loads and stores of
-/// the widest size that fits, all inside `src[..n]` and `dst[..n]`.
+/// Copies `n <= MAX` bytes (a tail) without a call to `memcpy`: whole 16-byte
+/// blocks (a loop of fixed trip count `MAX / 16` with a test inside, which the
+/// compiler unrolls instead of turning it into a `memcpy` call), then the rest
+/// with two overlapping loads and stores of the widest size that fits, all
+/// inside `src[..n]` and `dst[..n]`.
 ///
 /// # Safety
 /// `src` must be valid for `n` bytes of reads and `dst` for `n` bytes of
 /// writes, and the two ranges must not overlap.
 #[inline(always)]
-unsafe fn copy_short(src: *const u8, dst: *mut u8, n: usize) {
+unsafe fn copy_short<const MAX: usize>(src: *const u8, dst: *mut u8, n: usize) {
     /// Copies `src[..n]` to `dst[..n]` for `W <= n <= 2W` with two windows.
     ///
     /// # Safety
@@ -389,11 +476,11 @@ unsafe fn copy_short(src: *const u8, dst: *mut u8, n: usize) {
         }
     }
     let whole = n / 16 * 16;
-    let mut i = 0;
-    while i < whole {
-        // SAFETY: `i + 16 <= whole <= n`, inside both ranges.
-        unsafe { pair::<16>(src.add(i), dst.add(i), 16) };
-        i += 16;
+    for i in 0..MAX / 16 {
+        if 16 * i < whole {
+            // SAFETY: `16i + 16 <= whole <= n`, inside both ranges.
+            unsafe { pair::<16>(src.add(16 * i), dst.add(16 * i), 16) };
+        }
     }
     let rest = n - whole;
     // SAFETY: `whole + rest == n`; each call's window stays within the last `rest` bytes.

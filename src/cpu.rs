@@ -14,7 +14,7 @@
 pub(crate) mod x86_64;
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use self::x86_64::AesNiClmul;
+pub(crate) use self::x86_64::{AesNiClmul, VaesAvx2, VaesAvx512};
 
 /// Returns the first feature of `features` whose detection result is `false`.
 ///

@@ -3,66 +3,132 @@
 //! have must be refused with `UnsupportedCpu`.
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{Aead, Backend, Error};
 
-/// The only tier built so far is AES-NI + PCLMULQDQ, and every x86_64 machine
-/// this project runs on (developers' and CI) has it, so `new` must select it.
-///
-/// UPDATE THIS when the VAES tiers land: the development and CI machines also
-/// have VAES, VPCLMULQDQ and AVX-512, so the expected tier will then be the
-/// widest one built — asserting it is what catches a silent downgrade.
+/// Whether this CPU has every feature of a tier, re-derived here from
+/// `is_x86_feature_detected!` independently of the library's own lists.
+#[cfg(target_arch = "x86_64")]
+fn cpu_has(backend: Backend) -> bool {
+    use std::arch::is_x86_feature_detected as has;
+    let aesni = has!("aes") && has!("pclmulqdq") && has!("ssse3") && has!("sse4.1");
+    let vaes = aesni && has!("avx2") && has!("vaes") && has!("vpclmulqdq");
+    match backend {
+        Backend::AesNiClmul => aesni,
+        Backend::VaesAvx2 => vaes,
+        Backend::VaesAvx512 => vaes && has!("avx512f") && has!("avx512bw") && has!("avx512vl"),
+        Backend::Armv8 => false,
+    }
+}
+
+/// The tiers this build has, best first.
+#[cfg(target_arch = "x86_64")]
+const BUILT: [Backend; 2] = [Backend::VaesAvx512, Backend::AesNiClmul];
+
+/// What `new` must select: the best built tier the CPU has. On the project's
+/// machines (Sapphire Rapids) that is `VaesAvx512`; under
+/// `qemu-x86_64-static -cpu max` (VAES but no VPCLMULQDQ) and `-cpu Westmere`
+/// it is `AesNiClmul`. A silent downgrade, or a tier chosen on a CPU without
+/// one of its instructions, fails here.
+#[cfg(target_arch = "x86_64")]
+fn expected() -> Backend {
+    *BUILT
+        .iter()
+        .find(|b| cpu_has(**b))
+        .expect("every x86_64 CI machine has AES-NI")
+}
+
 #[cfg(target_arch = "x86_64")]
 #[test]
-fn new_selects_aesni_clmul_on_x86_64() {
-    assert_eq!(
-        Aes128Gcm::new(&[1u8; 16]).unwrap().backend(),
-        Backend::AesNiClmul
-    );
-    assert_eq!(
-        Aes256Gcm::new(&[1u8; 32]).unwrap().backend(),
-        Backend::AesNiClmul
-    );
+fn new_selects_the_best_tier_the_cpu_has() {
+    let want = expected();
+    eprintln!("expected tier on this CPU: {want:?}");
+    assert_eq!(Aes128Gcm::new(&[1u8; 16]).unwrap().backend(), want);
+    assert_eq!(Aes256Gcm::new(&[1u8; 32]).unwrap().backend(), want);
     assert_eq!(
         Aes128Gcm::new_from_slice(&[1u8; 16]).unwrap().backend(),
-        Backend::AesNiClmul
+        want
     );
     assert_eq!(
         Aes256Gcm::new_from_slice(&[1u8; 32]).unwrap().backend(),
-        Backend::AesNiClmul
+        want
+    );
+    assert_eq!(Aes128GcmSiv::new(&[1u8; 16]).unwrap().backend(), want);
+    assert_eq!(Aes256GcmSiv::new(&[1u8; 32]).unwrap().backend(), want);
+    assert_eq!(
+        Aes128GcmSiv::new_from_slice(&[1u8; 16]).unwrap().backend(),
+        want
+    );
+    assert_eq!(
+        Aes256GcmSiv::new_from_slice(&[1u8; 32]).unwrap().backend(),
+        want
     );
 }
 
+/// `with_backend` gives exactly the tiers that are built and that the CPU has,
+/// and each forced tier computes what the default one does.
 #[cfg(target_arch = "x86_64")]
 #[test]
-fn with_backend_aesni_clmul_on_x86_64() {
-    let k128 = Aes128Gcm::with_backend(&[2u8; 16], Backend::AesNiClmul).unwrap();
-    let k256 = Aes256Gcm::with_backend(&[2u8; 32], Backend::AesNiClmul).unwrap();
-    assert_eq!(k128.backend(), Backend::AesNiClmul);
-    assert_eq!(k256.backend(), Backend::AesNiClmul);
-    // A forced tier computes what the default one does.
+fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
     let nonce = [3u8; 12];
-    assert_eq!(
-        k128.encrypt(&nonce, b"a", b"message").unwrap(),
-        Aes128Gcm::new(&[2u8; 16])
-            .unwrap()
-            .encrypt(&nonce, b"a", b"message")
-            .unwrap()
-    );
-}
-
-/// Not built yet: the VAES (AVX2, AVX-512) and ARMv8 tiers. UPDATE THIS as each
-/// lands (then it must succeed where the CPU has the features).
-#[test]
-fn unbuilt_tiers_are_refused() {
-    for backend in [Backend::VaesAvx2, Backend::VaesAvx512, Backend::Armv8] {
-        match Aes128Gcm::with_backend(&[0u8; 16], backend) {
-            Err(Error::UnsupportedCpu { missing }) => assert!(!missing.is_empty()),
-            other => panic!("AES-128 with_backend({backend:?}) gave {other:?}"),
+    let msg = [0x5au8; 300];
+    let reference = Aes256Gcm::new(&[2u8; 32])
+        .unwrap()
+        .encrypt(&nonce, b"a", &msg)
+        .unwrap();
+    let reference_siv = Aes128GcmSiv::new(&[2u8; 16])
+        .unwrap()
+        .encrypt(&nonce, b"a", &msg)
+        .unwrap();
+    for backend in [
+        Backend::AesNiClmul,
+        Backend::VaesAvx2,
+        Backend::VaesAvx512,
+        Backend::Armv8,
+    ] {
+        let available = BUILT.contains(&backend) && cpu_has(backend);
+        match Aes256Gcm::with_backend(&[2u8; 32], backend) {
+            Ok(key) => {
+                assert!(
+                    available,
+                    "{backend:?} was given on a CPU or build without it"
+                );
+                assert_eq!(key.backend(), backend);
+                assert_eq!(
+                    key.encrypt(&nonce, b"a", &msg).unwrap(),
+                    reference,
+                    "{backend:?}"
+                );
+            }
+            Err(Error::UnsupportedCpu { missing }) => {
+                assert!(!available, "{backend:?} refused although available");
+                assert!(!missing.is_empty());
+            }
+            Err(e) => panic!("{backend:?}: {e:?}"),
         }
-        match Aes256Gcm::with_backend(&[0u8; 32], backend) {
-            Err(Error::UnsupportedCpu { missing }) => assert!(!missing.is_empty()),
-            other => panic!("AES-256 with_backend({backend:?}) gave {other:?}"),
+        match Aes128GcmSiv::with_backend(&[2u8; 16], backend) {
+            Ok(key) => {
+                assert!(
+                    available,
+                    "{backend:?} was given on a CPU or build without it"
+                );
+                assert_eq!(
+                    key.encrypt(&nonce, b"a", &msg).unwrap(),
+                    reference_siv,
+                    "{backend:?}"
+                );
+            }
+            Err(Error::UnsupportedCpu { .. }) => assert!(!available),
+            Err(e) => panic!("{backend:?}: {e:?}"),
         }
+        assert_eq!(
+            Aes128Gcm::with_backend(&[2u8; 16], backend).is_ok(),
+            available
+        );
+        assert_eq!(
+            Aes256GcmSiv::with_backend(&[2u8; 32], backend).is_ok(),
+            available
+        );
     }
 }
 
@@ -72,6 +138,10 @@ fn no_tier_on_this_architecture_yet() {
     // Only x86_64 has a tier in this build: construction must say so, not panic.
     assert!(matches!(
         Aes128Gcm::new(&[0u8; 16]),
+        Err(Error::UnsupportedCpu { .. })
+    ));
+    assert!(matches!(
+        Aes256GcmSiv::new(&[0u8; 32]),
         Err(Error::UnsupportedCpu { .. })
     ));
 }

@@ -1,11 +1,12 @@
 //! Inputs the API must refuse, and how: short output buffers, inputs shorter
-//! than a tag, wrong key lengths, the SP 800-38D length limits, and the traits
-//! the public types promise.
+//! than a tag, wrong key lengths, the SP 800-38D (AES-GCM) and RFC 8452
+//! (AES-GCM-SIV) length limits, and the traits the public types promise.
 
 mod common;
 
 use common::{TestRng, each_backend_from_slice};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm, MAX_AAD_LEN, MAX_PLAINTEXT_LEN, check_lengths};
+use hardware_aead::aes_gcm_siv::{self as siv, Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{Aead, Error, Nonce, TAG_LEN};
 
 // Keys are `Send + Sync` (api.md): checked at compile time.
@@ -13,6 +14,8 @@ const _: () = {
     const fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Aes128Gcm>();
     assert_send_sync::<Aes256Gcm>();
+    assert_send_sync::<Aes128GcmSiv>();
+    assert_send_sync::<Aes256GcmSiv>();
     assert_send_sync::<Error>();
 };
 
@@ -167,37 +170,71 @@ fn ciphertext_too_short_256() {
 }
 
 #[test]
-fn new_from_slice_checks_the_key_length() {
+fn gcm_siv_encrypt_to_short_buffer() {
+    short_encrypt_out::<Aes128GcmSiv>(11);
+    short_encrypt_out::<Aes256GcmSiv>(12);
+}
+
+#[test]
+fn gcm_siv_decrypt_to_short_buffer() {
+    short_decrypt_out::<Aes128GcmSiv>(13);
+    short_decrypt_out::<Aes256GcmSiv>(14);
+}
+
+#[test]
+fn gcm_siv_long_output_buffers() {
+    long_out::<Aes128GcmSiv>(15);
+    long_out::<Aes256GcmSiv>(16);
+}
+
+#[test]
+fn gcm_siv_ciphertext_too_short() {
+    too_short::<Aes128GcmSiv>();
+    too_short::<Aes256GcmSiv>();
+}
+
+/// `new_from_slice` takes exactly `K::KEY_LEN` bytes: `InvalidKeyLength` for
+/// every other length from 0 to 64, and the right length builds the same key as
+/// `new`.
+fn key_length_checked<K: Aead>() {
     let bytes = [0x33u8; 65];
     for len in 0..=64 {
-        let r128 = Aes128Gcm::new_from_slice(&bytes[..len]);
-        let r256 = Aes256Gcm::new_from_slice(&bytes[..len]);
-        if len == 16 {
-            assert!(r128.is_ok());
+        let result = K::new_from_slice(&bytes[..len]);
+        if len == K::KEY_LEN {
+            assert!(result.is_ok(), "{len}-byte key refused");
         } else {
             assert_eq!(
-                r128.err(),
+                result.err(),
                 Some(Error::InvalidKeyLength),
-                "AES-128 with {len} bytes"
-            );
-        }
-        if len == 32 {
-            assert!(r256.is_ok());
-        } else {
-            assert_eq!(
-                r256.err(),
-                Some(Error::InvalidKeyLength),
-                "AES-256 with {len} bytes"
+                "{}-byte key type with {len} bytes",
+                K::KEY_LEN
             );
         }
     }
     // The slice constructor builds the same key as the array one.
-    let a = Aes128Gcm::new_from_slice(&bytes[..16]).unwrap();
-    let b = Aes128Gcm::new(&[0x33u8; 16]).unwrap();
+    let a = K::new_from_slice(&bytes[..K::KEY_LEN]).unwrap();
+    let key_bytes = K::KeyBytes::try_from(&bytes[..K::KEY_LEN])
+        .ok()
+        .expect("key length");
+    let b = K::new(&key_bytes).unwrap();
     assert_eq!(
         a.encrypt(&[1; 12], b"a", b"m").unwrap(),
         b.encrypt(&[1; 12], b"a", b"m").unwrap()
     );
+}
+
+#[test]
+fn new_from_slice_checks_the_key_length() {
+    assert_eq!((Aes128Gcm::KEY_LEN, Aes256Gcm::KEY_LEN), (16, 32));
+    key_length_checked::<Aes128Gcm>();
+    key_length_checked::<Aes256Gcm>();
+}
+
+#[test]
+fn gcm_siv_new_from_slice_checks_the_key_length() {
+    assert_eq!((Aes128GcmSiv::KEY_LEN, Aes256GcmSiv::KEY_LEN), (16, 32));
+    key_length_checked::<Aes128GcmSiv>();
+    key_length_checked::<Aes256GcmSiv>();
 }
 
 #[test]
@@ -221,6 +258,29 @@ fn length_limits() {
     );
     assert_eq!(check_lengths(u64::MAX, 0), Err(Error::InputTooLong));
     assert_eq!(check_lengths(0, u64::MAX), Err(Error::InputTooLong));
+}
+
+#[test]
+fn gcm_siv_length_limits() {
+    // RFC 8452 §6: P_MAX = A_MAX = 2^36 bytes.
+    assert_eq!(siv::MAX_PLAINTEXT_LEN, 1u64 << 36);
+    assert_eq!(siv::MAX_AAD_LEN, 1u64 << 36);
+    let max = 1u64 << 36;
+
+    assert_eq!(siv::check_lengths(0, 0), Ok(()));
+    assert_eq!(siv::check_lengths(0, max), Ok(()));
+    assert_eq!(siv::check_lengths(0, max + 1), Err(Error::InputTooLong));
+    assert_eq!(siv::check_lengths(max, 0), Ok(()));
+    assert_eq!(siv::check_lengths(max + 1, 0), Err(Error::InputTooLong));
+    assert_eq!(siv::check_lengths(max, max), Ok(()));
+    assert_eq!(siv::check_lengths(max + 1, max), Err(Error::InputTooLong));
+    assert_eq!(siv::check_lengths(max, max + 1), Err(Error::InputTooLong));
+    assert_eq!(siv::check_lengths(u64::MAX, 0), Err(Error::InputTooLong));
+    assert_eq!(siv::check_lengths(0, u64::MAX), Err(Error::InputTooLong));
+    assert_eq!(
+        siv::check_lengths(u64::MAX, u64::MAX),
+        Err(Error::InputTooLong)
+    );
 }
 
 #[test]
@@ -265,22 +325,48 @@ fn errors_display_and_are_std_errors() {
     );
 }
 
+/// `Debug` of a key built from 0xC5 bytes shows none of them.
+fn debug_hides<K: Aead + std::fmt::Debug>() {
+    let key = vec![0xC5u8; K::KEY_LEN];
+    let text = format!("{:?}", K::new_from_slice(&key).unwrap());
+    let pretty = format!("{:#?}", K::new_from_slice(&key).unwrap());
+    for text in [text, pretty] {
+        assert!(!text.is_empty());
+        assert!(
+            !text.to_lowercase().contains("c5c5"),
+            "Debug shows key bytes: {text}"
+        );
+        assert!(!text.contains("197, 197"), "Debug shows key bytes: {text}");
+        assert!(!text.contains("197,"), "Debug shows key bytes: {text}");
+    }
+}
+
 #[test]
 fn debug_output_does_not_show_the_key() {
-    let key = [0xC5u8; 32];
-    let text = format!("{:?}", Aes256Gcm::new(&key).unwrap());
-    assert!(!text.is_empty());
-    assert!(
-        !text.to_lowercase().contains("c5c5"),
-        "Debug shows key bytes: {text}"
-    );
-    assert!(!text.contains("197, 197"), "Debug shows key bytes: {text}");
+    debug_hides::<Aes128Gcm>();
+    debug_hides::<Aes256Gcm>();
+}
+
+#[test]
+fn gcm_siv_debug_output_does_not_show_the_key() {
+    debug_hides::<Aes128GcmSiv>();
+    debug_hides::<Aes256GcmSiv>();
 }
 
 #[test]
 fn one_key_shared_across_threads() {
+    shared_across_threads::<Aes256Gcm>();
+}
+
+#[test]
+fn gcm_siv_key_shared_across_threads() {
+    shared_across_threads::<Aes128GcmSiv>();
+    shared_across_threads::<Aes256GcmSiv>();
+}
+
+fn shared_across_threads<K: Aead + Send + Sync + 'static>() {
     // `Send + Sync` in use: one key, sealing and opening from several threads at once.
-    let key = std::sync::Arc::new(Aes256Gcm::new(&[0x44u8; 32]).unwrap());
+    let key = std::sync::Arc::new(K::new_from_slice(&vec![0x44u8; K::KEY_LEN]).unwrap());
     let handles: Vec<_> = (0u8..4)
         .map(|i| {
             let key = std::sync::Arc::clone(&key);

@@ -1,12 +1,13 @@
 //! Forgery rejection: for a set of sealed messages, flipping any single bit of
 //! the ciphertext, the tag, the nonce or the AAD makes `decrypt_to` and
 //! `decrypt_in_place_detached` return `Error::Authentication` and leave their
-//! output all zero. Both key sizes, every backend.
+//! output all zero. AES-GCM and AES-GCM-SIV, both key sizes, every backend.
 
 mod common;
 
 use common::{TestRng, each_backend_from_slice, tag};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{Aead, Error, Nonce, TAG_LEN};
 
 const PT_LENS: [usize; 8] = [0, 1, 15, 16, 17, 64, 129, 300];
@@ -169,24 +170,82 @@ fn aes_256_single_bit_flips() {
     tamper_all::<Aes256Gcm>(0x256);
 }
 
-/// The tag of one key does not verify under another: a wrong key is rejected.
 #[test]
-fn wrong_key_is_rejected() {
-    let mut rng = TestRng::new(7);
+fn aes_128_gcm_siv_single_bit_flips() {
+    tamper_all::<Aes128GcmSiv>(0x5128);
+}
+
+#[test]
+fn aes_256_gcm_siv_single_bit_flips() {
+    tamper_all::<Aes256GcmSiv>(0x5256);
+}
+
+/// The tag of one key does not verify under another: a wrong key is rejected.
+fn wrong_key<K: Aead>(seed: u64) {
+    let mut rng = TestRng::new(seed);
     for pt_len in PT_LENS {
         let nonce: Nonce = rng.array();
         let pt = rng.bytes(pt_len);
-        let key_a: [u8; 32] = rng.array();
-        let mut key_b = key_a;
-        key_b[31] ^= 1;
-        let sealed = Aes256Gcm::new(&key_a)
+        let key_a = rng.bytes(K::KEY_LEN);
+        let mut key_b = key_a.clone();
+        key_b[K::KEY_LEN - 1] ^= 1;
+        let sealed = K::new_from_slice(&key_a)
             .unwrap()
             .encrypt(&nonce, b"", &pt)
             .unwrap();
-        for k in each_backend_from_slice::<Aes256Gcm>(&key_b) {
+        for k in each_backend_from_slice::<K>(&key_b) {
             assert_forgery_rejected(&k, &nonce, b"", &sealed, &|| {
-                format!("wrong key, pt {pt_len}")
+                format!("{}-byte wrong key, pt {pt_len}", K::KEY_LEN)
             });
         }
     }
+}
+
+#[test]
+fn wrong_key_is_rejected() {
+    wrong_key::<Aes256Gcm>(7);
+}
+
+#[test]
+fn wrong_key_is_rejected_gcm_siv() {
+    wrong_key::<Aes128GcmSiv>(8);
+    wrong_key::<Aes256GcmSiv>(9);
+}
+
+/// A sealed message with bytes dropped from or added to its end (so that the
+/// tag is read from the wrong place) is rejected, with outputs zeroed.
+fn resized<K: Aead>(seed: u64) {
+    let mut rng = TestRng::new(seed);
+    let key = rng.bytes(K::KEY_LEN);
+    let nonce: Nonce = rng.array();
+    for k in each_backend_from_slice::<K>(&key) {
+        for pt_len in PT_LENS {
+            let pt = rng.bytes(pt_len);
+            let sealed = k.encrypt(&nonce, b"ad", &pt).unwrap();
+            let mut variants = vec![
+                ([&sealed[..], &[0u8][..]].concat(), "a zero byte appended"),
+                (
+                    [&sealed[..], &sealed[..1]].concat(),
+                    "its first byte appended",
+                ),
+            ];
+            if pt_len > 0 {
+                variants.push((sealed[..sealed.len() - 1].to_vec(), "its last byte dropped"));
+                variants.push((sealed[1..].to_vec(), "its first byte dropped"));
+            }
+            for (forged, how) in &variants {
+                assert_forgery_rejected(&k, &nonce, b"ad", forged, &|| {
+                    format!("{}-byte key, pt {pt_len}: {how}", K::KEY_LEN)
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn resized_messages_are_rejected() {
+    resized::<Aes128Gcm>(10);
+    resized::<Aes256Gcm>(11);
+    resized::<Aes128GcmSiv>(12);
+    resized::<Aes256GcmSiv>(13);
 }

@@ -5,6 +5,7 @@ pub(crate) mod aes;
 pub(crate) mod clmul;
 mod ctr;
 pub(crate) mod gcm_aesni;
+pub(crate) mod gcm_vaes_avx512;
 pub(crate) mod siv;
 
 use core::arch::x86_64::{
@@ -51,12 +52,18 @@ aesni_clmul! {
     /// Stores `N` registers as `16 * N` consecutive bytes.
     #[inline]
     pub(crate) fn store_blocks<const N: usize, const B: usize>(values: &[__m128i; N]) -> [u8; B] {
-        const { assert!(B == 16 * N) };
         let mut out = [0u8; B];
+        store_blocks_to(&mut out, values);
+        out
+    }
+
+    /// Stores `N` registers into `16 * N` consecutive bytes.
+    #[inline]
+    pub(crate) fn store_blocks_to<const N: usize, const B: usize>(out: &mut [u8; B], values: &[__m128i; N]) {
+        const { assert!(B == 16 * N) };
         for (i, v) in values.iter().enumerate() {
             // SAFETY: block `i < N` lies at bytes 16i..16i+16 of the `16 * N`-byte array.
             unsafe { _mm_storeu_si128(out.as_mut_ptr().add(16 * i).cast(), *v) };
         }
-        out
     }
 }

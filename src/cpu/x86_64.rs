@@ -46,3 +46,98 @@ impl AesNiClmul {
         }
     }
 }
+
+/// The VAES + VPCLMULQDQ tier on 256-bit registers: the only place its feature
+/// list is written. It contains the whole AES-NI list, so its token can stand in
+/// for an [`AesNiClmul`] token ([`VaesAvx2::aesni`]).
+macro_rules! vaes_avx2 {
+    (@list $callback:ident $($args:tt)*) => {
+        $callback! {
+            ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"]
+            $($args)*
+        }
+    };
+    ($($item:item)*) => {
+        vaes_avx2!(@list with_target_features $($item)*);
+    };
+}
+
+/// The VAES + VPCLMULQDQ tier on 512-bit registers: the only place its feature
+/// list is written. It contains the whole AVX2 tier's list.
+macro_rules! vaes_avx512 {
+    (@list $callback:ident $($args:tt)*) => {
+        $callback! {
+            [
+                "aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq",
+                "avx512f", "avx512bw", "avx512vl"
+            ]
+            $($args)*
+        }
+    };
+    ($($item:item)*) => {
+        vaes_avx512!(@list with_target_features $($item)*);
+    };
+}
+
+/// Proof that the CPU has the VAES + VPCLMULQDQ AVX2 tier's features.
+#[derive(Clone, Copy, Debug)]
+pub struct VaesAvx2(());
+
+impl VaesAvx2 {
+    /// Detects the tier's features; names the first one missing.
+    pub(crate) fn detect() -> Result<Self, Error> {
+        match vaes_avx2!(@list detect_features) {
+            None => Ok(Self(())),
+            Some(missing) => Err(Error::UnsupportedCpu { missing }),
+        }
+    }
+
+    /// The AES-NI token this tier implies (its feature list contains that one;
+    /// a unit test checks it).
+    pub(crate) fn aesni(self) -> AesNiClmul {
+        AesNiClmul(())
+    }
+}
+
+/// Proof that the CPU has the VAES + VPCLMULQDQ AVX-512 tier's features.
+#[derive(Clone, Copy, Debug)]
+pub struct VaesAvx512(());
+
+impl VaesAvx512 {
+    /// Detects the tier's features; names the first one missing.
+    pub(crate) fn detect() -> Result<Self, Error> {
+        match vaes_avx512!(@list detect_features) {
+            None => Ok(Self(())),
+            Some(missing) => Err(Error::UnsupportedCpu { missing }),
+        }
+    }
+
+    /// The AES-NI token this tier implies (see [`VaesAvx2::aesni`]).
+    pub(crate) fn aesni(self) -> AesNiClmul {
+        AesNiClmul(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    macro_rules! list {
+        ([$($feature:tt),+]) => {
+            &[$($feature),+]
+        };
+    }
+
+    #[test]
+    fn each_tier_contains_the_tiers_below_it() {
+        let aesni: &[&str] = aesni_clmul!(@list list);
+        let avx2: &[&str] = vaes_avx2!(@list list);
+        let avx512: &[&str] = vaes_avx512!(@list list);
+        assert!(
+            aesni.iter().all(|f| avx2.contains(f)),
+            "{aesni:?} ⊄ {avx2:?}"
+        );
+        assert!(
+            avx2.iter().all(|f| avx512.contains(f)),
+            "{avx2:?} ⊄ {avx512:?}"
+        );
+    }
+}

@@ -26,7 +26,7 @@ use core::arch::x86_64::*;
 
 use super::aes::encrypt_blocks;
 use super::clmul::{Wide, byte_reverse, fold_blocks, mul_acc, reduce, wide_zero};
-use super::{load, load_blocks, store_blocks};
+use super::{load, load_blocks, store_blocks, store_blocks_to};
 use crate::backend::{HPowers, InOut};
 
 /// Bytes per bulk iteration: eight blocks.
@@ -115,7 +115,7 @@ aesni_clmul! {
         let bulk = start + (data.len() - start) / GROUP * GROUP;
         let mut offset = start;
         while offset < bulk {
-            let mut x: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
+            let mut x: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
             for b in x.iter_mut() {
                 *b = for_hash::<GCM>(*b);
             }
@@ -179,11 +179,11 @@ aesni_clmul! {
     /// output ready for the hash.
     #[inline]
     fn xor_group<const GCM: bool>(data: &mut InOut<'_>, offset: usize, ks: &[__m128i; 8]) -> [__m128i; 8] {
-        let mut c: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
+        let mut c: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
         for (c, k) in c.iter_mut().zip(ks) {
             *c = _mm_xor_si128(*c, *k);
         }
-        data.write(offset, &store_blocks::<8, GROUP>(&c));
+        store_blocks_to(data.output::<GROUP>(offset), &c);
         for c in c.iter_mut() {
             *c = for_hash::<GCM>(*c);
         }
@@ -234,7 +234,7 @@ aesni_clmul! {
         let bulk = start + (data.len() - start) / GROUP * GROUP;
         let mut offset = start;
         while offset < bulk {
-            let input: [__m128i; 8] = load_blocks(&data.read::<GROUP>(offset));
+            let input: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
             let mut hashed = input;
             for b in hashed.iter_mut() {
                 *b = for_hash::<GCM>(*b);
@@ -245,7 +245,7 @@ aesni_clmul! {
             for (o, k) in output.iter_mut().zip(ks) {
                 *o = _mm_xor_si128(*o, k);
             }
-            data.write(offset, &store_blocks::<8, GROUP>(&output));
+            store_blocks_to(data.output::<GROUP>(offset), &output);
             offset += GROUP;
         }
         (acc, bulk)
@@ -272,41 +272,62 @@ aesni_clmul! {
     }
 
     /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
-    /// more block, `extra`, encrypted in the same batch (GCM's J0).
+    /// more block, `extra`, encrypted in the same batch (GCM's J0). Then, if
+    /// `HASH`, folds the tail's blocks — its output if `OUTPUT`, else its input
+    /// — zero-padded, and `last` (the length block) into `acc`.
     ///
-    /// Returns the input and the output, each zero-padded past the data and
-    /// ready for the hash, the number of blocks `n` the data spans, and
-    /// E(K, `extra`).
+    /// Returns the accumulator and E(K, `extra`).
     #[inline]
-    pub(super) fn tail<const NK: usize, const GCM: bool, const M: usize, const B: usize>(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn tail<
+        const NK: usize,
+        const GCM: bool,
+        const HASH: bool,
+        const OUTPUT: bool,
+        const M: usize,
+        const B: usize,
+    >(
         rk: &[__m128i; NK],
-        ctr: &mut __m128i,
+        mut ctr: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
         extra: __m128i,
-    ) -> Tail<M> {
+        acc: __m128i,
+        h: &[__m128i; 8],
+        last: __m128i,
+    ) -> (__m128i, __m128i) {
         let mut buf = [0u8; B];
         let rest = data.read_tail(offset, &mut buf);
 
-        let mut ks: [__m128i; M] = counter_blocks::<GCM, M>(ctr);
+        let mut ks: [__m128i; M] = counter_blocks::<GCM, M>(&mut ctr);
         let mut extra = [extra];
         encrypt_blocks(rk, &mut extra);
         encrypt_blocks(rk, &mut ks);
 
-        let mut input: [__m128i; M] = load_blocks(&buf);
+        let input: [__m128i; M] = load_blocks(&buf);
         let mut output = input;
         for (o, k) in output.iter_mut().zip(&ks) {
             *o = _mm_xor_si128(*o, *k);
         }
-        let mut out_bytes: [u8; B] = store_blocks(&output);
-        data.write_tail(offset, &out_bytes[..rest]);
-        out_bytes[rest..].fill(0);
-        let mut output: [__m128i; M] = load_blocks(&out_bytes);
-        for (i, o) in input.iter_mut().zip(output.iter_mut()) {
-            *i = for_hash::<GCM>(*i);
-            *o = for_hash::<GCM>(*o);
+        let out_bytes: [u8; B] = store_blocks(&output);
+        data.write_tail(offset, &out_bytes, rest);
+        if !HASH {
+            return (acc, extra[0]);
         }
-        Tail { input, output, blocks: rest.div_ceil(16), extra: extra[0] }
+        // The input is already zero past `rest` (the buffer was); the output
+        // has keystream there, cleared in registers (byte j of block i is kept
+        // when 16i + j < rest): reloading a buffer patched with narrower
+        // stores would stall store forwarding.
+        let mut hashed = if OUTPUT { output } else { input };
+        let iota = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        for (i, x) in hashed.iter_mut().enumerate() {
+            if OUTPUT {
+                let left = (rest as isize - 16 * i as isize).clamp(0, 16) as i8;
+                *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(left), iota));
+            }
+            *x = for_hash::<GCM>(*x);
+        }
+        (fold_with_last(acc, &hashed, rest.div_ceil(16), last, h), extra[0])
     }
 
     /// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction
@@ -321,26 +342,19 @@ aesni_clmul! {
     ) -> __m128i {
         let n = n.min(M);
         if n < 8 {
+            // A fixed-count loop, not a slice copy: a variable-length copy
+            // becomes a `memcpy` call.
             let mut all = [last; 8];
-            all[..n].copy_from_slice(&x[..n]);
-            all[n] = last;
+            for (i, (a, b)) in all.iter_mut().zip(x).enumerate() {
+                if i < n {
+                    *a = *b;
+                }
+            }
             fold_blocks(acc, &all[..n + 1], h)
         } else {
             fold_blocks(fold_blocks(acc, &x[..n], h), &[last], h)
         }
     }
-}
-
-/// What [`tail`] returns.
-pub(super) struct Tail<const M: usize> {
-    /// The input blocks, zero-padded, ready for the hash.
-    pub(super) input: [__m128i; M],
-    /// The output blocks, zero-padded, ready for the hash.
-    pub(super) output: [__m128i; M],
-    /// How many blocks the tail spans (`⌈rest / 16⌉`).
-    pub(super) blocks: usize,
-    /// E(K, extra).
-    pub(super) extra: __m128i,
 }
 
 /// Calls `$f::<.., M, B>(..)` with the smallest tail batch (1, 4 or 8 blocks)

@@ -16,9 +16,7 @@ use core::arch::x86_64::*;
 
 use super::aes::{encrypt_blocks, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers};
-use super::ctr::{
-    by_tail_size, ctr_hash_input, ctr_hash_output, fold_with_last, hash_padded, load_powers, tail,
-};
+use super::ctr::{by_tail_size, ctr_hash_input, ctr_hash_output, hash_padded, load_powers, tail};
 use super::{from_u128, store};
 use crate::backend::{Block, HPowers, InOut, RoundKeys};
 use crate::cpu::AesNiClmul;
@@ -39,98 +37,107 @@ aesni_clmul! {
     }
 
     /// GCM encryption; see the module contract.
+    #[inline(never)]
     pub(crate) fn seal<const NK: usize>(
         _token: AesNiClmul,
         keys: &RoundKeys<NK>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
-        mut data: InOut<'_>,
+        data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
         let mut s = state_new(keys, h_powers, j0, aad);
-        seal_from(&mut s, &mut data, 0, len_block)
+        seal_from(&mut s, data, 0, len_block)
     }
 
     /// GCM decryption; see the module contract. Returns the tag computed over the
     /// ciphertext; the plaintext written is unauthenticated until the caller
     /// compares it.
+    #[inline(never)]
     pub(crate) fn open<const NK: usize>(
         _token: AesNiClmul,
         keys: &RoundKeys<NK>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
-        mut data: InOut<'_>,
+        data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
         let mut s = state_new(keys, h_powers, j0, aad);
-        open_from(&mut s, &mut data, 0, len_block)
+        open_from(&mut s, data, 0, len_block)
     }
 
     /// Seals `data` from `start` (a multiple of `GROUP`) to the end and returns
     /// the tag. The wide tiers call it for what is left after their loops.
     #[inline]
     pub(super) fn seal_from<const NK: usize>(
-        s: &mut State<NK>,
+        s: &mut State<'_, NK>,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
     ) -> Block {
-        let (acc, bulk) = ctr_hash_output::<NK, true>(&s.rk, &s.h, &mut s.ctr, s.acc, data, start);
-        s.acc = acc;
-        by_tail_size!(data.len() - bulk, finish::<NK, true>(s, data, bulk, len_block))
+        let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
+        let (acc, bulk) = ctr_hash_output::<NK, true>(&rk, &h, &mut s.ctr, s.acc, data, start);
+        by_tail_size!(data.len() - bulk, finish::<NK, true>(&rk, &h, s.j0, s.ctr, acc, data, bulk, len_block))
     }
 
     /// Opens `data` from `start` (a multiple of `GROUP`) to the end and returns
     /// the computed tag.
     #[inline]
     pub(super) fn open_from<const NK: usize>(
-        s: &mut State<NK>,
+        s: &mut State<'_, NK>,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
     ) -> Block {
-        let (acc, bulk) = ctr_hash_input::<NK, true>(&s.rk, &s.h, &mut s.ctr, s.acc, data, start);
-        s.acc = acc;
-        by_tail_size!(data.len() - bulk, finish::<NK, false>(s, data, bulk, len_block))
+        let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
+        let (acc, bulk) = ctr_hash_input::<NK, true>(&rk, &h, &mut s.ctr, s.acc, data, start);
+        by_tail_size!(data.len() - bulk, finish::<NK, false>(&rk, &h, s.j0, s.ctr, acc, data, bulk, len_block))
     }
 
     /// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
     /// same AES batch, then the length block and the tag.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn finish<const NK: usize, const SEAL: bool, const M: usize, const B: usize>(
-        s: &mut State<NK>,
+        rk: &[__m128i; NK],
+        h: &[__m128i; 8],
+        j0: __m128i,
+        ctr: __m128i,
+        acc: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
         len_block: u128,
     ) -> Block {
-        let t = tail::<NK, true, M, B>(&s.rk, &mut s.ctr, data, offset, byte_reverse(s.j0));
         // GHASH runs over the ciphertext: the output when sealing, the input when opening.
-        let ct = if SEAL { &t.output } else { &t.input };
         let len = byte_reverse(from_u128(len_block));
-        let acc = fold_with_last(s.acc, ct, t.blocks, len, &s.h);
-        store(_mm_xor_si128(byte_reverse(acc), t.extra))
+        let (acc, tag_mask) =
+            tail::<NK, true, true, SEAL, M, B>(rk, ctr, data, offset, byte_reverse(j0), acc, h, len);
+        store(_mm_xor_si128(byte_reverse(acc), tag_mask))
     }
 
-    /// The running state of one GCM call after the AAD: round keys and powers in
-    /// registers, J0 and the counter (both byte-reversed), and the GHASH
-    /// accumulator.
+    /// The state of one GCM call after the AAD (see [`State`]).
     #[inline]
-    pub(super) fn state_new<const NK: usize>(keys: &RoundKeys<NK>, h_powers: &HPowers, j0: u128, aad: &[u8]) -> State<NK> {
-        let rk = load_round_keys(keys);
-        let h = load_powers(h_powers);
-        let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &h);
+    pub(super) fn state_new<'k, const NK: usize>(
+        keys: &'k RoundKeys<NK>,
+        h_powers: &'k HPowers,
+        j0: u128,
+        aad: &[u8],
+    ) -> State<'k, NK> {
+        let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &load_powers(h_powers));
         let j0 = byte_reverse(from_u128(j0));
         let ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
-        State { rk, h, j0, ctr, acc }
+        State { keys, h_powers, j0, ctr, acc }
     }
 }
 
-/// See [`state_new`].
-pub(super) struct State<const NK: usize> {
-    pub(super) rk: [__m128i; NK],
-    pub(super) h: [__m128i; 8],
+/// One GCM call after its AAD: the key state (each loop loads what it needs into
+/// registers; copying it here would cost a 400-byte move), J0 and the next
+/// counter (both byte-reversed), and the GHASH accumulator.
+pub(super) struct State<'k, const NK: usize> {
+    pub(super) keys: &'k RoundKeys<NK>,
+    pub(super) h_powers: &'k HPowers,
     pub(super) j0: __m128i,
     pub(super) ctr: __m128i,
     pub(super) acc: __m128i,

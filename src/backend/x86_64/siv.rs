@@ -21,9 +21,7 @@ use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks, expand_regs, load_round_keys};
 use super::clmul::{fold_blocks, powers};
-use super::ctr::{
-    by_tail_size, ctr_hash_output, ctr_only, fold_with_last, hash_input, hash_padded, tail,
-};
+use super::ctr::{by_tail_size, ctr_hash_output, ctr_only, hash_input, hash_padded, tail};
 use super::{from_u128, store};
 use crate::backend::{Block, InOut, RoundKeys};
 use crate::cpu::AesNiClmul;
@@ -77,18 +75,25 @@ aesni_clmul! {
         _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
     }
 
+    /// [`initial_counter`] of a received tag (a block as `u128`).
+    #[inline]
+    pub(super) fn initial_counter_from(tag: u128) -> __m128i {
+        initial_counter(from_u128(tag))
+    }
+
     /// AES-GCM-SIV encryption; see the module contract. Returns the tag.
+    #[inline(never)]
     pub(crate) fn seal<const NK: usize>(
         _token: AesNiClmul,
         keys: &RoundKeys<NK>,
         nonce: u128,
         aad: &[u8],
-        mut data: InOut<'_>,
+        data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
         let mut s = state_new(keys, nonce, aad);
-        let tag = hash_from(&mut s, &data, 0, len_block);
-        seal_from(&mut s, &mut data, 0);
+        let tag = hash_from(&mut s, data, 0, len_block);
+        seal_from(&mut s, data, 0);
         store(tag)
     }
 
@@ -96,18 +101,19 @@ aesni_clmul! {
     /// over the plaintext it wrote, which is unauthenticated until the caller
     /// compares that tag with `tag`.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     pub(crate) fn open<const NK: usize>(
         _token: AesNiClmul,
         keys: &RoundKeys<NK>,
         nonce: u128,
         aad: &[u8],
-        mut data: InOut<'_>,
+        data: &mut InOut<'_>,
         tag: u128,
         len_block: u128,
     ) -> Block {
         let mut s = state_new(keys, nonce, aad);
-        s.ctr = initial_counter(from_u128(tag));
-        store(open_from(&mut s, &mut data, 0, len_block))
+        s.ctr = initial_counter_from(tag);
+        store(open_from(&mut s, data, 0, len_block))
     }
 
     /// Derives the per-message keys and powers and hashes the AAD. RFC 8452 §4:
@@ -169,11 +175,12 @@ aesni_clmul! {
     #[inline]
     fn seal_tail<const NK: usize, const M: usize, const B: usize>(
         enc: &[__m128i; NK],
-        mut ctr: __m128i,
+        ctr: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
     ) {
-        tail::<NK, false, M, B>(enc, &mut ctr, data, offset, _mm_setzero_si128());
+        let z = _mm_setzero_si128();
+        tail::<NK, false, false, true, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
     }
 
     /// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
@@ -183,14 +190,14 @@ aesni_clmul! {
     fn open_tail<const NK: usize, const M: usize, const B: usize>(
         enc: &[__m128i; NK],
         h: &[__m128i; 8],
-        mut ctr: __m128i,
+        ctr: __m128i,
         acc: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
         len: __m128i,
     ) -> __m128i {
-        let t = tail::<NK, false, M, B>(enc, &mut ctr, data, offset, _mm_setzero_si128());
-        fold_with_last(acc, &t.output, t.blocks, len, h)
+        let z = _mm_setzero_si128();
+        tail::<NK, false, true, true, M, B>(enc, ctr, data, offset, z, acc, h, len).0
     }
 }
 
