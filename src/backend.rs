@@ -63,6 +63,8 @@ pub enum Tier {
     #[cfg(target_arch = "x86_64")]
     AesNiClmul(crate::cpu::AesNiClmul),
     #[cfg(target_arch = "x86_64")]
+    VaesAvx2(crate::cpu::VaesAvx2),
+    #[cfg(target_arch = "x86_64")]
     VaesAvx512(crate::cpu::VaesAvx512),
 }
 
@@ -73,6 +75,9 @@ impl Tier {
         {
             if let Ok(t) = crate::cpu::VaesAvx512::detect() {
                 return Ok(Tier::VaesAvx512(t));
+            }
+            if let Ok(t) = crate::cpu::VaesAvx2::detect() {
+                return Ok(Tier::VaesAvx2(t));
             }
             crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul)
         }
@@ -93,12 +98,7 @@ impl Tier {
             Backend::VaesAvx512 => crate::cpu::VaesAvx512::detect().map(Tier::VaesAvx512),
             // The AVX2 tier and the aarch64 tier are not built yet.
             #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx2 => crate::cpu::VaesAvx2::detect().and_then(|t| {
-                let _ = t.aesni();
-                Err(Error::UnsupportedCpu {
-                    missing: "vaes (this build has no VAES AVX2 backend yet)",
-                })
-            }),
+            Backend::VaesAvx2 => crate::cpu::VaesAvx2::detect().map(Tier::VaesAvx2),
             #[cfg(not(target_arch = "x86_64"))]
             Backend::VaesAvx2 => Err(Error::UnsupportedCpu { missing: "vaes" }),
             #[cfg(not(target_arch = "x86_64"))]
@@ -117,6 +117,8 @@ impl Tier {
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(_) => Backend::AesNiClmul,
             #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx2(_) => Backend::VaesAvx2,
+            #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx512(_) => Backend::VaesAvx512,
         }
     }
@@ -127,6 +129,7 @@ impl Tier {
     fn aesni(self) -> crate::cpu::AesNiClmul {
         match self {
             Tier::AesNiClmul(t) => t,
+            Tier::VaesAvx2(t) => t.aesni(),
             Tier::VaesAvx512(t) => t.aesni(),
         }
     }
@@ -225,6 +228,19 @@ impl<const NK: usize> GcmKey<NK> {
                     len_block,
                 )
             },
+            // SAFETY: as above, for `Tier::VaesAvx2`.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx2(t) => unsafe {
+                x86_64::gcm_vaes_avx2::seal(
+                    t,
+                    &self.round_keys,
+                    &self.h_powers,
+                    j0,
+                    aad,
+                    &mut data,
+                    len_block,
+                )
+            },
             // SAFETY: as above, for `Tier::VaesAvx512`.
             #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx512(t) => unsafe {
@@ -250,6 +266,19 @@ impl<const NK: usize> GcmKey<NK> {
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe {
                 x86_64::gcm_aesni::open(
+                    t,
+                    &self.round_keys,
+                    &self.h_powers,
+                    j0,
+                    aad,
+                    &mut data,
+                    len_block,
+                )
+            },
+            // SAFETY: as above, for `Tier::VaesAvx2`.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx2(t) => unsafe {
+                x86_64::gcm_vaes_avx2::open(
                     t,
                     &self.round_keys,
                     &self.h_powers,
@@ -310,6 +339,18 @@ impl<const NK: usize> SivKey<NK> {
             Tier::AesNiClmul(t) => unsafe {
                 x86_64::siv::seal(t, &self.round_keys, nonce, aad, &mut data, len_block)
             },
+            // SAFETY: as above, for `Tier::VaesAvx2`.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx2(t) => unsafe {
+                x86_64::gcm_vaes_avx2::siv_seal(
+                    t,
+                    &self.round_keys,
+                    nonce,
+                    aad,
+                    &mut data,
+                    len_block,
+                )
+            },
             // SAFETY: as above, for `Tier::VaesAvx512`.
             #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx512(t) => unsafe {
@@ -340,6 +381,19 @@ impl<const NK: usize> SivKey<NK> {
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe {
                 x86_64::siv::open(t, &self.round_keys, nonce, aad, &mut data, tag, len_block)
+            },
+            // SAFETY: as above, for `Tier::VaesAvx2`.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx2(t) => unsafe {
+                x86_64::gcm_vaes_avx2::siv_open(
+                    t,
+                    &self.round_keys,
+                    nonce,
+                    aad,
+                    &mut data,
+                    tag,
+                    len_block,
+                )
             },
             // SAFETY: as above, for `Tier::VaesAvx512`.
             #[cfg(target_arch = "x86_64")]

@@ -23,7 +23,7 @@ fn cpu_has(backend: Backend) -> bool {
 
 /// The tiers this build has, best first.
 #[cfg(target_arch = "x86_64")]
-const BUILT: [Backend; 2] = [Backend::VaesAvx512, Backend::AesNiClmul];
+const BUILT: [Backend; 3] = [Backend::VaesAvx512, Backend::VaesAvx2, Backend::AesNiClmul];
 
 /// What `new` must select: the best built tier the CPU has. On the project's
 /// machines (Sapphire Rapids) that is `VaesAvx512`; under

@@ -4,7 +4,10 @@
 pub(crate) mod aes;
 pub(crate) mod clmul;
 mod ctr;
+#[macro_use]
+mod wide;
 pub(crate) mod gcm_aesni;
+pub(crate) mod gcm_vaes_avx2;
 pub(crate) mod gcm_vaes_avx512;
 pub(crate) mod siv;
 

@@ -25,6 +25,12 @@ use crate::cpu::VaesAvx512;
 /// Bytes per wide iteration: sixteen blocks.
 const WIDE: usize = 256;
 
+/// A round key in all four lanes.
+type Key = __m512i;
+
+/// Sixteen blocks: four per register.
+type Group = [__m512i; 4];
+
 /// An unreduced sum of 4-lane products (see `Wide` in `clmul.rs`).
 #[derive(Clone, Copy)]
 struct Wide4 {
@@ -34,6 +40,12 @@ struct Wide4 {
 }
 
 vaes_avx512! {
+    /// Lane-wise XOR.
+    #[inline]
+    fn xor(a: __m512i, b: __m512i) -> __m512i {
+        _mm512_xor_si512(a, b)
+    }
+
     /// Four copies of a block.
     #[inline]
     fn splat(x: __m128i) -> __m512i {
@@ -52,7 +64,7 @@ vaes_avx512! {
 
     /// Sixteen blocks from 256 bytes.
     #[inline]
-    fn load4(bytes: &[u8; WIDE]) -> [__m512i; 4] {
+    fn load16(bytes: &[u8; WIDE]) -> [__m512i; 4] {
         let mut out = [_mm512_setzero_si512(); 4];
         for (i, v) in out.iter_mut().enumerate() {
             // SAFETY: register `i < 4` reads bytes 64i..64i+64 of the 256-byte array.
@@ -63,7 +75,7 @@ vaes_avx512! {
 
     /// Sixteen blocks into 256 bytes.
     #[inline]
-    fn store4_to(out: &mut [u8; WIDE], v: &[__m512i; 4]) {
+    fn store16_to(out: &mut [u8; WIDE], v: &[__m512i; 4]) {
         for (i, v) in v.iter().enumerate() {
             // SAFETY: register `i < 4` writes bytes 64i..64i+64 of the 256-byte array.
             unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(64 * i).cast(), *v) };
@@ -72,7 +84,7 @@ vaes_avx512! {
 
     /// Four blocks as the hash takes them (see `ctr::for_hash`).
     #[inline]
-    fn for_hash4<const GCM: bool>(x: __m512i) -> __m512i {
+    fn for_hash_reg<const GCM: bool>(x: __m512i) -> __m512i {
         if GCM {
             let mask = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
             _mm512_shuffle_epi8(x, mask)
@@ -92,7 +104,7 @@ vaes_avx512! {
             out[i] = _mm512_add_epi32(out[i - 1], four);
         }
         for o in out.iter_mut() {
-            *o = for_hash4::<GCM>(*o);
+            *o = for_hash_reg::<GCM>(*o);
         }
         *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 16));
         out
@@ -215,204 +227,9 @@ vaes_avx512! {
         (b, fold_lanes(reduce4(w)))
     }
 
-    /// Reads the group at `offset`, XORs the keystream, writes it, and returns
-    /// the output ready for the hash.
-    #[inline]
-    fn xor16<const GCM: bool>(data: &mut InOut<'_>, offset: usize, ks: &[__m512i; 4]) -> [__m512i; 4] {
-        let mut c = load4(data.input::<WIDE>(offset));
-        for (c, k) in c.iter_mut().zip(ks) {
-            *c = _mm512_xor_si512(*c, *k);
-        }
-        store4_to(data.output::<WIDE>(offset), &c);
-        for c in c.iter_mut() {
-            *c = for_hash4::<GCM>(*c);
-        }
-        c
-    }
-
-    /// CTR over the whole 256-byte groups, hashing each group's output during
-    /// the next group's AES. Returns the accumulator and the bytes done.
-    #[inline]
-    fn wide_hash_output<const NK: usize, const GCM: bool>(
-        rk: &[__m512i; NK],
-        p: &[__m512i; 4],
-        ctr: &mut __m128i,
-        mut acc: __m128i,
-        data: &mut InOut<'_>,
-    ) -> (__m128i, usize) {
-        let end = data.len() / WIDE * WIDE;
-        if end == 0 {
-            return (acc, 0);
-        }
-        let mut ks = counters16::<GCM>(ctr);
-        encrypt16(rk, &mut ks);
-        let mut prev = xor16::<GCM>(data, 0, &ks);
-        let mut offset = WIDE;
-        while offset < end {
-            let (ks, sum) = aes_hash16(rk, counters16::<GCM>(ctr), &prev, acc, p);
-            acc = sum;
-            prev = xor16::<GCM>(data, offset, &ks);
-            offset += WIDE;
-        }
-        (hash16(acc, &prev, p), end)
-    }
-
-    /// CTR over the whole 256-byte groups, hashing each group's input during its
-    /// own AES. Returns the accumulator and the bytes done.
-    #[inline]
-    fn wide_hash_input<const NK: usize, const GCM: bool>(
-        rk: &[__m512i; NK],
-        p: &[__m512i; 4],
-        ctr: &mut __m128i,
-        mut acc: __m128i,
-        data: &mut InOut<'_>,
-    ) -> (__m128i, usize) {
-        let end = data.len() / WIDE * WIDE;
-        let mut offset = 0;
-        while offset < end {
-            let input = load4(data.input::<WIDE>(offset));
-            let mut hashed = input;
-            for x in hashed.iter_mut() {
-                *x = for_hash4::<GCM>(*x);
-            }
-            let (ks, sum) = aes_hash16(rk, counters16::<GCM>(ctr), &hashed, acc, p);
-            acc = sum;
-            let mut output = input;
-            for (o, k) in output.iter_mut().zip(ks) {
-                *o = _mm512_xor_si512(*o, k);
-            }
-            store4_to(data.output::<WIDE>(offset), &output);
-            offset += WIDE;
-        }
-        (acc, end)
-    }
-
-    /// CTR over the whole 256-byte groups, no hash. Returns the bytes done.
-    #[inline]
-    fn wide_ctr_only<const NK: usize, const GCM: bool>(rk: &[__m512i; NK], ctr: &mut __m128i, data: &mut InOut<'_>) -> usize {
-        let end = data.len() / WIDE * WIDE;
-        let mut offset = 0;
-        while offset < end {
-            let mut ks = counters16::<GCM>(ctr);
-            encrypt16(rk, &mut ks);
-            xor16::<GCM>(data, offset, &ks);
-            offset += WIDE;
-        }
-        end
-    }
-
-    /// The hash of the input's whole 256-byte groups. Returns the accumulator
-    /// and the bytes done.
-    #[inline]
-    fn wide_hash<const GCM: bool>(mut acc: __m128i, data: &InOut<'_>, p: &[__m512i; 4]) -> (__m128i, usize) {
-        let end = data.len() / WIDE * WIDE;
-        let mut offset = 0;
-        while offset < end {
-            let mut x = load4(data.input::<WIDE>(offset));
-            for x in x.iter_mut() {
-                *x = for_hash4::<GCM>(*x);
-            }
-            acc = hash16(acc, &x, p);
-            offset += WIDE;
-        }
-        (acc, end)
-    }
-
-    /// GCM encryption (contract: `gcm_aesni::seal`).
-    pub(crate) fn seal<const NK: usize>(
-        token: VaesAvx512,
-        keys: &RoundKeys<NK>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        if data.len() < WIDE {
-            return gcm_aesni::seal(token.aesni(), keys, h_powers, j0, aad, data, len_block);
-        }
-        let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-        let (rk, p) = (splat_keys(&load_round_keys(keys)), powers16(&load_powers(h_powers)));
-        let (acc, start) = wide_hash_output::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
-        s.acc = acc;
-        gcm_aesni::seal_from(&mut s, data, start, len_block)
-    }
-
-    /// GCM decryption (contract: `gcm_aesni::open`).
-    pub(crate) fn open<const NK: usize>(
-        token: VaesAvx512,
-        keys: &RoundKeys<NK>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        if data.len() < WIDE {
-            return gcm_aesni::open(token.aesni(), keys, h_powers, j0, aad, data, len_block);
-        }
-        let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-        let (rk, p) = (splat_keys(&load_round_keys(keys)), powers16(&load_powers(h_powers)));
-        let (acc, start) = wide_hash_input::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
-        s.acc = acc;
-        gcm_aesni::open_from(&mut s, data, start, len_block)
-    }
-
-    /// GCM-SIV encryption (contract: `siv::seal`): the POLYVAL pass, then CTR.
-    pub(crate) fn siv_seal<const NK: usize>(
-        _token: VaesAvx512,
-        keys: &RoundKeys<NK>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        let mut s = siv::state_new(keys, nonce, aad);
-        if data.len() < WIDE {
-            let tag = siv::hash_from(&mut s, data, 0, len_block);
-            siv::seal_from(&mut s, data, 0);
-            return byte_store(tag);
-        }
-        let (mut rk, mut p) = (splat_keys(&s.enc), powers16(&s.h));
-        let (acc, start) = wide_hash::<false>(s.acc, data, &p);
-        s.acc = acc;
-        let tag = siv::hash_from(&mut s, data, start, len_block);
-        let start = wide_ctr_only::<NK, false>(&rk, &mut s.ctr, data);
-        siv::seal_from(&mut s, data, start);
-        rk.zeroize();
-        p.zeroize();
-        byte_store(tag)
-    }
-
-    /// GCM-SIV decryption (contract: `siv::open`): one stitched pass.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn siv_open<const NK: usize>(
-        _token: VaesAvx512,
-        keys: &RoundKeys<NK>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        let mut s = siv::state_new(keys, nonce, aad);
-        s.ctr = siv::initial_counter_from(tag);
-        let mut start = 0;
-        if data.len() >= WIDE {
-            let (mut rk, mut p) = (splat_keys(&s.enc), powers16(&s.h));
-            (s.acc, start) = wide_hash_output::<NK, false>(&rk, &p, &mut s.ctr, s.acc, data);
-            rk.zeroize();
-            p.zeroize();
-        }
-        byte_store(siv::open_from(&mut s, data, start, len_block))
-    }
-
-    /// A register as a block.
-    #[inline]
-    fn byte_store(v: __m128i) -> Block {
-        super::store(v)
-    }
 }
+
+wide_engine!(vaes_avx512, VaesAvx512);
 
 #[cfg(test)]
 mod tests {
@@ -440,7 +257,7 @@ mod tests {
             let mut out = [[0u8; 16]; 16];
             for (i, v) in p.iter().enumerate() {
                 let mut bytes = [0u8; WIDE];
-                store4_to(&mut bytes, &[*v, *v, *v, *v]);
+                store16_to(&mut bytes, &[*v, *v, *v, *v]);
                 for j in 0..4 {
                     out[4 * i + j].copy_from_slice(&bytes[16 * j..16 * j + 16]);
                 }

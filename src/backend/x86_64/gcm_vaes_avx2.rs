@@ -1,0 +1,260 @@
+//! AES-GCM and AES-GCM-SIV on VAES + VPCLMULQDQ with 256-bit registers (AVX2).
+//!
+//! Sixteen blocks per iteration, two blocks per register (eight registers): the
+//! AES rounds of one group with the sixteen carry-less multiplies of another (or
+//! the same), one reduction per group on both lanes at once, then folded to one
+//! block. For CPUs that have VAES but no AVX-512, and for users who force this
+//! tier to avoid 512-bit registers. The loops and entry points are
+//! `wide.rs`'s; this file supplies the 256-bit pieces.
+
+use core::arch::x86_64::*;
+
+use zeroize::Zeroize;
+
+use super::aes::load_round_keys;
+use super::ctr::load_powers;
+use super::{gcm_aesni, siv};
+use crate::backend::{Block, HPowers, InOut, RoundKeys};
+use crate::cpu::VaesAvx2;
+
+/// Bytes per wide iteration: sixteen blocks.
+const WIDE: usize = 256;
+
+/// A round key in both lanes.
+type Key = __m256i;
+
+/// Sixteen blocks: two per register.
+type Group = [__m256i; 8];
+
+/// An unreduced sum of 2-lane products (see `Wide` in `clmul.rs`).
+#[derive(Clone, Copy)]
+struct Wide2 {
+    lo: __m256i,
+    mid: __m256i,
+    hi: __m256i,
+}
+
+vaes_avx2! {
+    /// Lane-wise XOR.
+    #[inline]
+    fn xor(a: __m256i, b: __m256i) -> __m256i {
+        _mm256_xor_si256(a, b)
+    }
+
+    /// Two copies of a block.
+    #[inline]
+    fn splat(x: __m128i) -> __m256i {
+        _mm256_broadcastsi128_si256(x)
+    }
+
+    /// The round keys, each in both lanes.
+    #[inline]
+    fn splat_keys<const NK: usize>(rk: &[__m128i; NK]) -> [__m256i; NK] {
+        let mut out = [_mm256_setzero_si256(); NK];
+        for (o, k) in out.iter_mut().zip(rk) {
+            *o = splat(*k);
+        }
+        out
+    }
+
+    /// Sixteen blocks from 256 bytes.
+    #[inline]
+    fn load16(bytes: &[u8; WIDE]) -> Group {
+        let mut out = [_mm256_setzero_si256(); 8];
+        for (i, v) in out.iter_mut().enumerate() {
+            // SAFETY: register `i < 8` reads bytes 32i..32i+32 of the 256-byte array.
+            *v = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(32 * i).cast()) };
+        }
+        out
+    }
+
+    /// Sixteen blocks into 256 bytes.
+    #[inline]
+    fn store16_to(out: &mut [u8; WIDE], v: &Group) {
+        for (i, v) in v.iter().enumerate() {
+            // SAFETY: register `i < 8` writes bytes 32i..32i+32 of the 256-byte array.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(32 * i).cast(), *v) };
+        }
+    }
+
+    /// Two blocks as the hash takes them (see `ctr::for_hash`).
+    #[inline]
+    fn for_hash_reg<const GCM: bool>(x: __m256i) -> __m256i {
+        if GCM {
+            let mask = splat(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+            _mm256_shuffle_epi8(x, mask)
+        } else {
+            x
+        }
+    }
+
+    /// The next sixteen counter blocks (`ctr` as in `ctr.rs`): lane j of
+    /// register i holds counter `2i + j`.
+    #[inline]
+    fn counters16<const GCM: bool>(ctr: &mut __m128i) -> Group {
+        let first = _mm256_add_epi32(splat(*ctr), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
+        let two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
+        let mut out = [first; 8];
+        for i in 1..8 {
+            out[i] = _mm256_add_epi32(out[i - 1], two);
+        }
+        for o in out.iter_mut() {
+            *o = for_hash_reg::<GCM>(*o);
+        }
+        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 16));
+        out
+    }
+
+    /// The empty sum.
+    #[inline]
+    fn wide2_zero() -> Wide2 {
+        Wide2 { lo: _mm256_setzero_si256(), mid: _mm256_setzero_si256(), hi: _mm256_setzero_si256() }
+    }
+
+    /// `acc += a · b` lane by lane, unreduced.
+    #[inline]
+    fn mul_acc2(acc: &mut Wide2, a: __m256i, b: __m256i) {
+        acc.lo = _mm256_xor_si256(acc.lo, _mm256_clmulepi64_epi128::<0x00>(a, b));
+        acc.hi = _mm256_xor_si256(acc.hi, _mm256_clmulepi64_epi128::<0x11>(a, b));
+        acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x01>(a, b));
+        acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x10>(a, b));
+    }
+
+    /// The reduction of `clmul.rs`, on each lane.
+    #[inline]
+    fn reduce2(v: Wide2) -> __m256i {
+        let c = _mm256_set1_epi64x(0xc200_0000_0000_0000_u64 as i64);
+        let l = _mm256_xor_si256(v.lo, _mm256_bslli_epi128::<8>(v.mid));
+        let h = _mm256_xor_si256(v.hi, _mm256_bsrli_epi128::<8>(v.mid));
+        let m = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(l), _mm256_clmulepi64_epi128::<0x00>(l, c));
+        let r = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(m), _mm256_clmulepi64_epi128::<0x00>(m, c));
+        _mm256_xor_si256(h, r)
+    }
+
+    /// The sum of the two lanes.
+    #[inline]
+    fn fold_lanes(v: __m256i) -> __m128i {
+        _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
+    }
+
+    /// The sixteen powers for a group: register i, lane j holds H^(16 − 2i − j),
+    /// so block 2i + j of a group is multiplied by it.
+    #[inline]
+    fn powers16(h: &[__m128i; 8]) -> Group {
+        let mut p = [_mm256_setzero_si256(); 8];
+        // Registers 4..8 from the key's H^1..H^8; registers 0..4 are those times H^8.
+        for i in 0..4 {
+            p[7 - i] = _mm256_set_m128i(h[2 * i], h[2 * i + 1]);
+        }
+        let h8 = splat(h[7]);
+        for i in 0..4 {
+            let mut w = wide2_zero();
+            mul_acc2(&mut w, p[4 + i], h8);
+            p[i] = reduce2(w);
+        }
+        p
+    }
+
+    /// Folds sixteen hash-ready blocks into `acc` with one reduction.
+    #[inline]
+    fn hash16(acc: __m128i, x: &Group, p: &Group) -> __m128i {
+        let mut w = wide2_zero();
+        for i in (1..8).rev() {
+            mul_acc2(&mut w, x[i], p[i]);
+        }
+        mul_acc2(&mut w, _mm256_xor_si256(x[0], _mm256_zextsi128_si256(acc)), p[0]);
+        fold_lanes(reduce2(w))
+    }
+
+    /// One AES round on sixteen blocks.
+    #[inline]
+    fn aes_round8(b: &mut Group, k: __m256i) {
+        for b in b.iter_mut() {
+            *b = _mm256_aesenc_epi128(*b, k);
+        }
+    }
+
+    /// Encrypts sixteen blocks.
+    #[inline]
+    fn encrypt16<const NK: usize>(rk: &[__m256i; NK], b: &mut Group) {
+        for b in b.iter_mut() {
+            *b = _mm256_xor_si256(*b, rk[0]);
+        }
+        for k in &rk[1..NK - 1] {
+            aes_round8(b, *k);
+        }
+        for b in b.iter_mut() {
+            *b = _mm256_aesenclast_epi128(*b, rk[NK - 1]);
+        }
+    }
+
+    /// Sixteen AES encryptions with the sixteen multiplies of `x` between their
+    /// rounds (one 2-lane multiply per round in rounds 1..=8, the one that needs
+    /// `acc` last). Returns the keystream and the new accumulator.
+    #[inline]
+    fn aes_hash16<const NK: usize>(
+        rk: &[__m256i; NK],
+        mut b: Group,
+        x: &Group,
+        acc: __m128i,
+        p: &Group,
+    ) -> (Group, __m128i) {
+        const { assert!(NK >= 11) };
+        let mut w = wide2_zero();
+        for b in b.iter_mut() {
+            *b = _mm256_xor_si256(*b, rk[0]);
+        }
+        for round in 1..=7 {
+            aes_round8(&mut b, rk[round]);
+            mul_acc2(&mut w, x[8 - round], p[8 - round]);
+        }
+        aes_round8(&mut b, rk[8]);
+        mul_acc2(&mut w, _mm256_xor_si256(x[0], _mm256_zextsi128_si256(acc)), p[0]);
+        for k in &rk[9..NK - 1] {
+            aes_round8(&mut b, *k);
+        }
+        for b in b.iter_mut() {
+            *b = _mm256_aesenclast_epi128(*b, rk[NK - 1]);
+        }
+        (b, fold_lanes(reduce2(w)))
+    }
+}
+
+wide_engine!(vaes_avx2, VaesAvx2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model;
+
+    #[test]
+    fn sixteen_powers_match_the_model() {
+        let Ok(_t) = VaesAvx2::detect() else {
+            eprintln!("skipped: this CPU has no VAES + AVX2 tier");
+            return;
+        };
+        let h1: Block = core::array::from_fn(|i| (i as u8).wrapping_mul(53).wrapping_add(9));
+        let mut expected = [h1; 16];
+        for i in 1..16 {
+            expected[i] = model::polyval_dot(&expected[i - 1], &h1);
+        }
+        // SAFETY: `_t` proves the tier's features are present.
+        let got: [u8; WIDE] = unsafe {
+            let mut h = [_mm_setzero_si128(); 8];
+            for (i, x) in h.iter_mut().enumerate() {
+                *x = super::super::load(&expected[i]);
+            }
+            let mut bytes = [0u8; WIDE];
+            store16_to(&mut bytes, &powers16(&h));
+            bytes
+        };
+        for i in 0..16 {
+            assert_eq!(
+                got[16 * i..16 * i + 16],
+                expected[15 - i],
+                "block {i} should be H^{}",
+                16 - i
+            );
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! The wide tiers' loops and entry points, written once.
+//!
+//! `wide_engine!(tier_macro, Token)` expands, inside the tier's feature macro,
+//! to the 256-byte-group loops (`wide_hash_output`, `wide_hash_input`,
+//! `wide_ctr_only`, `wide_hash`) and the four entry points (`seal`, `open`,
+//! `siv_seal`, `siv_open`) of a wide tier. The invoking file supplies the
+//! register-level pieces under fixed names, for its register width:
+//!
+//! | name | what |
+//! |---|---|
+//! | `Key`, `Group` | a round key in every lane; 16 blocks in registers |
+//! | `WIDE` | 256, the bytes of a group |
+//! | `splat_keys`, `powers16` | round keys and H^16..H^1 laid out for the loops |
+//! | `load16`, `store16_to`, `xor`, `for_hash_reg` | data in and out of registers |
+//! | `counters16`, `encrypt16` | counter blocks and plain AES of a group |
+//! | `aes_hash16`, `hash16` | AES with the multiplies stitched in; hash alone |
+//!
+//! Each loop covers the whole groups from the start of the data; the last
+//! < 256 bytes, and messages shorter than a group, are finished by the AES-NI
+//! tier's pieces (`gcm_aesni`, `siv`), whose features every wide tier includes.
+//! Contracts of the entry points: `gcm_aesni.rs` and `siv.rs`.
+
+macro_rules! wide_engine {
+    ($tier:ident, $token:ident) => {
+        $tier! {
+            /// Reads the group at `offset`, XORs the keystream, writes it, and returns
+            /// the output ready for the hash.
+            #[inline]
+            fn xor16<const GCM: bool>(data: &mut InOut<'_>, offset: usize, ks: &Group) -> Group {
+                let mut c = load16(data.input::<WIDE>(offset));
+                for (c, k) in c.iter_mut().zip(ks) {
+                    *c = xor(*c, *k);
+                }
+                store16_to(data.output::<WIDE>(offset), &c);
+                for c in c.iter_mut() {
+                    *c = for_hash_reg::<GCM>(*c);
+                }
+                c
+            }
+
+            /// CTR over the whole 256-byte groups, hashing each group's output during
+            /// the next group's AES. Returns the accumulator and the bytes done.
+            #[inline]
+            fn wide_hash_output<const NK: usize, const GCM: bool>(
+                rk: &[Key; NK],
+                p: &Group,
+                ctr: &mut __m128i,
+                mut acc: __m128i,
+                data: &mut InOut<'_>,
+            ) -> (__m128i, usize) {
+                let end = data.len() / WIDE * WIDE;
+                if end == 0 {
+                    return (acc, 0);
+                }
+                let mut ks = counters16::<GCM>(ctr);
+                encrypt16(rk, &mut ks);
+                let mut prev = xor16::<GCM>(data, 0, &ks);
+                let mut offset = WIDE;
+                while offset < end {
+                    let (ks, sum) = aes_hash16(rk, counters16::<GCM>(ctr), &prev, acc, p);
+                    acc = sum;
+                    prev = xor16::<GCM>(data, offset, &ks);
+                    offset += WIDE;
+                }
+                (hash16(acc, &prev, p), end)
+            }
+
+            /// CTR over the whole 256-byte groups, hashing each group's input during its
+            /// own AES. Returns the accumulator and the bytes done.
+            #[inline]
+            fn wide_hash_input<const NK: usize, const GCM: bool>(
+                rk: &[Key; NK],
+                p: &Group,
+                ctr: &mut __m128i,
+                mut acc: __m128i,
+                data: &mut InOut<'_>,
+            ) -> (__m128i, usize) {
+                let end = data.len() / WIDE * WIDE;
+                let mut offset = 0;
+                while offset < end {
+                    let input = load16(data.input::<WIDE>(offset));
+                    let mut hashed = input;
+                    for x in hashed.iter_mut() {
+                        *x = for_hash_reg::<GCM>(*x);
+                    }
+                    let (ks, sum) = aes_hash16(rk, counters16::<GCM>(ctr), &hashed, acc, p);
+                    acc = sum;
+                    let mut output = input;
+                    for (o, k) in output.iter_mut().zip(ks) {
+                        *o = xor(*o, k);
+                    }
+                    store16_to(data.output::<WIDE>(offset), &output);
+                    offset += WIDE;
+                }
+                (acc, end)
+            }
+
+            /// CTR over the whole 256-byte groups, no hash. Returns the bytes done.
+            #[inline]
+            fn wide_ctr_only<const NK: usize, const GCM: bool>(rk: &[Key; NK], ctr: &mut __m128i, data: &mut InOut<'_>) -> usize {
+                let end = data.len() / WIDE * WIDE;
+                let mut offset = 0;
+                while offset < end {
+                    let mut ks = counters16::<GCM>(ctr);
+                    encrypt16(rk, &mut ks);
+                    xor16::<GCM>(data, offset, &ks);
+                    offset += WIDE;
+                }
+                end
+            }
+
+            /// The hash of the input's whole 256-byte groups. Returns the accumulator
+            /// and the bytes done.
+            #[inline]
+            fn wide_hash<const GCM: bool>(mut acc: __m128i, data: &InOut<'_>, p: &Group) -> (__m128i, usize) {
+                let end = data.len() / WIDE * WIDE;
+                let mut offset = 0;
+                while offset < end {
+                    let mut x = load16(data.input::<WIDE>(offset));
+                    for x in x.iter_mut() {
+                        *x = for_hash_reg::<GCM>(*x);
+                    }
+                    acc = hash16(acc, &x, p);
+                    offset += WIDE;
+                }
+                (acc, end)
+            }
+
+            /// GCM encryption (contract: `gcm_aesni::seal`).
+            pub(crate) fn seal<const NK: usize>(
+                token: $token,
+                keys: &RoundKeys<NK>,
+                h_powers: &HPowers,
+                j0: u128,
+                aad: &[u8],
+                data: &mut InOut<'_>,
+                len_block: u128,
+            ) -> Block {
+                if data.len() < WIDE {
+                    return gcm_aesni::seal(token.aesni(), keys, h_powers, j0, aad, data, len_block);
+                }
+                let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
+                let (rk, p) = (splat_keys(&load_round_keys(keys)), powers16(&load_powers(h_powers)));
+                let (acc, start) = wide_hash_output::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
+                s.acc = acc;
+                gcm_aesni::seal_from(&mut s, data, start, len_block)
+            }
+
+            /// GCM decryption (contract: `gcm_aesni::open`).
+            pub(crate) fn open<const NK: usize>(
+                token: $token,
+                keys: &RoundKeys<NK>,
+                h_powers: &HPowers,
+                j0: u128,
+                aad: &[u8],
+                data: &mut InOut<'_>,
+                len_block: u128,
+            ) -> Block {
+                if data.len() < WIDE {
+                    return gcm_aesni::open(token.aesni(), keys, h_powers, j0, aad, data, len_block);
+                }
+                let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
+                let (rk, p) = (splat_keys(&load_round_keys(keys)), powers16(&load_powers(h_powers)));
+                let (acc, start) = wide_hash_input::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
+                s.acc = acc;
+                gcm_aesni::open_from(&mut s, data, start, len_block)
+            }
+
+            /// GCM-SIV encryption (contract: `siv::seal`): the POLYVAL pass, then CTR.
+            pub(crate) fn siv_seal<const NK: usize>(
+                _token: $token,
+                keys: &RoundKeys<NK>,
+                nonce: u128,
+                aad: &[u8],
+                data: &mut InOut<'_>,
+                len_block: u128,
+            ) -> Block {
+                let mut s = siv::state_new(keys, nonce, aad);
+                if data.len() < WIDE {
+                    let tag = siv::hash_from(&mut s, data, 0, len_block);
+                    siv::seal_from(&mut s, data, 0);
+                    return byte_store(tag);
+                }
+                let (mut rk, mut p) = (splat_keys(&s.enc), powers16(&s.h));
+                let (acc, start) = wide_hash::<false>(s.acc, data, &p);
+                s.acc = acc;
+                let tag = siv::hash_from(&mut s, data, start, len_block);
+                let start = wide_ctr_only::<NK, false>(&rk, &mut s.ctr, data);
+                siv::seal_from(&mut s, data, start);
+                rk.zeroize();
+                p.zeroize();
+                byte_store(tag)
+            }
+
+            /// GCM-SIV decryption (contract: `siv::open`): one stitched pass.
+            #[allow(clippy::too_many_arguments)]
+            pub(crate) fn siv_open<const NK: usize>(
+                _token: $token,
+                keys: &RoundKeys<NK>,
+                nonce: u128,
+                aad: &[u8],
+                data: &mut InOut<'_>,
+                tag: u128,
+                len_block: u128,
+            ) -> Block {
+                let mut s = siv::state_new(keys, nonce, aad);
+                s.ctr = siv::initial_counter_from(tag);
+                let mut start = 0;
+                if data.len() >= WIDE {
+                    let (mut rk, mut p) = (splat_keys(&s.enc), powers16(&s.h));
+                    (s.acc, start) = wide_hash_output::<NK, false>(&rk, &p, &mut s.ctr, s.acc, data);
+                    rk.zeroize();
+                    p.zeroize();
+                }
+                byte_store(siv::open_from(&mut s, data, start, len_block))
+            }
+
+            /// A register as a block.
+            #[inline]
+            fn byte_store(v: __m128i) -> Block {
+                super::store(v)
+            }
+        }
+    };
+}
