@@ -471,6 +471,17 @@ impl<'a> InOut<'a> {
         unsafe { &*self.src.add(offset).cast::<[u8; N]>() }
     }
 
+    /// The `N` output bytes at `offset` as already written, borrowed: the
+    /// stitched loops hash what they wrote a group or two earlier from here.
+    #[inline(always)]
+    pub(crate) fn written<const N: usize>(&self, offset: usize) -> &[u8; N] {
+        assert!(offset <= self.len && N <= self.len - offset);
+        // SAFETY: `offset + N <= len` was just checked and `dst` comes from a
+        // `&mut` slice of `len` bytes, so it is valid for reads for `'a`.
+        // Nothing writes these bytes while the returned borrow (of `self`) lives.
+        unsafe { &*self.dst.add(offset).cast::<[u8; N]>() }
+    }
+
     /// The `N` output bytes at `offset`, borrowed mutably.
     #[inline(always)]
     pub(crate) fn output<const N: usize>(&mut self, offset: usize) -> &mut [u8; N] {

@@ -59,7 +59,7 @@ vaes_avx2! {
 
     /// Sixteen blocks from 256 bytes.
     #[inline]
-    fn load16(bytes: &[u8; WIDE]) -> Group {
+    fn load_group(bytes: &[u8; WIDE]) -> Group {
         let mut out = [_mm256_setzero_si256(); 8];
         for (i, v) in out.iter_mut().enumerate() {
             // SAFETY: register `i < 8` reads bytes 32i..32i+32 of the 256-byte array.
@@ -68,9 +68,17 @@ vaes_avx2! {
         out
     }
 
+    /// Blocks 2i and 2i + 1 of 256 bytes.
+    #[inline]
+    fn load_at(bytes: &[u8; WIDE], i: usize) -> __m256i {
+        assert!(i < 8);
+        // SAFETY: `i < 8`, so bytes 32i..32i+32 lie inside the 256-byte array.
+        unsafe { _mm256_loadu_si256(bytes.as_ptr().add(32 * i).cast()) }
+    }
+
     /// Sixteen blocks into 256 bytes.
     #[inline]
-    fn store16_to(out: &mut [u8; WIDE], v: &Group) {
+    fn store_group_to(out: &mut [u8; WIDE], v: &Group) {
         for (i, v) in v.iter().enumerate() {
             // SAFETY: register `i < 8` writes bytes 32i..32i+32 of the 256-byte array.
             unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(32 * i).cast(), *v) };
@@ -91,7 +99,7 @@ vaes_avx2! {
     /// The next sixteen counter blocks (`ctr` as in `ctr.rs`): lane j of
     /// register i holds counter `2i + j`.
     #[inline]
-    fn counters16<const GCM: bool>(ctr: &mut __m128i) -> Group {
+    fn counters_group<const GCM: bool>(ctr: &mut __m128i) -> Group {
         let first = _mm256_add_epi32(splat(*ctr), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
         let two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
         let mut out = [first; 8];
@@ -140,7 +148,7 @@ vaes_avx2! {
     /// The sixteen powers for a group: register i, lane j holds H^(16 − 2i − j),
     /// so block 2i + j of a group is multiplied by it.
     #[inline]
-    fn powers16(h: &[__m128i; 8]) -> Group {
+    fn group_powers(h: &[__m128i; 8]) -> Group {
         let mut p = [_mm256_setzero_si256(); 8];
         // Registers 4..8 from the key's H^1..H^8; registers 0..4 are those times H^8.
         for i in 0..4 {
@@ -157,7 +165,7 @@ vaes_avx2! {
 
     /// Folds sixteen hash-ready blocks into `acc` with one reduction.
     #[inline]
-    fn hash16(acc: __m128i, x: &Group, p: &Group) -> __m128i {
+    fn hash_group(acc: __m128i, x: &Group, p: &Group) -> __m128i {
         let mut w = wide2_zero();
         for i in (1..8).rev() {
             mul_acc2(&mut w, x[i], p[i]);
@@ -176,7 +184,7 @@ vaes_avx2! {
 
     /// Encrypts sixteen blocks.
     #[inline]
-    fn encrypt16<const NK: usize>(rk: &[__m256i; NK], b: &mut Group) {
+    fn encrypt_group<const NK: usize>(rk: &[__m256i; NK], b: &mut Group) {
         for b in b.iter_mut() {
             *b = _mm256_xor_si256(*b, rk[0]);
         }
@@ -188,14 +196,16 @@ vaes_avx2! {
         }
     }
 
-    /// Sixteen AES encryptions with the sixteen multiplies of `x` between their
-    /// rounds (one 2-lane multiply per round in rounds 1..=8, the one that needs
-    /// `acc` last). Returns the keystream and the new accumulator.
+    /// Sixteen AES encryptions with, between their rounds, the sixteen
+    /// multiplies of the blocks `x` (loaded and made hash-ready where they are
+    /// used, so no register holds them across rounds; one 2-lane multiply per
+    /// round in rounds 1..=8, the one that needs `acc` last). Returns the
+    /// keystream and the new accumulator.
     #[inline]
-    fn aes_hash16<const NK: usize>(
+    fn aes_hash_group<const NK: usize, const GCM: bool>(
         rk: &[__m256i; NK],
         mut b: Group,
-        x: &Group,
+        x: &[u8; WIDE],
         acc: __m128i,
         p: &Group,
     ) -> (Group, __m128i) {
@@ -206,10 +216,12 @@ vaes_avx2! {
         }
         for round in 1..=7 {
             aes_round8(&mut b, rk[round]);
-            mul_acc2(&mut w, x[8 - round], p[8 - round]);
+            let i = 8 - round;
+            mul_acc2(&mut w, for_hash_reg::<GCM>(load_at(x, i)), p[i]);
         }
         aes_round8(&mut b, rk[8]);
-        mul_acc2(&mut w, _mm256_xor_si256(x[0], _mm256_zextsi128_si256(acc)), p[0]);
+        let x0 = _mm256_xor_si256(for_hash_reg::<GCM>(load_at(x, 0)), _mm256_zextsi128_si256(acc));
+        mul_acc2(&mut w, x0, p[0]);
         for k in &rk[9..NK - 1] {
             aes_round8(&mut b, *k);
         }
@@ -245,7 +257,7 @@ mod tests {
                 *x = super::super::load(&expected[i]);
             }
             let mut bytes = [0u8; WIDE];
-            store16_to(&mut bytes, &powers16(&h));
+            store_group_to(&mut bytes, &group_powers(&h));
             bytes
         };
         for i in 0..16 {

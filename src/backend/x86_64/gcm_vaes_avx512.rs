@@ -64,7 +64,7 @@ vaes_avx512! {
 
     /// Sixteen blocks from 256 bytes.
     #[inline]
-    fn load16(bytes: &[u8; WIDE]) -> [__m512i; 4] {
+    fn load_group(bytes: &[u8; WIDE]) -> [__m512i; 4] {
         let mut out = [_mm512_setzero_si512(); 4];
         for (i, v) in out.iter_mut().enumerate() {
             // SAFETY: register `i < 4` reads bytes 64i..64i+64 of the 256-byte array.
@@ -75,7 +75,7 @@ vaes_avx512! {
 
     /// Sixteen blocks into 256 bytes.
     #[inline]
-    fn store16_to(out: &mut [u8; WIDE], v: &[__m512i; 4]) {
+    fn store_group_to(out: &mut [u8; WIDE], v: &[__m512i; 4]) {
         for (i, v) in v.iter().enumerate() {
             // SAFETY: register `i < 4` writes bytes 64i..64i+64 of the 256-byte array.
             unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(64 * i).cast(), *v) };
@@ -96,7 +96,7 @@ vaes_avx512! {
     /// The next sixteen counter blocks (`ctr` as in `ctr.rs`): lane j of
     /// register i holds counter `4i + j`.
     #[inline]
-    fn counters16<const GCM: bool>(ctr: &mut __m128i) -> [__m512i; 4] {
+    fn counters_group<const GCM: bool>(ctr: &mut __m128i) -> [__m512i; 4] {
         let first = _mm512_add_epi32(splat(*ctr), _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
         let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
         let mut out = [first; 4];
@@ -143,7 +143,7 @@ vaes_avx512! {
     /// The sixteen powers for a group: register i, lane j holds H^(16 − 4i − j),
     /// so block 4i + j of a group is multiplied by it.
     #[inline]
-    fn powers16(h: &[__m128i; 8]) -> [__m512i; 4] {
+    fn group_powers(h: &[__m128i; 8]) -> [__m512i; 4] {
         let lanes = |a: __m128i, b: __m128i, c: __m128i, d: __m128i| {
             let v = _mm512_castsi128_si512(a);
             let v = _mm512_inserti32x4::<1>(v, b);
@@ -164,7 +164,7 @@ vaes_avx512! {
 
     /// Folds sixteen hash-ready blocks into `acc` with one reduction.
     #[inline]
-    fn hash16(acc: __m128i, x: &[__m512i; 4], p: &[__m512i; 4]) -> __m128i {
+    fn hash_group(acc: __m128i, x: &[__m512i; 4], p: &[__m512i; 4]) -> __m128i {
         let mut w = Wide4 { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() };
         for i in (1..4).rev() {
             mul_acc4(&mut w, x[i], p[i]);
@@ -183,7 +183,7 @@ vaes_avx512! {
 
     /// Encrypts sixteen blocks.
     #[inline]
-    fn encrypt16<const NK: usize>(rk: &[__m512i; NK], b: &mut [__m512i; 4]) {
+    fn encrypt_group<const NK: usize>(rk: &[__m512i; NK], b: &mut [__m512i; 4]) {
         for b in b.iter_mut() {
             *b = _mm512_xor_si512(*b, rk[0]);
         }
@@ -195,18 +195,20 @@ vaes_avx512! {
         }
     }
 
-    /// Sixteen AES encryptions with the sixteen multiplies of `x` between their
-    /// rounds (one 4-lane multiply every other round, the one that needs `acc`
+    /// Sixteen AES encryptions with, between their rounds, the sixteen
+    /// multiplies of the blocks `x` (loaded and made hash-ready where they are
+    /// used; one 4-lane multiply every other round, the one that needs `acc`
     /// last). Returns the keystream and the new accumulator.
     #[inline]
-    fn aes_hash16<const NK: usize>(
+    fn aes_hash_group<const NK: usize, const GCM: bool>(
         rk: &[__m512i; NK],
         mut b: [__m512i; 4],
-        x: &[__m512i; 4],
+        x: &[u8; WIDE],
         acc: __m128i,
         p: &[__m512i; 4],
     ) -> ([__m512i; 4], __m128i) {
         const { assert!(NK >= 11) };
+        let x = load_group(x);
         let mut w = Wide4 { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() };
         for b in b.iter_mut() {
             *b = _mm512_xor_si512(*b, rk[0]);
@@ -214,7 +216,8 @@ vaes_avx512! {
         for k in 0..4 {
             aes_round4(&mut b, rk[1 + 2 * k]);
             let i = 3 - k;
-            let xi = if i == 0 { _mm512_xor_si512(x[0], _mm512_zextsi128_si512(acc)) } else { x[i] };
+            let xi = for_hash_reg::<GCM>(x[i]);
+            let xi = if i == 0 { _mm512_xor_si512(xi, _mm512_zextsi128_si512(acc)) } else { xi };
             mul_acc4(&mut w, xi, p[i]);
             aes_round4(&mut b, rk[2 + 2 * k]);
         }
@@ -253,11 +256,11 @@ mod tests {
             for (i, x) in h.iter_mut().enumerate() {
                 *x = super::super::load(&expected[i]);
             }
-            let p = powers16(&h);
+            let p = group_powers(&h);
             let mut out = [[0u8; 16]; 16];
             for (i, v) in p.iter().enumerate() {
                 let mut bytes = [0u8; WIDE];
-                store16_to(&mut bytes, &[*v, *v, *v, *v]);
+                store_group_to(&mut bytes, &[*v, *v, *v, *v]);
                 for j in 0..4 {
                     out[4 * i + j].copy_from_slice(&bytes[16 * j..16 * j + 16]);
                 }

@@ -1,45 +1,53 @@
 //! The wide tiers' loops and entry points, written once.
 //!
 //! `wide_engine!(tier_macro, Token)` expands, inside the tier's feature macro,
-//! to the 256-byte-group loops (`wide_hash_output`, `wide_hash_input`,
+//! to the group loops (`wide_hash_output`, `wide_hash_input`,
 //! `wide_ctr_only`, `wide_hash`) and the four entry points (`seal`, `open`,
 //! `siv_seal`, `siv_open`) of a wide tier. The invoking file supplies the
 //! register-level pieces under fixed names, for its register width:
 //!
 //! | name | what |
 //! |---|---|
-//! | `Key`, `Group` | a round key in every lane; 16 blocks in registers |
-//! | `WIDE` | 256, the bytes of a group |
-//! | `splat_keys`, `powers16` | round keys and H^16..H^1 laid out for the loops |
-//! | `load16`, `store16_to`, `xor`, `for_hash_reg` | data in and out of registers |
-//! | `counters16`, `encrypt16` | counter blocks and plain AES of a group |
-//! | `aes_hash16`, `hash16` | AES with the multiplies stitched in; hash alone |
+//! | `Key`, `Group` | a round key in every lane; a group of blocks in registers |
+//! | `WIDE` | the bytes of a group (256) |
+//! | `splat_keys`, `group_powers` | round keys and H^16..H^1 laid out for the loops |
+//! | `load_group`, `store_group_to`, `xor`, `for_hash_reg` | data in and out of registers |
+//! | `counters_group`, `encrypt_group` | counter blocks and plain AES of a group |
+//! | `aes_hash_group`, `hash_group` | AES with the multiplies of a group of bytes stitched in; hash of registers |
 //!
 //! Each loop covers the whole groups from the start of the data; the last
-//! < 256 bytes, and messages shorter than a group, are finished by the AES-NI
+//! bytes (less than a group), and messages shorter than a group, are finished by the AES-NI
 //! tier's pieces (`gcm_aesni`, `siv`), whose features every wide tier includes.
 //! Contracts of the entry points: `gcm_aesni.rs` and `siv.rs`.
 
 macro_rules! wide_engine {
     ($tier:ident, $token:ident) => {
         $tier! {
-            /// Reads the group at `offset`, XORs the keystream, writes it, and returns
-            /// the output ready for the hash.
+            /// Reads the group at `offset`, XORs the keystream, writes it.
             #[inline]
-            fn xor16<const GCM: bool>(data: &mut InOut<'_>, offset: usize, ks: &Group) -> Group {
-                let mut c = load16(data.input::<WIDE>(offset));
+            fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &Group) {
+                let mut c = load_group(data.input::<WIDE>(offset));
                 for (c, k) in c.iter_mut().zip(ks) {
                     *c = xor(*c, *k);
                 }
-                store16_to(data.output::<WIDE>(offset), &c);
-                for c in c.iter_mut() {
-                    *c = for_hash_reg::<GCM>(*c);
-                }
-                c
+                store_group_to(data.output::<WIDE>(offset), &c);
             }
 
-            /// CTR over the whole 256-byte groups, hashing each group's output during
-            /// the next group's AES. Returns the accumulator and the bytes done.
+            /// The hash of one group of bytes folded into `acc`.
+            #[inline]
+            fn hash_bytes<const GCM: bool>(acc: __m128i, bytes: &[u8; WIDE], p: &Group) -> __m128i {
+                let mut x = load_group(bytes);
+                for x in x.iter_mut() {
+                    *x = for_hash_reg::<GCM>(*x);
+                }
+                hash_group(acc, &x, p)
+            }
+
+            /// CTR over the whole groups, hashing each group's output during the
+            /// AES of the group two after it (reading it back from the output):
+            /// the multiplies then never wait for AES rounds still in flight, and
+            /// no registers hold hash inputs across iterations. Returns the
+            /// accumulator and the bytes done.
             #[inline]
             fn wide_hash_output<const NK: usize, const GCM: bool>(
                 rk: &[Key; NK],
@@ -49,23 +57,31 @@ macro_rules! wide_engine {
                 data: &mut InOut<'_>,
             ) -> (__m128i, usize) {
                 let end = data.len() / WIDE * WIDE;
-                if end == 0 {
-                    return (acc, 0);
-                }
-                let mut ks = counters16::<GCM>(ctr);
-                encrypt16(rk, &mut ks);
-                let mut prev = xor16::<GCM>(data, 0, &ks);
-                let mut offset = WIDE;
+                let mut offset = 0;
                 while offset < end {
-                    let (ks, sum) = aes_hash16(rk, counters16::<GCM>(ctr), &prev, acc, p);
-                    acc = sum;
-                    prev = xor16::<GCM>(data, offset, &ks);
+                    let ctrs = counters_group::<GCM>(ctr);
+                    let ks = if offset < 2 * WIDE {
+                        let mut ks = ctrs;
+                        encrypt_group(rk, &mut ks);
+                        ks
+                    } else {
+                        let hashed = data.written::<WIDE>(offset - 2 * WIDE);
+                        let (ks, sum) = aes_hash_group::<NK, GCM>(rk, ctrs, hashed, acc, p);
+                        acc = sum;
+                        ks
+                    };
+                    xor_group(data, offset, &ks);
                     offset += WIDE;
                 }
-                (hash16(acc, &prev, p), end)
+                for behind in (1..=2).rev() {
+                    if end >= behind * WIDE {
+                        acc = hash_bytes::<GCM>(acc, data.written::<WIDE>(end - behind * WIDE), p);
+                    }
+                }
+                (acc, end)
             }
 
-            /// CTR over the whole 256-byte groups, hashing each group's input during its
+            /// CTR over the whole groups, hashing each group's input during its
             /// own AES. Returns the accumulator and the bytes done.
             #[inline]
             fn wide_hash_input<const NK: usize, const GCM: bool>(
@@ -78,49 +94,41 @@ macro_rules! wide_engine {
                 let end = data.len() / WIDE * WIDE;
                 let mut offset = 0;
                 while offset < end {
-                    let input = load16(data.input::<WIDE>(offset));
-                    let mut hashed = input;
-                    for x in hashed.iter_mut() {
-                        *x = for_hash_reg::<GCM>(*x);
-                    }
-                    let (ks, sum) = aes_hash16(rk, counters16::<GCM>(ctr), &hashed, acc, p);
+                    let ctrs = counters_group::<GCM>(ctr);
+                    let (ks, sum) = aes_hash_group::<NK, GCM>(rk, ctrs, data.input::<WIDE>(offset), acc, p);
                     acc = sum;
-                    let mut output = input;
-                    for (o, k) in output.iter_mut().zip(ks) {
-                        *o = xor(*o, k);
-                    }
-                    store16_to(data.output::<WIDE>(offset), &output);
+                    xor_group(data, offset, &ks);
                     offset += WIDE;
                 }
                 (acc, end)
             }
 
-            /// CTR over the whole 256-byte groups, no hash. Returns the bytes done.
+            /// CTR over the whole groups, no hash. Returns the bytes done.
             #[inline]
-            fn wide_ctr_only<const NK: usize, const GCM: bool>(rk: &[Key; NK], ctr: &mut __m128i, data: &mut InOut<'_>) -> usize {
+            fn wide_ctr_only<const NK: usize, const GCM: bool>(
+                rk: &[Key; NK],
+                ctr: &mut __m128i,
+                data: &mut InOut<'_>,
+            ) -> usize {
                 let end = data.len() / WIDE * WIDE;
                 let mut offset = 0;
                 while offset < end {
-                    let mut ks = counters16::<GCM>(ctr);
-                    encrypt16(rk, &mut ks);
-                    xor16::<GCM>(data, offset, &ks);
+                    let mut ks = counters_group::<GCM>(ctr);
+                    encrypt_group(rk, &mut ks);
+                    xor_group(data, offset, &ks);
                     offset += WIDE;
                 }
                 end
             }
 
-            /// The hash of the input's whole 256-byte groups. Returns the accumulator
-            /// and the bytes done.
+            /// The hash of the input's whole groups. Returns the accumulator and
+            /// the bytes done.
             #[inline]
             fn wide_hash<const GCM: bool>(mut acc: __m128i, data: &InOut<'_>, p: &Group) -> (__m128i, usize) {
                 let end = data.len() / WIDE * WIDE;
                 let mut offset = 0;
                 while offset < end {
-                    let mut x = load16(data.input::<WIDE>(offset));
-                    for x in x.iter_mut() {
-                        *x = for_hash_reg::<GCM>(*x);
-                    }
-                    acc = hash16(acc, &x, p);
+                    acc = hash_bytes::<GCM>(acc, data.input::<WIDE>(offset), p);
                     offset += WIDE;
                 }
                 (acc, end)
@@ -140,7 +148,7 @@ macro_rules! wide_engine {
                     return gcm_aesni::seal(token.aesni(), keys, h_powers, j0, aad, data, len_block);
                 }
                 let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-                let (rk, p) = (splat_keys(&load_round_keys(keys)), powers16(&load_powers(h_powers)));
+                let (rk, p) = (splat_keys(&load_round_keys(keys)), group_powers(&load_powers(h_powers)));
                 let (acc, start) = wide_hash_output::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
                 s.acc = acc;
                 gcm_aesni::seal_from(&mut s, data, start, len_block)
@@ -160,7 +168,7 @@ macro_rules! wide_engine {
                     return gcm_aesni::open(token.aesni(), keys, h_powers, j0, aad, data, len_block);
                 }
                 let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-                let (rk, p) = (splat_keys(&load_round_keys(keys)), powers16(&load_powers(h_powers)));
+                let (rk, p) = (splat_keys(&load_round_keys(keys)), group_powers(&load_powers(h_powers)));
                 let (acc, start) = wide_hash_input::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
                 s.acc = acc;
                 gcm_aesni::open_from(&mut s, data, start, len_block)
@@ -181,7 +189,7 @@ macro_rules! wide_engine {
                     siv::seal_from(&mut s, data, 0);
                     return byte_store(tag);
                 }
-                let (mut rk, mut p) = (splat_keys(&s.enc), powers16(&s.h));
+                let (mut rk, mut p) = (splat_keys(&s.enc), group_powers(&s.h));
                 let (acc, start) = wide_hash::<false>(s.acc, data, &p);
                 s.acc = acc;
                 let tag = siv::hash_from(&mut s, data, start, len_block);
@@ -207,7 +215,7 @@ macro_rules! wide_engine {
                 s.ctr = siv::initial_counter_from(tag);
                 let mut start = 0;
                 if data.len() >= WIDE {
-                    let (mut rk, mut p) = (splat_keys(&s.enc), powers16(&s.h));
+                    let (mut rk, mut p) = (splat_keys(&s.enc), group_powers(&s.h));
                     (s.acc, start) = wide_hash_output::<NK, false>(&rk, &p, &mut s.ctr, s.acc, data);
                     rk.zeroize();
                     p.zeroize();
