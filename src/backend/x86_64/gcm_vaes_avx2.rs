@@ -214,9 +214,9 @@ vaes_avx2! {
         for b in b.iter_mut() {
             *b = _mm256_xor_si256(*b, rk[0]);
         }
-        for round in 1..=7 {
-            aes_round8(&mut b, rk[round]);
-            let i = 8 - round;
+        for (round, k) in rk[1..=7].iter().enumerate() {
+            aes_round8(&mut b, *k);
+            let i = 7 - round;
             mul_acc2(&mut w, for_hash_reg::<GCM>(load_at(x, i)), p[i]);
         }
         aes_round8(&mut b, rk[8]);
