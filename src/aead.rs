@@ -37,12 +37,12 @@ pub(crate) mod sealed {
         fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error>;
 
         /// Encrypts `data` and returns the tag. Lengths are already checked.
-        fn seal_core(&self, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag;
+        fn seal_core(&self, nonce: &Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag;
 
         /// Decrypts `data` and returns the tag the algorithm computes for it, to
         /// be compared by the caller. Lengths are already checked. The plaintext
         /// it writes is unauthenticated until that comparison succeeds.
-        fn open_core(&self, nonce: &Nonce, aad: &[u8], data: InOut<'_>, tag: &Tag) -> Tag;
+        fn open_core(&self, nonce: &Nonce, aad: &[u8], data: &mut InOut<'_>, tag: &Tag) -> Tag;
     }
 }
 
@@ -206,7 +206,7 @@ pub trait Aead: sealed::Core + Send + Sync {
             return Err(Error::BufferTooSmall { needed });
         };
         let (ciphertext, tag_out) = out.split_at_mut(plaintext.len());
-        let tag = self.seal_core(nonce, aad, InOut::copy(plaintext, ciphertext));
+        let tag = self.seal_core(nonce, aad, &mut InOut::copy(plaintext, ciphertext));
         tag_out.copy_from_slice(&tag);
         Ok(needed)
     }
@@ -246,7 +246,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         };
         let mut received = [0u8; TAG_LEN];
         received.copy_from_slice(tag);
-        let computed = self.open_core(nonce, aad, InOut::copy(ciphertext, out), &received);
+        let computed = self.open_core(nonce, aad, &mut InOut::copy(ciphertext, out), &received);
         verify_or_wipe(&computed, &received, out)?;
         Ok(text_len)
     }
@@ -270,7 +270,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         buffer: &mut [u8],
     ) -> Result<Tag, Error> {
         Self::check_lengths(aad.len(), buffer.len())?;
-        Ok(self.seal_core(nonce, aad, InOut::in_place(buffer)))
+        Ok(self.seal_core(nonce, aad, &mut InOut::in_place(buffer)))
     }
 
     /// Decrypts `buffer` in place if `tag` verifies; otherwise returns
@@ -296,7 +296,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         tag: &Tag,
     ) -> Result<(), Error> {
         Self::check_lengths(aad.len(), buffer.len())?;
-        let computed = self.open_core(nonce, aad, InOut::in_place(buffer), tag);
+        let computed = self.open_core(nonce, aad, &mut InOut::in_place(buffer), tag);
         verify_or_wipe(&computed, tag, buffer)
     }
 }
@@ -349,7 +349,7 @@ macro_rules! impl_aead {
                 &self,
                 nonce: &$crate::Nonce,
                 aad: &[u8],
-                data: $crate::backend::InOut<'_>,
+                data: &mut $crate::backend::InOut<'_>,
             ) -> $crate::Tag {
                 seal(&self.key, nonce, aad, data)
             }
@@ -358,7 +358,7 @@ macro_rules! impl_aead {
                 &self,
                 nonce: &$crate::Nonce,
                 aad: &[u8],
-                data: $crate::backend::InOut<'_>,
+                data: &mut $crate::backend::InOut<'_>,
                 tag: &$crate::Tag,
             ) -> $crate::Tag {
                 open(&self.key, nonce, aad, data, tag)

@@ -71,7 +71,7 @@ fn length_block(aad_len: usize, text_len: usize) -> u128 {
     u128::from(u64::from_le_bytes(aad_bits)) | u128::from(u64::from_le_bytes(text_bits)) << 64
 }
 
-fn seal<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
+fn seal<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag {
     let j0 = pre_counter_block(nonce);
     let len_block = length_block(aad.len(), data.len());
     // §7.1 steps 3–6: C = GCTR_K(inc32(J0), P); T = MSB_128(GCTR_K(J0, S)).
@@ -82,7 +82,7 @@ fn open<const NK: usize>(
     key: &GcmKey<NK>,
     nonce: &Nonce,
     aad: &[u8],
-    data: InOut<'_>,
+    data: &mut InOut<'_>,
     _tag: &Tag,
 ) -> Tag {
     let j0 = pre_counter_block(nonce);

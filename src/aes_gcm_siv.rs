@@ -68,7 +68,7 @@ fn length_block(aad_len: usize, text_len: usize) -> u128 {
     u128::from(aad_len as u64 * 8) | u128::from(text_len as u64 * 8) << 64
 }
 
-fn seal<const NK: usize>(key: &SivKey<NK>, nonce: &Nonce, aad: &[u8], data: InOut<'_>) -> Tag {
+fn seal<const NK: usize>(key: &SivKey<NK>, nonce: &Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag {
     let len_block = length_block(aad.len(), data.len());
     key.seal(nonce_block(nonce), aad, data, len_block)
 }
@@ -77,7 +77,7 @@ fn open<const NK: usize>(
     key: &SivKey<NK>,
     nonce: &Nonce,
     aad: &[u8],
-    data: InOut<'_>,
+    data: &mut InOut<'_>,
     tag: &Tag,
 ) -> Tag {
     let len_block = length_block(aad.len(), data.len());

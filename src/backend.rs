@@ -213,7 +213,13 @@ impl<const NK: usize> GcmKey<NK> {
     /// `j0` is the pre-counter block, `len_block` the final GHASH block
     /// `[len(A)]64 || [len(C)]64`; the caller builds both (SP 800-38D §7.1),
     /// as `u128::from_le_bytes` of the block so they pass in registers.
-    pub(crate) fn seal(&self, j0: u128, aad: &[u8], mut data: InOut<'_>, len_block: u128) -> Block {
+    pub(crate) fn seal(
+        &self,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
         match self.tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
@@ -224,7 +230,7 @@ impl<const NK: usize> GcmKey<NK> {
                     &self.h_powers,
                     j0,
                     aad,
-                    &mut data,
+                    data,
                     len_block,
                 )
             },
@@ -237,7 +243,7 @@ impl<const NK: usize> GcmKey<NK> {
                     &self.h_powers,
                     j0,
                     aad,
-                    &mut data,
+                    data,
                     len_block,
                 )
             },
@@ -250,7 +256,7 @@ impl<const NK: usize> GcmKey<NK> {
                     &self.h_powers,
                     j0,
                     aad,
-                    &mut data,
+                    data,
                     len_block,
                 )
             },
@@ -260,7 +266,13 @@ impl<const NK: usize> GcmKey<NK> {
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.
     /// The caller compares it with the received tag (and wipes the output if
     /// they differ); this function releases nothing by itself.
-    pub(crate) fn open(&self, j0: u128, aad: &[u8], mut data: InOut<'_>, len_block: u128) -> Block {
+    pub(crate) fn open(
+        &self,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
         match self.tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
@@ -271,7 +283,7 @@ impl<const NK: usize> GcmKey<NK> {
                     &self.h_powers,
                     j0,
                     aad,
-                    &mut data,
+                    data,
                     len_block,
                 )
             },
@@ -284,7 +296,7 @@ impl<const NK: usize> GcmKey<NK> {
                     &self.h_powers,
                     j0,
                     aad,
-                    &mut data,
+                    data,
                     len_block,
                 )
             },
@@ -297,7 +309,7 @@ impl<const NK: usize> GcmKey<NK> {
                     &self.h_powers,
                     j0,
                     aad,
-                    &mut data,
+                    data,
                     len_block,
                 )
             },
@@ -330,38 +342,24 @@ impl<const NK: usize> SivKey<NK> {
         &self,
         nonce: u128,
         aad: &[u8],
-        mut data: InOut<'_>,
+        data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
         match self.tier {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe {
-                x86_64::siv::seal(t, &self.round_keys, nonce, aad, &mut data, len_block)
+                x86_64::siv::seal(t, &self.round_keys, nonce, aad, data, len_block)
             },
             // SAFETY: as above, for `Tier::VaesAvx2`.
             #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx2(t) => unsafe {
-                x86_64::gcm_vaes_avx2::siv_seal(
-                    t,
-                    &self.round_keys,
-                    nonce,
-                    aad,
-                    &mut data,
-                    len_block,
-                )
+                x86_64::gcm_vaes_avx2::siv_seal(t, &self.round_keys, nonce, aad, data, len_block)
             },
             // SAFETY: as above, for `Tier::VaesAvx512`.
             #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx512(t) => unsafe {
-                x86_64::gcm_vaes_avx512::siv_seal(
-                    t,
-                    &self.round_keys,
-                    nonce,
-                    aad,
-                    &mut data,
-                    len_block,
-                )
+                x86_64::gcm_vaes_avx512::siv_seal(t, &self.round_keys, nonce, aad, data, len_block)
             },
         }
     }
@@ -372,7 +370,7 @@ impl<const NK: usize> SivKey<NK> {
         &self,
         nonce: u128,
         aad: &[u8],
-        mut data: InOut<'_>,
+        data: &mut InOut<'_>,
         tag: u128,
         len_block: u128,
     ) -> Block {
@@ -380,7 +378,7 @@ impl<const NK: usize> SivKey<NK> {
             // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::AesNiClmul(t) => unsafe {
-                x86_64::siv::open(t, &self.round_keys, nonce, aad, &mut data, tag, len_block)
+                x86_64::siv::open(t, &self.round_keys, nonce, aad, data, tag, len_block)
             },
             // SAFETY: as above, for `Tier::VaesAvx2`.
             #[cfg(target_arch = "x86_64")]
@@ -390,7 +388,7 @@ impl<const NK: usize> SivKey<NK> {
                     &self.round_keys,
                     nonce,
                     aad,
-                    &mut data,
+                    data,
                     tag,
                     len_block,
                 )
@@ -403,7 +401,7 @@ impl<const NK: usize> SivKey<NK> {
                     &self.round_keys,
                     nonce,
                     aad,
-                    &mut data,
+                    data,
                     tag,
                     len_block,
                 )
