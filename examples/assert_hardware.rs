@@ -11,6 +11,7 @@
 use std::process::exit;
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{Aead, Backend, Error};
 
 /// Every backend, fastest x86_64 tier first.
@@ -54,7 +55,30 @@ fn main() {
         "cea7403d4d606b6e074ec5d3baf39d18d0d1c8a799996bf0265b98b5d48ab919",
     );
 
-    if aes128 && aes256 {
+    // RFC 8452 Appendix C.1 and C.2, the first vector of each: key 01 00…,
+    // nonce 03 00…, empty plaintext and AAD; the output is the tag alone.
+    let mut siv_key = [0u8; 32];
+    siv_key[0] = 1;
+    let mut siv_nonce = [0u8; 12];
+    siv_nonce[0] = 3;
+    let mut siv_key_128 = [0u8; 16];
+    siv_key_128.copy_from_slice(&siv_key[..16]);
+    let siv128 = check_with(
+        "Aes128GcmSiv",
+        Aes128GcmSiv::new(&siv_key_128),
+        &siv_nonce,
+        &[],
+        "dc20e2d83f25705bb49e439eca56de25",
+    );
+    let siv256 = check_with(
+        "Aes256GcmSiv",
+        Aes256GcmSiv::new(&siv_key),
+        &siv_nonce,
+        &[],
+        "07f5f4169bbf55a8400cd47ea6fd400f",
+    );
+
+    if aes128 && aes256 && siv128 && siv256 {
         println!(
             "\nOK: every key type runs on the CPU's AES and carry-less multiply instructions."
         );
@@ -67,6 +91,17 @@ fn main() {
 /// Reports what `new` selected, and checks one seal against `expected` (hex).
 /// Returns whether both worked.
 fn check<K: Aead>(name: &str, key: Result<K, Error>, expected: &str) -> bool {
+    check_with(name, key, &[0; 12], &[0; 16], expected)
+}
+
+/// [`check`] with a chosen nonce and plaintext.
+fn check_with<K: Aead>(
+    name: &str,
+    key: Result<K, Error>,
+    nonce: &[u8; 12],
+    plaintext: &[u8],
+    expected: &str,
+) -> bool {
     println!();
     let key = match key {
         Ok(key) => key,
@@ -80,7 +115,7 @@ fn check<K: Aead>(name: &str, key: Result<K, Error>, expected: &str) -> bool {
         key.backend(),
         key.backend()
     );
-    match key.encrypt(&[0; 12], b"", &[0; 16]) {
+    match key.encrypt(nonce, b"", plaintext) {
         Ok(sealed) if hex(&sealed) == expected => {
             println!("{name} known answer: ok");
             true

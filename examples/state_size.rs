@@ -32,11 +32,23 @@ fn main() {
         "hardware_aead::aes_gcm::Aes256Gcm",
         Some(key_equivalent(15)),
     );
+    // GCM-SIV keeps only the key-generating key's round keys: its hash and
+    // encryption keys are derived per nonce (RFC 8452), so no powers are stored.
+    row::<hardware_aead::aes_gcm_siv::Aes128GcmSiv>(
+        "hardware_aead::aes_gcm_siv::Aes128GcmSiv",
+        Some(11 * 16),
+    );
+    row::<hardware_aead::aes_gcm_siv::Aes256GcmSiv>(
+        "hardware_aead::aes_gcm_siv::Aes256GcmSiv",
+        Some(15 * 16),
+    );
     // One type serves both of ring's AES-GCM algorithms.
     row::<ring::aead::LessSafeKey>("ring::aead::LessSafeKey (AES_128_GCM)", None);
     row::<ring::aead::LessSafeKey>("ring::aead::LessSafeKey (AES_256_GCM)", None);
     row::<aes_gcm::Aes128Gcm>("aes_gcm::Aes128Gcm (RustCrypto 0.10)", None);
     row::<aes_gcm::Aes256Gcm>("aes_gcm::Aes256Gcm (RustCrypto 0.10)", None);
+    row::<aes_gcm_siv::Aes128GcmSiv>("aes_gcm_siv::Aes128GcmSiv (RustCrypto 0.11)", None);
+    row::<aes_gcm_siv::Aes256GcmSiv>("aes_gcm_siv::Aes256GcmSiv (RustCrypto 0.11)", None);
 
     println!();
     println!(
