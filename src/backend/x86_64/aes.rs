@@ -22,20 +22,27 @@ aesni_clmul! {
     }
 
     /// The next AES-128 round key, or the next even AES-256 round key:
-    /// `prefix_xor(prev) ^ RotWord(SubWord(w_last)) ^ Rcon`. `AESKEYGENASSIST`
-    /// puts `RotWord(SubWord(X3)) ^ RCON` in dword 3; shuffle 0xff broadcasts it.
+    /// `prefix_xor(prev) ^ (SubWord(RotWord(w_last)) ^ Rcon)` in every word.
+    ///
+    /// `SubWord` comes from `AESENCLAST` rather than `AESKEYGENASSIST`, whose
+    /// latency is twice as long: when all four columns of the state hold the
+    /// same word, ShiftRows moves nothing, so `AESENCLAST(broadcast(w), k)` is
+    /// `broadcast(SubWord(w)) ^ k`. `PSHUFB` broadcasts `RotWord(w_last)`
+    /// (bytes 13, 14, 15, 12) and `k` puts Rcon in the first byte of each word.
+    /// The key schedule is serial, and GCM-SIV expands a key per message.
     #[inline]
-    fn key_step_rot<const RCON: i32>(prev: __m128i, last: __m128i) -> __m128i {
-        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(last));
+    fn key_step_rot(prev: __m128i, last: __m128i, rcon: i32) -> __m128i {
+        let rot_broadcast = _mm_set_epi8(12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13);
+        let t = _mm_aesenclast_si128(_mm_shuffle_epi8(last, rot_broadcast), _mm_set1_epi32(rcon));
         _mm_xor_si128(prefix_xor(prev), t)
     }
 
     /// The next odd AES-256 round key: `prefix_xor(prev) ^ SubWord(w_last)`
-    /// (FIPS-197 §5.2, "Nk > 6 and i mod Nk = 4"). `AESKEYGENASSIST` puts
-    /// `SubWord(X3)` in dword 2; shuffle 0xaa broadcasts it.
+    /// (FIPS-197 §5.2, "Nk > 6 and i mod Nk = 4"), with `SubWord` from
+    /// `AESENCLAST` on the broadcast last word (see [`key_step_rot`]).
     #[inline]
     fn key_step_sub(prev: __m128i, last: __m128i) -> __m128i {
-        let t = _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(last));
+        let t = _mm_aesenclast_si128(_mm_shuffle_epi32::<0xff>(last), _mm_setzero_si128());
         _mm_xor_si128(prefix_xor(prev), t)
     }
 
@@ -64,16 +71,16 @@ aesni_clmul! {
     #[inline]
     fn expand_128_regs(key: __m128i) -> [__m128i; 11] {
         let mut k = [key; 11];
-        k[1] = key_step_rot::<0x01>(k[0], k[0]);
-        k[2] = key_step_rot::<0x02>(k[1], k[1]);
-        k[3] = key_step_rot::<0x04>(k[2], k[2]);
-        k[4] = key_step_rot::<0x08>(k[3], k[3]);
-        k[5] = key_step_rot::<0x10>(k[4], k[4]);
-        k[6] = key_step_rot::<0x20>(k[5], k[5]);
-        k[7] = key_step_rot::<0x40>(k[6], k[6]);
-        k[8] = key_step_rot::<0x80>(k[7], k[7]);
-        k[9] = key_step_rot::<0x1b>(k[8], k[8]);
-        k[10] = key_step_rot::<0x36>(k[9], k[9]);
+        k[1] = key_step_rot(k[0], k[0], 0x01);
+        k[2] = key_step_rot(k[1], k[1], 0x02);
+        k[3] = key_step_rot(k[2], k[2], 0x04);
+        k[4] = key_step_rot(k[3], k[3], 0x08);
+        k[5] = key_step_rot(k[4], k[4], 0x10);
+        k[6] = key_step_rot(k[5], k[5], 0x20);
+        k[7] = key_step_rot(k[6], k[6], 0x40);
+        k[8] = key_step_rot(k[7], k[7], 0x80);
+        k[9] = key_step_rot(k[8], k[8], 0x1b);
+        k[10] = key_step_rot(k[9], k[9], 0x36);
         k
     }
 
@@ -82,19 +89,19 @@ aesni_clmul! {
     fn expand_256_regs(k0: __m128i, k1: __m128i) -> [__m128i; 15] {
         let mut k = [k0; 15];
         k[1] = k1;
-        k[2] = key_step_rot::<0x01>(k[0], k[1]);
+        k[2] = key_step_rot(k[0], k[1], 0x01);
         k[3] = key_step_sub(k[1], k[2]);
-        k[4] = key_step_rot::<0x02>(k[2], k[3]);
+        k[4] = key_step_rot(k[2], k[3], 0x02);
         k[5] = key_step_sub(k[3], k[4]);
-        k[6] = key_step_rot::<0x04>(k[4], k[5]);
+        k[6] = key_step_rot(k[4], k[5], 0x04);
         k[7] = key_step_sub(k[5], k[6]);
-        k[8] = key_step_rot::<0x08>(k[6], k[7]);
+        k[8] = key_step_rot(k[6], k[7], 0x08);
         k[9] = key_step_sub(k[7], k[8]);
-        k[10] = key_step_rot::<0x10>(k[8], k[9]);
+        k[10] = key_step_rot(k[8], k[9], 0x10);
         k[11] = key_step_sub(k[9], k[10]);
-        k[12] = key_step_rot::<0x20>(k[10], k[11]);
+        k[12] = key_step_rot(k[10], k[11], 0x20);
         k[13] = key_step_sub(k[11], k[12]);
-        k[14] = key_step_rot::<0x40>(k[12], k[13]);
+        k[14] = key_step_rot(k[12], k[13], 0x40);
         k
     }
 

@@ -106,13 +106,14 @@ aesni_clmul! {
         _mm_xor_si128(shifted, _mm_and_si128(top, poly))
     }
 
-    /// H^1..H^8 from H (already in POLYVAL form).
+    /// H^1..H^8 from H (already in POLYVAL form), as a tree of depth three
+    /// rather than a chain of seven: H^2; then H^3, H^4; then H^5..H^8 from H^4.
+    /// GCM-SIV computes these per message, where the chain's latency showed.
+    #[inline]
     pub(crate) fn powers(h: __m128i) -> [__m128i; 8] {
-        let mut p = [h; 8];
-        for i in 1..8 {
-            p[i] = mul(p[i - 1], h);
-        }
-        p
+        let h2 = mul(h, h);
+        let (h3, h4) = (mul(h2, h), mul(h2, h2));
+        [h, h2, h3, h4, mul(h4, h), mul(h4, h2), mul(h4, h3), mul(h4, h4)]
     }
 
     /// Folds up to eight blocks into `acc`: `acc = dot(acc + x[0], H^n) + … +
