@@ -1,0 +1,76 @@
+//! What both benches share: the nonce, the plaintext, the criterion settings
+//! and one key per hardware tier of this crate.
+
+use std::time::Duration;
+
+use criterion::Criterion;
+use hardware_aead::{Aead, Backend};
+
+/// The plaintext sizes, in bytes.
+pub const SIZES: [usize; 6] = [16, 64, 1024, 8 * 1024, 16 * 1024, 1024 * 1024];
+
+/// One nonce for every call: fine for a benchmark, never for real use.
+pub const NONCE: [u8; 12] = [
+    0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb,
+];
+
+/// Empty additional data, so that every byte counted is a plaintext byte.
+pub const AAD: &[u8] = b"";
+
+/// This crate's tiers, best first, with the criterion entry name of each.
+const TIERS: [(&str, Backend); 3] = [
+    ("hardware-aead/avx512", Backend::VaesAvx512),
+    ("hardware-aead/avx2", Backend::VaesAvx2),
+    ("hardware-aead/aesni", Backend::AesNiClmul),
+];
+
+/// This crate's keys for one algorithm: one per tier this CPU has, and the one
+/// [`Aead::new`] picks.
+pub struct Keys<Hw> {
+    /// `(entry name, key)` for every tier `with_backend` accepts, best first.
+    pub tiers: Vec<(&'static str, Hw)>,
+    /// The key on the default tier, if the CPU has any.
+    pub default: Option<Hw>,
+}
+
+impl<Hw: Aead> Keys<Hw> {
+    /// Builds every key the CPU allows from `key` and says on stdout which tiers
+    /// are measured under `name`.
+    pub fn new(name: &str, key: &[u8]) -> Self {
+        let Ok(key_bytes) = Hw::KeyBytes::try_from(key) else {
+            panic!("{name}: a key of {} bytes", Hw::KEY_LEN);
+        };
+        let mut tiers = Vec::new();
+        for (entry, backend) in TIERS {
+            match Hw::with_backend(&key_bytes, backend) {
+                Ok(hw) => tiers.push((entry, hw)),
+                Err(e) => println!("{name}: {entry} skipped on this CPU: {e}"),
+            }
+        }
+        let default = match Hw::new(&key_bytes) {
+            Ok(hw) => {
+                println!("{name}: hardware-aead defaults to {}", hw.backend());
+                Some(hw)
+            }
+            Err(e) => {
+                println!("{name}: hardware-aead skipped on this CPU: {e}");
+                None
+            }
+        };
+        Keys { tiers, default }
+    }
+}
+
+/// A deterministic plaintext of `len` bytes.
+pub fn plaintext(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 31 + 7) as u8).collect()
+}
+
+/// Short times, so that a whole bench runs in a few minutes on two cores: trust
+/// ratios within one run, not absolute figures across runs.
+pub fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_millis(600))
+        .sample_size(15)
+}
