@@ -12,7 +12,7 @@ use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
 use super::aes::load_round_keys;
-use super::ctr::load_powers;
+use super::ctr::{for_hash, load_powers};
 use super::{gcm_aesni, siv};
 use crate::backend::{Block, HPowers, InOut, RoundKeys};
 use crate::cpu::VaesAvx2;
@@ -100,14 +100,30 @@ vaes_avx2! {
     /// register i holds counter `2i + j`.
     #[inline]
     fn counters_group<const GCM: bool>(ctr: &mut __m128i) -> Group {
-        let first = _mm256_add_epi32(splat(*ctr), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
-        let two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
+        // GCM's counter is big-endian in the last four bytes. When its low byte
+        // cannot carry within the group, add to byte 15 of the big-endian block
+        // directly: one shuffle per group instead of one per register (the
+        // branch depends only on the block position, which is public).
+        let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) + 16 <= 256;
+        let (first, step) = if no_carry {
+            let be = splat(for_hash::<true>(*ctr));
+            (_mm256_add_epi32(be, _mm256_set_epi32(1 << 24, 0, 0, 0, 0, 0, 0, 0)), 2 << 24)
+        } else {
+            (_mm256_add_epi32(splat(*ctr), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0)), 2)
+        };
+        let step = if no_carry {
+            _mm256_set_epi32(step, 0, 0, 0, step, 0, 0, 0)
+        } else {
+            _mm256_set_epi32(0, 0, 0, step, 0, 0, 0, step)
+        };
         let mut out = [first; 8];
         for i in 1..8 {
-            out[i] = _mm256_add_epi32(out[i - 1], two);
+            out[i] = _mm256_add_epi32(out[i - 1], step);
         }
-        for o in out.iter_mut() {
-            *o = for_hash_reg::<GCM>(*o);
+        if !no_carry {
+            for o in out.iter_mut() {
+                *o = for_hash_reg::<GCM>(*o);
+            }
         }
         *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 16));
         out
@@ -267,6 +283,66 @@ mod tests {
                 "block {i} should be H^{}",
                 16 - i
             );
+        }
+    }
+
+    #[test]
+    fn group_counters_match_the_128_bit_ones_across_carries() {
+        let Ok(_t) = VaesAvx2::detect() else {
+            eprintln!("skipped: this CPU has no VaesAvx2 tier");
+            return;
+        };
+        for start in [
+            2u32,
+            0xef,
+            0xf0,
+            0xf1,
+            0xff,
+            0x1f0,
+            0xffff_fff0,
+            0xffff_fff8,
+            0xffff_ffff,
+        ] {
+            for gcm in [true, false] {
+                let mut j = [0x5au8; 16];
+                if gcm {
+                    j[12..].copy_from_slice(&start.to_be_bytes());
+                } else {
+                    j[..4].copy_from_slice(&start.to_le_bytes());
+                }
+                // SAFETY: `_t` proves the tier's features, which include the AES-NI ones.
+                let (wide, narrow) = unsafe {
+                    let x = super::super::load(&j);
+                    let c = if gcm {
+                        super::super::clmul::byte_reverse(x)
+                    } else {
+                        x
+                    };
+                    let (mut c1, mut c2) = (c, c);
+                    let mut bytes = [0u8; WIDE];
+                    if gcm {
+                        store_group_to(&mut bytes, &counters_group::<true>(&mut c1));
+                    } else {
+                        store_group_to(&mut bytes, &counters_group::<false>(&mut c1));
+                    }
+                    let narrow: [u8; WIDE] = if gcm {
+                        super::super::store_blocks(&super::super::ctr::counter_blocks::<true, 16>(
+                            &mut c2,
+                        ))
+                    } else {
+                        super::super::store_blocks(&super::super::ctr::counter_blocks::<false, 16>(
+                            &mut c2,
+                        ))
+                    };
+                    assert_eq!(
+                        super::super::store(c1),
+                        super::super::store(c2),
+                        "next counter, start {start:#x}"
+                    );
+                    (bytes, narrow)
+                };
+                assert_eq!(wide, narrow, "start {start:#x}, gcm {gcm}");
+            }
         }
     }
 }

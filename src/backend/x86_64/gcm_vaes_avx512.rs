@@ -17,7 +17,7 @@ use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
 use super::aes::load_round_keys;
-use super::ctr::load_powers;
+use super::ctr::{for_hash, load_powers};
 use super::{gcm_aesni, siv};
 use crate::backend::{Block, HPowers, InOut, RoundKeys};
 use crate::cpu::VaesAvx512;
@@ -97,14 +97,29 @@ vaes_avx512! {
     /// register i holds counter `4i + j`.
     #[inline]
     fn counters_group<const GCM: bool>(ctr: &mut __m128i) -> [__m512i; 4] {
-        let first = _mm512_add_epi32(splat(*ctr), _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
-        let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
+        // As in the AVX2 tier: without a carry out of the low byte, add to byte
+        // 15 of the big-endian block and skip the per-register shuffles.
+        let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) + 16 <= 256;
+        let (first, four) = if no_carry {
+            let be = splat(for_hash::<true>(*ctr));
+            (
+                _mm512_add_epi32(be, _mm512_set_epi32(3 << 24, 0, 0, 0, 2 << 24, 0, 0, 0, 1 << 24, 0, 0, 0, 0, 0, 0, 0)),
+                _mm512_set_epi32(4 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 4 << 24, 0, 0, 0),
+            )
+        } else {
+            (
+                _mm512_add_epi32(splat(*ctr), _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0)),
+                _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4),
+            )
+        };
         let mut out = [first; 4];
         for i in 1..4 {
             out[i] = _mm512_add_epi32(out[i - 1], four);
         }
-        for o in out.iter_mut() {
-            *o = for_hash_reg::<GCM>(*o);
+        if !no_carry {
+            for o in out.iter_mut() {
+                *o = for_hash_reg::<GCM>(*o);
+            }
         }
         *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 16));
         out
@@ -269,6 +284,66 @@ mod tests {
         };
         for (i, g) in got.iter().enumerate() {
             assert_eq!(*g, expected[15 - i], "lane {i} should hold H^{}", 16 - i);
+        }
+    }
+
+    #[test]
+    fn group_counters_match_the_128_bit_ones_across_carries() {
+        let Ok(_t) = VaesAvx512::detect() else {
+            eprintln!("skipped: this CPU has no VaesAvx512 tier");
+            return;
+        };
+        for start in [
+            2u32,
+            0xef,
+            0xf0,
+            0xf1,
+            0xff,
+            0x1f0,
+            0xffff_fff0,
+            0xffff_fff8,
+            0xffff_ffff,
+        ] {
+            for gcm in [true, false] {
+                let mut j = [0x5au8; 16];
+                if gcm {
+                    j[12..].copy_from_slice(&start.to_be_bytes());
+                } else {
+                    j[..4].copy_from_slice(&start.to_le_bytes());
+                }
+                // SAFETY: `_t` proves the tier's features, which include the AES-NI ones.
+                let (wide, narrow) = unsafe {
+                    let x = super::super::load(&j);
+                    let c = if gcm {
+                        super::super::clmul::byte_reverse(x)
+                    } else {
+                        x
+                    };
+                    let (mut c1, mut c2) = (c, c);
+                    let mut bytes = [0u8; WIDE];
+                    if gcm {
+                        store_group_to(&mut bytes, &counters_group::<true>(&mut c1));
+                    } else {
+                        store_group_to(&mut bytes, &counters_group::<false>(&mut c1));
+                    }
+                    let narrow: [u8; WIDE] = if gcm {
+                        super::super::store_blocks(&super::super::ctr::counter_blocks::<true, 16>(
+                            &mut c2,
+                        ))
+                    } else {
+                        super::super::store_blocks(&super::super::ctr::counter_blocks::<false, 16>(
+                            &mut c2,
+                        ))
+                    };
+                    assert_eq!(
+                        super::super::store(c1),
+                        super::super::store(c2),
+                        "next counter, start {start:#x}"
+                    );
+                    (bytes, narrow)
+                };
+                assert_eq!(wide, narrow, "start {start:#x}, gcm {gcm}");
+            }
         }
     }
 }
