@@ -6,6 +6,8 @@ use zeroize::Zeroize;
 
 use crate::backend::{Backend, InOut, Tier};
 use crate::error::Error;
+use crate::nonce::NonceSequence;
+use crate::placement::{KeySlot, Placed};
 
 /// A 96-bit nonce.
 pub type Nonce = [u8; 12];
@@ -16,13 +18,25 @@ pub type Tag = [u8; 16];
 /// The length of a [`Tag`] in bytes.
 pub const TAG_LEN: usize = 16;
 
+/// The length of a [`Nonce`] in bytes.
+pub const NONCE_LEN: usize = 12;
+
 pub(crate) mod sealed {
-    use super::{Error, InOut, Nonce, Tag, Tier, Zeroize};
+    use super::{Error, InOut, Nonce, NonceSequence, Tag, Tier, Zeroize};
 
     /// What an algorithm supplies: construction from a detected tier, the length
     /// limits, and the core seal/open over an in/out buffer. Not nameable outside
     /// the crate, so only this crate's types implement [`Aead`](super::Aead).
     pub trait Core: Sized {
+        /// Builds the key state at `at` without moving it afterwards.
+        ///
+        /// # Safety
+        /// `at` must be valid for writes of `Self` and aligned for it.
+        unsafe fn init_at(at: *mut Self, tier: Tier, key: &Self::KeyBytes);
+
+        /// The key's generated-nonce sequence.
+        fn nonces(&self) -> &NonceSequence;
+
         /// The key bytes, `[u8; 16]` or `[u8; 32]`.
         type KeyBytes: AsRef<[u8]> + Zeroize + for<'a> TryFrom<&'a [u8]>;
 
@@ -299,6 +313,215 @@ pub trait Aead: sealed::Core + Send + Sync {
         let computed = self.open_core(nonce, aad, &mut InOut::in_place(buffer), tag);
         verify_or_wipe(&computed, tag, buffer)
     }
+
+    /// Builds the key state inside `slot` (never moved afterwards) on the
+    /// fastest tier the CPU has. Dropping the returned guard drops the key and
+    /// zeroes every byte of the slot. See [`placement`](crate::placement).
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm, placement::KeySlot};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let mut slot = KeySlot::new();
+    /// let key = Aes128Gcm::new_in(&mut slot, &[9; 16])?;
+    /// let (nonce, sealed) = key.encrypt_with_generated_nonce(b"", b"hi")?;
+    /// assert_eq!(key.decrypt(&nonce, b"", &sealed)?, b"hi");
+    /// # Ok(()) }
+    /// ```
+    fn new_in<'a>(
+        slot: &'a mut KeySlot<Self>,
+        key: &Self::KeyBytes,
+    ) -> Result<Placed<'a, Self>, Error> {
+        let tier = Tier::best()?;
+        // SAFETY: the slot's storage is valid for writes of `Self` and aligned
+        // for it; what it held (nothing live: a `Placed` borrowing it would
+        // prevent this call) is overwritten.
+        unsafe { Self::init_at(slot.as_mut_ptr(), tier, key) };
+        // SAFETY: `init_at` initialised every field.
+        Ok(unsafe { Placed::new(slot) })
+    }
+
+    /// Builds the key state at `at`, in memory the caller allocated (for
+    /// example locked or guarded pages), on the fastest tier the CPU has.
+    ///
+    /// # Safety
+    /// - `at` must be valid for reads and writes of
+    ///   [`key_state_layout::<Self>()`](crate::placement::key_state_layout)
+    ///   bytes and aligned to it, and not used by anything else while the key
+    ///   lives there;
+    /// - on `Ok`, `*at` is an initialised key: use it through `&*at`, and end
+    ///   its life with [`core::ptr::drop_in_place`] (which zeroizes the round
+    ///   keys and GHASH powers) before the memory is freed or reused — wiping
+    ///   the rest of the bytes then is up to the caller;
+    /// - on `Err`, nothing was written.
+    ///
+    /// ```
+    /// use std::alloc::{alloc, dealloc};
+    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, placement::key_state_layout};
+    ///
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let layout = key_state_layout::<Aes256Gcm>();
+    /// // SAFETY: the layout has a non-zero size.
+    /// let at = unsafe { alloc(layout) }.cast::<Aes256Gcm>();
+    /// assert!(!at.is_null());
+    /// // SAFETY: `at` is a fresh allocation of the key's layout.
+    /// unsafe { Aes256Gcm::new_at(at, &[3; 32])? };
+    /// // SAFETY: initialised just above.
+    /// let key = unsafe { &*at };
+    /// let sealed = key.encrypt(&[0; 12], b"", b"guarded")?;
+    /// // SAFETY: the key is dropped once, then the memory is freed.
+    /// unsafe {
+    ///     core::ptr::drop_in_place(at);
+    ///     dealloc(at.cast(), layout);
+    /// }
+    /// # let _ = sealed;
+    /// # Ok(()) }
+    /// ```
+    unsafe fn new_at(at: *mut Self, key: &Self::KeyBytes) -> Result<(), Error> {
+        let tier = Tier::best()?;
+        // SAFETY: the caller guarantees `at` is valid for writes and aligned.
+        unsafe { Self::init_at(at, tier, key) };
+        Ok(())
+    }
+
+    /// Encrypts with the next generated nonce of this key and returns the
+    /// nonce with `ciphertext || tag`.
+    ///
+    /// Nonces are a 96-bit salt drawn from the operating system on first use,
+    /// XORed with a 64-bit per-key counter (thread-safe; re-salted in a child
+    /// after `fork()`); they never repeat under one key. After 2^64 nonces this
+    /// returns [`Error::NonceExhausted`].
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes256Gcm::new(&[4; 32])?;
+    /// let (nonce, sealed) = key.encrypt_with_generated_nonce(b"aad", b"msg")?;
+    /// assert_eq!(key.decrypt(&nonce, b"aad", &sealed)?, b"msg");
+    /// # Ok(()) }
+    /// ```
+    fn encrypt_with_generated_nonce(
+        &self,
+        aad: &[u8],
+        plaintext: &[u8],
+    ) -> Result<(Nonce, Vec<u8>), Error> {
+        Self::check_lengths(aad.len(), plaintext.len())?;
+        let nonce = self.nonces().next()?;
+        Ok((nonce, self.encrypt(&nonce, aad, plaintext)?))
+    }
+
+    /// Encrypts with the next generated nonce and returns
+    /// `ciphertext || tag || nonce`, for [`decrypt_nonce_appended`](Aead::decrypt_nonce_appended).
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm_siv::Aes128GcmSiv};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes128GcmSiv::new(&[4; 16])?;
+    /// let sealed = key.encrypt_nonce_appended_generated(b"", b"msg")?;
+    /// assert_eq!(sealed.len(), 3 + 16 + 12);
+    /// assert_eq!(key.decrypt_nonce_appended(b"", &sealed)?, b"msg");
+    /// # Ok(()) }
+    /// ```
+    fn encrypt_nonce_appended_generated(
+        &self,
+        aad: &[u8],
+        plaintext: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        Self::check_lengths(aad.len(), plaintext.len())?;
+        let mut out = vec![0u8; plaintext.len() + TAG_LEN + NONCE_LEN];
+        let written = self.encrypt_nonce_appended_generated_to(aad, plaintext, &mut out)?;
+        debug_assert_eq!(written, out.len());
+        Ok(out)
+    }
+
+    /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated)
+    /// into `out`; returns the bytes written (`plaintext.len() + 28`). Never
+    /// allocates. If `out` is too short: [`Error::BufferTooSmall`], nothing
+    /// written and no nonce used.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes128Gcm::new(&[4; 16])?;
+    /// let mut out = [0u8; 64];
+    /// let n = key.encrypt_nonce_appended_generated_to(b"", b"msg", &mut out)?;
+    /// let mut plain = [0u8; 3];
+    /// key.decrypt_nonce_appended_to(b"", &out[..n], &mut plain)?;
+    /// assert_eq!(&plain, b"msg");
+    /// # Ok(()) }
+    /// ```
+    fn encrypt_nonce_appended_generated_to(
+        &self,
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        Self::check_lengths(aad.len(), plaintext.len())?;
+        let needed = plaintext.len() + TAG_LEN + NONCE_LEN;
+        let Some(out) = out.get_mut(..needed) else {
+            return Err(Error::BufferTooSmall { needed });
+        };
+        let nonce = self.nonces().next()?;
+        let (sealed, nonce_out) = out.split_at_mut(needed - NONCE_LEN);
+        self.encrypt_to(&nonce, aad, plaintext, sealed)?;
+        nonce_out.copy_from_slice(&nonce);
+        Ok(needed)
+    }
+
+    /// Decrypts `ciphertext || tag || nonce` as produced by
+    /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated).
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, Error, aes_gcm::Aes256Gcm};
+    /// # fn main() -> Result<(), Error> {
+    /// let key = Aes256Gcm::new(&[4; 32])?;
+    /// let mut sealed = key.encrypt_nonce_appended_generated(b"", b"msg")?;
+    /// let last = sealed.len() - 1;
+    /// sealed[last] ^= 1; // a nonce bit
+    /// assert_eq!(key.decrypt_nonce_appended(b"", &sealed), Err(Error::Authentication));
+    /// # Ok(()) }
+    /// ```
+    fn decrypt_nonce_appended(&self, aad: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
+        let text_len = data
+            .len()
+            .checked_sub(TAG_LEN + NONCE_LEN)
+            .ok_or(Error::CiphertextTooShort)?;
+        Self::check_lengths(aad.len(), text_len)?;
+        let mut out = vec![0u8; text_len];
+        self.decrypt_nonce_appended_to(aad, data, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`decrypt_nonce_appended`](Aead::decrypt_nonce_appended) into `out`;
+    /// returns the plaintext length. Never allocates; on
+    /// [`Error::Authentication`] the plaintext area of `out` is all zero.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm_siv::Aes256GcmSiv};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes256GcmSiv::new(&[4; 32])?;
+    /// let sealed = key.encrypt_nonce_appended_generated(b"", b"msg")?;
+    /// let mut out = [0u8; 3];
+    /// assert_eq!(key.decrypt_nonce_appended_to(b"", &sealed, &mut out)?, 3);
+    /// # Ok(()) }
+    /// ```
+    fn decrypt_nonce_appended_to(
+        &self,
+        aad: &[u8],
+        data: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let sealed_len = data
+            .len()
+            .checked_sub(NONCE_LEN)
+            .ok_or(Error::CiphertextTooShort)?;
+        if sealed_len < TAG_LEN {
+            return Err(Error::CiphertextTooShort);
+        }
+        let (sealed, nonce) = data.split_at(sealed_len);
+        let mut n = [0u8; NONCE_LEN];
+        n.copy_from_slice(nonce);
+        self.decrypt_to(&n, aad, sealed, out)
+    }
 }
 
 /// The one place that decides whether decrypted bytes are released: compares the
@@ -323,17 +546,33 @@ pub(crate) fn verify_or_wipe(
 }
 
 /// Implements the sealed `Core`, [`Aead`] and a `Debug` that shows no key bytes
-/// for an algorithm's key type. The type has one field, `key`, built by `state`
-/// and exposing `tier()`; the algorithm's module defines `check_lengths`, `seal`
-/// and `open` (taking `&self.key` first). One body serves every key type.
+/// for an algorithm's key type. The type has one field, `key`, of the backend
+/// key-state type `state` (with `new`, `init_at`, `tier` and `nonces`), whose
+/// round keys come from `RoundKeys::expand`; the algorithm's module defines
+/// `check_lengths`, `seal` and `open` (taking `&self.key` first). One body
+/// serves every key type.
 macro_rules! impl_aead {
-    ($name:ident, key_len = $key_len:literal, state = $state:expr) => {
+    ($name:ident, key_len = $key_len:literal, state = $State:ident, expand = $expand:ident) => {
         impl $crate::aead::sealed::Core for $name {
             type KeyBytes = [u8; $key_len];
 
+            unsafe fn init_at(at: *mut Self, tier: $crate::backend::Tier, key: &[u8; $key_len]) {
+                // SAFETY: `at` is valid for writes and aligned (caller), so is
+                // its only field.
+                unsafe {
+                    $State::init_at(core::ptr::addr_of_mut!((*at).key), tier, || {
+                        $crate::backend::RoundKeys::$expand(tier, key)
+                    })
+                }
+            }
+
+            fn nonces(&self) -> &$crate::nonce::NonceSequence {
+                self.key.nonces()
+            }
+
             fn from_tier(tier: $crate::backend::Tier, key: &[u8; $key_len]) -> Self {
                 Self {
-                    key: ($state)(tier, key),
+                    key: $State::new(tier, $crate::backend::RoundKeys::$expand(tier, key)),
                 }
             }
 

@@ -18,7 +18,7 @@
 //! ```
 
 use crate::aead::{Nonce, Tag};
-use crate::backend::{GcmKey, InOut, RoundKeys};
+use crate::backend::{GcmKey, InOut};
 use crate::error::Error;
 
 /// The longest plaintext GCM allows, in bytes.
@@ -145,13 +145,5 @@ pub struct Aes256Gcm {
     key: GcmKey<15>,
 }
 
-impl_aead!(
-    Aes128Gcm,
-    key_len = 16,
-    state = |tier, key| GcmKey::new(tier, RoundKeys::new_128(tier, key))
-);
-impl_aead!(
-    Aes256Gcm,
-    key_len = 32,
-    state = |tier, key| GcmKey::new(tier, RoundKeys::new_256(tier, key))
-);
+impl_aead!(Aes128Gcm, key_len = 16, state = GcmKey, expand = new_128);
+impl_aead!(Aes256Gcm, key_len = 32, state = GcmKey, expand = new_256);

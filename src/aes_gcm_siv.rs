@@ -26,7 +26,7 @@
 //! ```
 
 use crate::aead::{Nonce, Tag};
-use crate::backend::{InOut, RoundKeys, SivKey};
+use crate::backend::{InOut, SivKey};
 use crate::error::Error;
 
 /// The longest plaintext AES-GCM-SIV allows, in bytes: RFC 8452 §6, P_MAX = 2^36.
@@ -130,16 +130,8 @@ pub struct Aes256GcmSiv {
     key: SivKey<15>,
 }
 
-impl_aead!(
-    Aes128GcmSiv,
-    key_len = 16,
-    state = |tier, key| SivKey::new(tier, RoundKeys::new_128(tier, key))
-);
-impl_aead!(
-    Aes256GcmSiv,
-    key_len = 32,
-    state = |tier, key| SivKey::new(tier, RoundKeys::new_256(tier, key))
-);
+impl_aead!(Aes128GcmSiv, key_len = 16, state = SivKey, expand = new_128);
+impl_aead!(Aes256GcmSiv, key_len = 32, state = SivKey, expand = new_256);
 
 #[cfg(test)]
 mod tests {

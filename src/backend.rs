@@ -10,9 +10,13 @@ use core::marker::PhantomData;
 use zeroize::Zeroize;
 
 use crate::error::Error;
+use crate::nonce::NonceSequence;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 
 /// The hardware path a key uses.
 ///
@@ -66,6 +70,8 @@ pub enum Tier {
     VaesAvx2(crate::cpu::VaesAvx2),
     #[cfg(target_arch = "x86_64")]
     VaesAvx512(crate::cpu::VaesAvx512),
+    #[cfg(target_arch = "aarch64")]
+    Armv8(crate::cpu::Armv8),
 }
 
 impl Tier {
@@ -81,7 +87,11 @@ impl Tier {
             }
             crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul)
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        {
+            crate::cpu::Armv8::detect().map(Tier::Armv8)
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             Err(Error::UnsupportedCpu {
                 missing: "x86_64 aes (no backend for this architecture in this build)",
@@ -96,17 +106,25 @@ impl Tier {
             Backend::AesNiClmul => crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul),
             #[cfg(target_arch = "x86_64")]
             Backend::VaesAvx512 => crate::cpu::VaesAvx512::detect().map(Tier::VaesAvx512),
-            // The AVX2 tier and the aarch64 tier are not built yet.
             #[cfg(target_arch = "x86_64")]
             Backend::VaesAvx2 => crate::cpu::VaesAvx2::detect().map(Tier::VaesAvx2),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::VaesAvx2 => Err(Error::UnsupportedCpu { missing: "vaes" }),
+            Backend::VaesAvx2 => Err(Error::UnsupportedCpu {
+                missing: "x86_64 vaes (this build is not for x86_64)",
+            }),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::VaesAvx512 => Err(Error::UnsupportedCpu { missing: "vaes" }),
+            Backend::VaesAvx512 => Err(Error::UnsupportedCpu {
+                missing: "x86_64 vaes (this build is not for x86_64)",
+            }),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::AesNiClmul => Err(Error::UnsupportedCpu { missing: "aes" }),
+            Backend::AesNiClmul => Err(Error::UnsupportedCpu {
+                missing: "x86_64 aes (this build is not for x86_64)",
+            }),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Armv8 => crate::cpu::Armv8::detect().map(Tier::Armv8),
+            #[cfg(not(target_arch = "aarch64"))]
             Backend::Armv8 => Err(Error::UnsupportedCpu {
-                missing: "aarch64 aes (this build has no ARMv8 backend yet)",
+                missing: "aarch64 aes (this build is not for aarch64)",
             }),
         }
     }
@@ -120,17 +138,27 @@ impl Tier {
             Tier::VaesAvx2(_) => Backend::VaesAvx2,
             #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx512(_) => Backend::VaesAvx512,
+            #[cfg(target_arch = "aarch64")]
+            Tier::Armv8(_) => Backend::Armv8,
         }
     }
 
     /// The AES-NI token every x86_64 tier implies: key setup (key expansion and
     /// the GHASH powers) runs on it for all of them.
     #[cfg(target_arch = "x86_64")]
-    fn aesni(self) -> crate::cpu::AesNiClmul {
+    pub(crate) fn aesni(self) -> crate::cpu::AesNiClmul {
         match self {
             Tier::AesNiClmul(t) => t,
             Tier::VaesAvx2(t) => t.aesni(),
             Tier::VaesAvx512(t) => t.aesni(),
+        }
+    }
+
+    /// The ARMv8 token: the only aarch64 tier, so key setup runs on it.
+    #[cfg(target_arch = "aarch64")]
+    fn armv8(self) -> crate::cpu::Armv8 {
+        match self {
+            Tier::Armv8(t) => t,
         }
     }
 }
@@ -154,6 +182,10 @@ pub(crate) struct GcmKey<const NK: usize> {
     round_keys: RoundKeys<NK>,
     h_powers: HPowers,
     tier: Tier,
+    /// The key's generated-nonce state. It lives here, beside the tier, so the
+    /// compiler packs both into the padding after the 368 bytes of key state:
+    /// `size_of::<Aes256Gcm>()` stays at 400.
+    nonces: NonceSequence,
 }
 
 impl RoundKeys<11> {
@@ -163,6 +195,11 @@ impl RoundKeys<11> {
         #[cfg(target_arch = "x86_64")]
         unsafe {
             x86_64::aes::expand_128(tier.aesni(), key)
+        }
+        // SAFETY: the ARMv8 token proves its features were detected.
+        #[cfg(target_arch = "aarch64")]
+        unsafe {
+            aarch64::aes::expand_128(tier.armv8(), key)
         }
     }
 }
@@ -174,6 +211,11 @@ impl RoundKeys<15> {
         #[cfg(target_arch = "x86_64")]
         unsafe {
             x86_64::aes::expand_256(tier.aesni(), key)
+        }
+        // SAFETY: the ARMv8 token proves its features were detected.
+        #[cfg(target_arch = "aarch64")]
+        unsafe {
+            aarch64::aes::expand_256(tier.armv8(), key)
         }
     }
 }
@@ -190,17 +232,58 @@ impl Drop for HPowers {
     }
 }
 
+/// H^1..H^8 for a key's round keys, on its tier.
+fn gcm_h_powers<const NK: usize>(tier: Tier, round_keys: &RoundKeys<NK>) -> HPowers {
+    // SAFETY: the AES-NI token proves its features were detected.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        x86_64::gcm_aesni::h_powers(tier.aesni(), round_keys)
+    }
+    // SAFETY: the ARMv8 token proves its features were detected.
+    #[cfg(target_arch = "aarch64")]
+    unsafe {
+        aarch64::gcm::h_powers(tier.armv8(), round_keys)
+    }
+}
+
 impl<const NK: usize> GcmKey<NK> {
     /// The GCM key state for already expanded round keys.
     pub(crate) fn new(tier: Tier, round_keys: RoundKeys<NK>) -> Self {
-        // SAFETY: the AES-NI token proves its features were detected.
-        #[cfg(target_arch = "x86_64")]
-        let h_powers = unsafe { x86_64::gcm_aesni::h_powers(tier.aesni(), &round_keys) };
+        let h_powers = gcm_h_powers(tier, &round_keys);
         Self {
             round_keys,
             h_powers,
             tier,
+            nonces: NonceSequence::new(),
         }
+    }
+
+    /// Builds the key state at `at`, field by field, so that it is never moved
+    /// after construction (caller-placed keys, `placement.rs`).
+    ///
+    /// # Safety
+    /// `at` must be valid for writes of `Self` and aligned for it. Whatever it
+    /// held is overwritten without being dropped.
+    pub(crate) unsafe fn init_at(
+        at: *mut Self,
+        tier: Tier,
+        round_keys: impl FnOnce() -> RoundKeys<NK>,
+    ) {
+        // SAFETY: `at` is valid for writes and aligned (caller); each write
+        // targets one field of it, and the field read back (`round_keys`) was
+        // fully written just before.
+        unsafe {
+            core::ptr::addr_of_mut!((*at).tier).write(tier);
+            core::ptr::addr_of_mut!((*at).nonces).write(NonceSequence::new());
+            core::ptr::addr_of_mut!((*at).round_keys).write(round_keys());
+            let h_powers = gcm_h_powers(tier, &*core::ptr::addr_of!((*at).round_keys));
+            core::ptr::addr_of_mut!((*at).h_powers).write(h_powers);
+        }
+    }
+
+    /// The key's generated-nonce state.
+    pub(crate) fn nonces(&self) -> &NonceSequence {
+        &self.nonces
     }
 
     /// The tier this key runs on.
@@ -251,6 +334,19 @@ impl<const NK: usize> GcmKey<NK> {
             #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx512(t) => unsafe {
                 x86_64::gcm_vaes_avx512::seal(
+                    t,
+                    &self.round_keys,
+                    &self.h_powers,
+                    j0,
+                    aad,
+                    data,
+                    len_block,
+                )
+            },
+            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+            #[cfg(target_arch = "aarch64")]
+            Tier::Armv8(t) => unsafe {
+                aarch64::gcm::seal(
                     t,
                     &self.round_keys,
                     &self.h_powers,
@@ -313,6 +409,19 @@ impl<const NK: usize> GcmKey<NK> {
                     len_block,
                 )
             },
+            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+            #[cfg(target_arch = "aarch64")]
+            Tier::Armv8(t) => unsafe {
+                aarch64::gcm::open(
+                    t,
+                    &self.round_keys,
+                    &self.h_powers,
+                    j0,
+                    aad,
+                    data,
+                    len_block,
+                )
+            },
         }
     }
 }
@@ -323,12 +432,41 @@ impl<const NK: usize> GcmKey<NK> {
 pub(crate) struct SivKey<const NK: usize> {
     round_keys: RoundKeys<NK>,
     tier: Tier,
+    /// The key's generated-nonce state (see [`GcmKey`]).
+    nonces: NonceSequence,
 }
 
 impl<const NK: usize> SivKey<NK> {
     /// The GCM-SIV key state for already expanded round keys.
     pub(crate) fn new(tier: Tier, round_keys: RoundKeys<NK>) -> Self {
-        Self { round_keys, tier }
+        Self {
+            round_keys,
+            tier,
+            nonces: NonceSequence::new(),
+        }
+    }
+
+    /// Builds the key state at `at` (see [`GcmKey::init_at`]).
+    ///
+    /// # Safety
+    /// As for [`GcmKey::init_at`].
+    pub(crate) unsafe fn init_at(
+        at: *mut Self,
+        tier: Tier,
+        round_keys: impl FnOnce() -> RoundKeys<NK>,
+    ) {
+        // SAFETY: `at` is valid for writes and aligned (caller); each write
+        // targets one field of it.
+        unsafe {
+            core::ptr::addr_of_mut!((*at).tier).write(tier);
+            core::ptr::addr_of_mut!((*at).nonces).write(NonceSequence::new());
+            core::ptr::addr_of_mut!((*at).round_keys).write(round_keys());
+        }
+    }
+
+    /// The key's generated-nonce state.
+    pub(crate) fn nonces(&self) -> &NonceSequence {
+        &self.nonces
     }
 
     /// The tier this key runs on.
@@ -360,6 +498,11 @@ impl<const NK: usize> SivKey<NK> {
             #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx512(t) => unsafe {
                 x86_64::gcm_vaes_avx512::siv_seal(t, &self.round_keys, nonce, aad, data, len_block)
+            },
+            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+            #[cfg(target_arch = "aarch64")]
+            Tier::Armv8(t) => unsafe {
+                aarch64::siv::seal(t, &self.round_keys, nonce, aad, data, len_block)
             },
         }
     }
@@ -405,6 +548,11 @@ impl<const NK: usize> SivKey<NK> {
                     tag,
                     len_block,
                 )
+            },
+            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+            #[cfg(target_arch = "aarch64")]
+            Tier::Armv8(t) => unsafe {
+                aarch64::siv::open(t, &self.round_keys, nonce, aad, data, tag, len_block)
             },
         }
     }
@@ -471,6 +619,13 @@ impl<'a> InOut<'a> {
 
     /// The `N` output bytes at `offset` as already written, borrowed: the
     /// stitched loops hash what they wrote a group or two earlier from here.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(
+            dead_code,
+            reason = "only the x86_64 wide tiers read their output back"
+        )
+    )]
     #[inline(always)]
     pub(crate) fn written<const N: usize>(&self, offset: usize) -> &[u8; N] {
         assert!(offset <= self.len && N <= self.len - offset);

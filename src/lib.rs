@@ -53,11 +53,14 @@ pub mod aes_gcm;
 pub mod aes_gcm_siv;
 mod backend;
 mod error;
+mod nonce;
+pub mod placement;
+pub mod random;
 
 #[cfg(test)]
 mod model;
 
-pub use crate::aead::{Aead, Nonce, TAG_LEN, Tag};
+pub use crate::aead::{Aead, NONCE_LEN, Nonce, TAG_LEN, Tag};
 pub use crate::backend::Backend;
 pub use crate::error::Error;
 

@@ -6,7 +6,10 @@
 
 use core::arch::x86_64::*;
 
-use super::{load, load_blocks, store};
+use zeroize::Zeroize;
+
+use super::ctr::counter_blocks;
+use super::{load, load_blocks, store, store_blocks, store_blocks_to};
 use crate::backend::RoundKeys;
 use crate::cpu::AesNiClmul;
 
@@ -117,6 +120,37 @@ aesni_clmul! {
             out.copy_from_slice(&expand_256_regs(k0, k1));
         }
         out
+    }
+
+    /// The random generator's AES-256-CTR keystream (`random.rs`): counter
+    /// blocks 0, 1, 2, … (the counter little-endian in the first 32 bits, the
+    /// rest zero) under `key`; blocks 0 and 1 into `next`, the rest into `out`.
+    /// The expanded key and the staging buffer are wiped before returning.
+    pub(crate) fn keystream(_token: AesNiClmul, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
+        let [k0, k1] = load_blocks::<2, 32>(key);
+        let mut rk = expand_256_regs(k0, k1);
+        let mut ctr = _mm_setzero_si128();
+        let mut first: [__m128i; 2] = counter_blocks::<false, 2>(&mut ctr);
+        encrypt_blocks(&rk, &mut first);
+        *next = store_blocks(&first);
+        let mut chunks = out.chunks_exact_mut(128);
+        for chunk in &mut chunks {
+            let mut ks: [__m128i; 8] = counter_blocks::<false, 8>(&mut ctr);
+            encrypt_blocks(&rk, &mut ks);
+            let chunk: &mut [u8; 128] = chunk.try_into().unwrap_or_else(|_| unreachable!());
+            store_blocks_to(chunk, &ks);
+        }
+        let rest = chunks.into_remainder();
+        if !rest.is_empty() {
+            let mut ks: [__m128i; 8] = counter_blocks::<false, 8>(&mut ctr);
+            encrypt_blocks(&rk, &mut ks);
+            let mut buf: [u8; 128] = store_blocks(&ks);
+            rest.copy_from_slice(&buf[..rest.len()]);
+            buf.zeroize();
+            ks.zeroize();
+        }
+        first.zeroize();
+        rk.zeroize();
     }
 
     /// Loads the round keys into registers (the compiler keeps what fits).

@@ -1,0 +1,452 @@
+//! A hardware AES-CTR random generator for keys and nonces, fork-safe.
+//!
+//! [`Generator`] is AES-256 in counter mode with *fast key erasure*
+//! (Bernstein, 2017): each refill runs one keystream under the current key; its
+//! first 32 bytes replace the key at once and the next [`BUFFER`] bytes are
+//! served to requests, each byte overwritten with zero as it is served.
+//! Requests larger than half the buffer get a keystream of their own, whose
+//! first 32 bytes likewise replace the key. Once a request returns, the state
+//! holds nothing from which its output, or any earlier one, can be recomputed:
+//! the key that produced it is gone, and so are the served bytes.
+//!
+//! It is seeded from the operating system (`getrandom`) and reseeded
+//! - after [`RESEED_BYTES`] bytes or [`RESEED_REQUESTS`] requests,
+//! - in a child process after `fork()` (see `fork.rs`: a `MADV_WIPEONFORK`
+//!   page, a `pthread_atfork` handler and a process-id check), so a child never
+//!   repeats its parent's output.
+//!
+//! With the default cargo feature `cpu-rng-reseed`, every seed also mixes in
+//! the CPU's own entropy source (RDSEED on x86_64) when the CPU has one: the
+//! seed is the XOR of the keystream, the OS bytes and the CPU bytes, so it is
+//! unpredictable if any one of them is. Without the feature, the OS alone.
+//!
+//! Every AES block runs on the same hardware tiers as the AEADs; on a CPU
+//! without them, [`Generator::new`] returns [`Error::UnsupportedCpu`].
+//!
+//! ```
+//! use hardware_aead::random::{self, Generator};
+//!
+//! # fn main() -> Result<(), hardware_aead::Error> {
+//! let mut rng = Generator::new()?;
+//! let key = rng.key_32()?;          // zeroized when dropped
+//! let nonce = rng.nonce_12()?;
+//! let mut buf = [0u8; 64];
+//! random::fill(&mut buf)?;          // a thread-local generator
+//! # let _ = (key, nonce);
+//! # Ok(()) }
+//! ```
+
+pub(crate) mod fork;
+
+use core::cell::RefCell;
+
+use zeroize::Zeroize;
+pub use zeroize::Zeroizing;
+
+use crate::backend::Tier;
+use crate::error::Error;
+
+/// Output bytes after which the generator reseeds from the operating system.
+pub const RESEED_BYTES: u64 = 1 << 26;
+
+/// Requests after which the generator reseeds from the operating system.
+pub const RESEED_REQUESTS: u64 = 1 << 20;
+
+/// Bytes of keystream produced per refill and served to small requests.
+pub const BUFFER: usize = 256;
+
+/// Fills `out` from the operating system's generator.
+pub(crate) fn os_fill(out: &mut [u8]) -> Result<(), Error> {
+    #[cfg(test)]
+    if tests::os_fails() {
+        return Err(Error::Entropy);
+    }
+    getrandom::fill(out).map_err(|_| Error::Entropy)
+}
+
+/// AES-256-CTR with fast key erasure; see the [module documentation](self).
+///
+/// ```
+/// use hardware_aead::random::Generator;
+///
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let mut rng = Generator::new()?;
+/// let a = rng.nonce_12()?;
+/// let b = rng.nonce_12()?;
+/// assert_ne!(a, b);
+/// # Ok(()) }
+/// ```
+pub struct Generator {
+    /// The current AES-256 key.
+    key: [u8; 32],
+    /// Keystream not served yet; bytes before `pos` are served (and zero).
+    buffer: [u8; BUFFER],
+    pos: usize,
+    tier: Tier,
+    /// Bytes and requests since the last seed.
+    bytes: u64,
+    requests: u64,
+    /// The fork generation the last seed belongs to.
+    generation: u32,
+}
+
+impl Generator {
+    /// A generator seeded from the operating system (and the CPU, see the
+    /// module documentation).
+    ///
+    /// Errors: [`Error::UnsupportedCpu`] without hardware AES, [`Error::Entropy`]
+    /// if the operating system gives no randomness.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let mut rng = hardware_aead::random::Generator::new()?;
+    /// # let _ = rng.key_16()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new() -> Result<Self, Error> {
+        let tier = Tier::best()?;
+        let mut rng = Self {
+            key: [0; 32],
+            buffer: [0; BUFFER],
+            pos: BUFFER,
+            tier,
+            bytes: 0,
+            requests: 0,
+            generation: 0,
+        };
+        rng.reseed()?;
+        Ok(rng)
+    }
+
+    /// Fills `out` with random bytes.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let mut rng = hardware_aead::random::Generator::new()?;
+    /// let mut salt = [0u8; 16];
+    /// rng.fill(&mut salt)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn fill(&mut self, out: &mut [u8]) -> Result<(), Error> {
+        if fork::generation() != self.generation
+            || self.bytes >= RESEED_BYTES
+            || self.requests >= RESEED_REQUESTS
+        {
+            self.reseed()?;
+        }
+        if out.len() > BUFFER / 2 {
+            rekey(self.tier, &mut self.key, out);
+        } else {
+            let mut done = 0;
+            while done < out.len() {
+                if self.pos == BUFFER {
+                    rekey(self.tier, &mut self.key, &mut self.buffer);
+                    self.pos = 0;
+                }
+                let take = (out.len() - done).min(BUFFER - self.pos);
+                let served = &mut self.buffer[self.pos..self.pos + take];
+                out[done..done + take].copy_from_slice(served);
+                served.zeroize();
+                self.pos += take;
+                done += take;
+            }
+        }
+        self.bytes += out.len() as u64;
+        self.requests += 1;
+        Ok(())
+    }
+
+    /// A fresh 256-bit key, zeroized when dropped.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, random::Generator};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes256Gcm::new(&*Generator::new()?.key_32()?)?;
+    /// # let _ = key;
+    /// # Ok(()) }
+    /// ```
+    pub fn key_32(&mut self) -> Result<Zeroizing<[u8; 32]>, Error> {
+        let mut key = Zeroizing::new([0u8; 32]);
+        self.fill(&mut *key)?;
+        Ok(key)
+    }
+
+    /// A fresh 128-bit key, zeroized when dropped.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = hardware_aead::random::Generator::new()?.key_16()?;
+    /// assert_eq!(key.len(), 16);
+    /// # Ok(()) }
+    /// ```
+    pub fn key_16(&mut self) -> Result<Zeroizing<[u8; 16]>, Error> {
+        let mut key = Zeroizing::new([0u8; 16]);
+        self.fill(&mut *key)?;
+        Ok(key)
+    }
+
+    /// A random 96-bit nonce. (A key's own generated nonces, which cannot
+    /// repeat, come from [`Aead::encrypt_with_generated_nonce`](crate::Aead::encrypt_with_generated_nonce).)
+    ///
+    /// ```
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let nonce = hardware_aead::random::Generator::new()?.nonce_12()?;
+    /// # let _ = nonce;
+    /// # Ok(()) }
+    /// ```
+    pub fn nonce_12(&mut self) -> Result<[u8; 12], Error> {
+        let mut nonce = [0u8; 12];
+        self.fill(&mut nonce)?;
+        Ok(nonce)
+    }
+
+    /// New key = keystream ⊕ OS bytes ⊕ CPU bytes; drops the buffered
+    /// keystream (in a child after `fork()` it is the parent's); resets the
+    /// budgets.
+    fn reseed(&mut self) -> Result<(), Error> {
+        let generation = fork::checked_generation();
+        let mut seed = [0u8; 32];
+        os_fill(&mut seed)?;
+        mix_cpu_entropy(&mut seed);
+        let mut next = [0u8; 32];
+        keystream(self.tier, &self.key, &mut next, &mut []);
+        for (k, (n, s)) in self.key.iter_mut().zip(next.iter().zip(seed.iter())) {
+            *k = n ^ s;
+        }
+        next.zeroize();
+        seed.zeroize();
+        self.buffer.zeroize();
+        self.pos = BUFFER;
+        self.bytes = 0;
+        self.requests = 0;
+        self.generation = generation;
+        Ok(())
+    }
+}
+
+impl Drop for Generator {
+    fn drop(&mut self) {
+        self.key.zeroize();
+        self.buffer.zeroize();
+    }
+}
+
+impl core::fmt::Debug for Generator {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Generator")
+            .field("backend", &self.tier.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Fills `out` from this thread's generator (created on first use).
+///
+/// ```
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let mut key = [0u8; 32];
+/// hardware_aead::random::fill(&mut key)?;
+/// # Ok(()) }
+/// ```
+pub fn fill(out: &mut [u8]) -> Result<(), Error> {
+    thread_local! {
+        static GENERATOR: RefCell<Option<Generator>> = const { RefCell::new(None) };
+    }
+    GENERATOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let rng = match &mut *slot {
+            Some(rng) => rng,
+            None => slot.insert(Generator::new()?),
+        };
+        rng.fill(out)
+    })
+}
+
+/// One keystream under `key`: its first 32 bytes replace the key, the rest
+/// fills `out`.
+fn rekey(tier: Tier, key: &mut [u8; 32], out: &mut [u8]) {
+    let mut next = [0u8; 32];
+    keystream(tier, key, &mut next, out);
+    *key = next;
+    next.zeroize();
+}
+
+/// One AES-256-CTR keystream under `key` from counter 0: blocks 0 and 1 into
+/// `next`, the rest into `out`.
+fn keystream(tier: Tier, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: every x86_64 tier implies the AES-NI features (`Tier::aesni`).
+    unsafe {
+        crate::backend::x86_64::aes::keystream(tier.aesni(), key, next, out)
+    }
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: the ARMv8 token proves AES was detected.
+    unsafe {
+        let crate::backend::Tier::Armv8(t) = tier;
+        crate::backend::aarch64::aes::keystream(t, key, next, out)
+    }
+}
+
+/// XORs the CPU's entropy source into `seed`, where there is one and the
+/// `cpu-rng-reseed` feature is on; otherwise leaves it alone.
+fn mix_cpu_entropy(seed: &mut [u8; 32]) {
+    #[cfg(all(feature = "cpu-rng-reseed", target_arch = "x86_64"))]
+    if std::arch::is_x86_feature_detected!("rdseed") {
+        // SAFETY: RDSEED was just detected.
+        unsafe { rdseed_into(seed) };
+    }
+    let _ = seed;
+}
+
+/// XORs up to 32 bytes of RDSEED output into `seed`; gives up on a word after
+/// a bounded number of retries (RDSEED may be exhausted momentarily).
+#[cfg(all(feature = "cpu-rng-reseed", target_arch = "x86_64"))]
+#[target_feature(enable = "rdseed")]
+fn rdseed_into(seed: &mut [u8; 32]) {
+    for chunk in seed.chunks_exact_mut(8) {
+        for _ in 0..64 {
+            let mut word = 0u64;
+            if core::arch::x86_64::_rdseed64_step(&mut word) == 1 {
+                for (b, w) in chunk.iter_mut().zip(word.to_le_bytes()) {
+                    *b ^= w;
+                }
+                word.zeroize();
+                break;
+            }
+            core::hint::spin_loop();
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use core::cell::Cell;
+
+    use super::*;
+
+    thread_local! {
+        static OS_FAILS: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// The injectable failure of the OS source (this thread only).
+    pub(crate) fn os_fails() -> bool {
+        OS_FAILS.with(Cell::get)
+    }
+
+    #[test]
+    fn aes256_ctr_core_matches_the_model_and_the_model_matches_the_standards() {
+        // Our keystream, block by block, is AES-256 of the counter blocks 0, 1,
+        // 2, … as the by-the-book model computes it.
+        let key: [u8; 32] = core::array::from_fn(|i| i as u8);
+        let mut next = [0u8; 32];
+        let mut out = [0u8; 200];
+        keystream(Tier::best().unwrap(), &key, &mut next, &mut out);
+        for i in 0..15u32 {
+            let mut counter = [0u8; 16];
+            counter[..4].copy_from_slice(&i.to_le_bytes());
+            let block = crate::model::aes_encrypt_block(&key, &counter);
+            let got: &[u8] = if i < 2 {
+                &next[16 * i as usize..][..16]
+            } else {
+                let start = 16 * (i as usize - 2);
+                &out[start..(start + 16).min(out.len())]
+            };
+            assert_eq!(got, &block[..got.len()], "block {i}");
+        }
+        // FIPS-197 Appendix C.3: AES-256 of 00112233…ff under 000102…1f.
+        let block: [u8; 16] = core::array::from_fn(|i| (i as u8) * 0x11);
+        assert_eq!(
+            crate::model::aes_encrypt_block(&key, &block),
+            [
+                0x8e, 0xa2, 0xb7, 0xca, 0x51, 0x67, 0x45, 0xbf, 0xea, 0xfc, 0x49, 0x90, 0x4b, 0x49,
+                0x60, 0x89
+            ]
+        );
+        // SP 800-38A F.5.5 (CTR-AES256), block #1: the output block for the
+        // counter block f0f1…ff.
+        let key = [
+            0x60, 0x3d, 0xeb, 0x10, 0x15, 0xca, 0x71, 0xbe, 0x2b, 0x73, 0xae, 0xf0, 0x85, 0x7d,
+            0x77, 0x81, 0x1f, 0x35, 0x2c, 0x07, 0x3b, 0x61, 0x08, 0xd7, 0x2d, 0x98, 0x10, 0xa3,
+            0x09, 0x14, 0xdf, 0xf4,
+        ];
+        let counter: [u8; 16] = core::array::from_fn(|i| 0xf0 + i as u8);
+        assert_eq!(
+            crate::model::aes_encrypt_block(&key, &counter),
+            [
+                0x0b, 0xdf, 0x7d, 0xf1, 0x59, 0x17, 0x16, 0x33, 0x5e, 0x9a, 0x8b, 0x15, 0xc8, 0x60,
+                0xc5, 0x02
+            ]
+        );
+    }
+
+    #[test]
+    fn refills_and_large_requests_erase_the_key_and_served_bytes() {
+        let mut rng = Generator::new().unwrap();
+        // A large request: its own keystream; the key becomes its first 32 bytes.
+        let before = rng.key;
+        let mut out = [0u8; 200];
+        rng.fill(&mut out).unwrap();
+        let mut next = [0u8; 32];
+        let mut rest = [0u8; 200];
+        keystream(rng.tier, &before, &mut next, &mut rest);
+        assert_eq!((rng.key, out), (next, rest));
+        // A small request refills the buffer (the key moves on again) and
+        // serves its first bytes, which are zero in the buffer afterwards.
+        let before = rng.key;
+        let mut small = [0u8; 5];
+        rng.fill(&mut small).unwrap();
+        let mut buffer = [0u8; BUFFER];
+        keystream(rng.tier, &before, &mut next, &mut buffer);
+        assert_eq!(rng.key, next);
+        assert_eq!(small, buffer[..5]);
+        assert_eq!(rng.pos, 5);
+        assert!(rng.buffer[..5].iter().all(|b| *b == 0));
+        assert_eq!(rng.buffer[5..], buffer[5..]);
+        // Requests that span a refill are served across it without a gap.
+        let mut span = [0u8; 120];
+        let mut total = 5;
+        while total + span.len() <= BUFFER {
+            rng.fill(&mut span).unwrap();
+            total += span.len();
+        }
+        assert!(rng.pos > BUFFER - span.len());
+        let before = rng.key;
+        let tail_len = BUFFER - rng.pos;
+        let tail: Vec<u8> = rng.buffer[rng.pos..].to_vec();
+        rng.fill(&mut span).unwrap();
+        keystream(rng.tier, &before, &mut next, &mut buffer);
+        assert_eq!(span[..tail_len], tail[..]);
+        assert_eq!(span[tail_len..], buffer[..span.len() - tail_len]);
+    }
+
+    #[test]
+    fn entropy_error_when_the_os_source_fails() {
+        OS_FAILS.with(|f| f.set(true));
+        assert_eq!(Generator::new().err(), Some(Error::Entropy));
+        let seq = crate::nonce::NonceSequence::new();
+        assert_eq!(seq.next(), Err(Error::Entropy));
+        OS_FAILS.with(|f| f.set(false));
+        assert!(Generator::new().is_ok());
+        assert!(seq.next().is_ok());
+    }
+
+    #[test]
+    fn reseeds_after_the_request_budget() {
+        let mut rng = Generator::new().unwrap();
+        rng.requests = RESEED_REQUESTS;
+        let before = rng.key;
+        let mut out = [0u8; 1];
+        rng.fill(&mut out).unwrap();
+        assert_eq!(rng.requests, 1);
+        let mut next = [0u8; 32];
+        keystream(rng.tier, &before, &mut next, &mut []);
+        assert_ne!(rng.key, next, "a reseed mixes fresh entropy in");
+    }
+
+    /// Linux ≥ 4.14 accepts the advice (whether it is honoured is checked by
+    /// forking, in tests/random.rs).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn wipe_on_fork_is_accepted_by_this_kernel() {
+        assert!(fork::wipe_on_fork_accepted());
+    }
+}

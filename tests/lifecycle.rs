@@ -1,0 +1,189 @@
+//! Key lifecycle: caller-placed key state and its wiping, owned keys' wiping,
+//! and generated nonces.
+
+use std::collections::HashSet;
+use std::mem::{ManuallyDrop, MaybeUninit, size_of};
+
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::placement::{KeySlot, key_state_layout};
+use hardware_aead::{Aead, Error};
+
+/// The bytes of `value`'s storage.
+fn bytes_of<T>(value: &T) -> Vec<u8> {
+    // SAFETY: reading `size_of::<T>()` bytes of a live object's storage; every
+    // byte read here has been written (the slots were zeroed or built).
+    unsafe { std::slice::from_raw_parts((value as *const T).cast::<u8>(), size_of::<T>()).to_vec() }
+}
+
+fn nonzero(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|b| **b != 0).count()
+}
+
+/// Builds a key in a slot, uses it, drops it: the slot is all zero after.
+fn placed_key_is_wiped<K: Aead>(key: &K::KeyBytes) {
+    let mut slot = KeySlot::<K>::new();
+    {
+        let placed = K::new_in(&mut slot, key).unwrap();
+        let (nonce, sealed) = placed
+            .encrypt_with_generated_nonce(b"aad", b"placed message")
+            .unwrap();
+        assert_eq!(
+            placed.decrypt(&nonce, b"aad", &sealed).unwrap(),
+            b"placed message"
+        );
+        // While it lives, the slot holds the (non-zero) key state.
+        assert!(nonzero(&bytes_of(&*placed)) > 100);
+    }
+    assert_eq!(
+        nonzero(&bytes_of(&slot)),
+        0,
+        "{} bytes survive in the slot",
+        nonzero(&bytes_of(&slot))
+    );
+}
+
+#[test]
+fn placed_keys_are_wiped_on_drop() {
+    placed_key_is_wiped::<Aes128Gcm>(&[0x11; 16]);
+    placed_key_is_wiped::<Aes256Gcm>(&[0x22; 32]);
+    placed_key_is_wiped::<Aes128GcmSiv>(&[0x33; 16]);
+    placed_key_is_wiped::<Aes256GcmSiv>(&[0x44; 32]);
+}
+
+/// An owned key dropped in place: its key-equivalent state (round keys and
+/// powers) is zero afterwards; at most the tier byte and the nonce state
+/// (counter and salt, not secret) remain.
+fn owned_key_is_wiped<K: Aead>(key: &K::KeyBytes) {
+    let mut owned = ManuallyDrop::new(K::new(key).unwrap());
+    let _ = owned.encrypt_with_generated_nonce(b"", b"x").unwrap();
+    assert!(nonzero(&bytes_of(&*owned)) > 100);
+    // SAFETY: dropped once, never used again except to read its bytes.
+    unsafe { ManuallyDrop::drop(&mut owned) };
+    let left = nonzero(&bytes_of(&*owned));
+    assert!(
+        left <= 1 + 24,
+        "{left} non-zero bytes survive (tier + nonce state is 25 at most)"
+    );
+}
+
+#[test]
+fn owned_keys_are_wiped_on_drop() {
+    owned_key_is_wiped::<Aes128Gcm>(&[0x11; 16]);
+    owned_key_is_wiped::<Aes256Gcm>(&[0x22; 32]);
+    owned_key_is_wiped::<Aes128GcmSiv>(&[0x33; 16]);
+    owned_key_is_wiped::<Aes256GcmSiv>(&[0x44; 32]);
+}
+
+#[test]
+fn keys_built_at_a_raw_pointer_work_and_layouts_are_compact() {
+    let layout = key_state_layout::<Aes256Gcm>();
+    assert_eq!(layout.size(), size_of::<Aes256Gcm>());
+    assert!(layout.size() <= 400, "{}", layout.size());
+    let mut storage = MaybeUninit::<Aes256Gcm>::uninit();
+    // SAFETY: `storage` is valid for writes and aligned for the key.
+    unsafe { Aes256Gcm::new_at(storage.as_mut_ptr(), &[5; 32]).unwrap() };
+    // SAFETY: initialised by `new_at`.
+    let key = unsafe { storage.assume_init_ref() };
+    let reference = Aes256Gcm::new(&[5; 32]).unwrap();
+    assert_eq!(
+        key.encrypt(&[1; 12], b"", b"abc").unwrap(),
+        reference.encrypt(&[1; 12], b"", b"abc").unwrap()
+    );
+    // SAFETY: dropped once.
+    unsafe { storage.assume_init_drop() };
+}
+
+#[test]
+fn generated_nonces_never_repeat_across_threads() {
+    const THREADS: usize = 8;
+    const EACH: usize = 100_000;
+    let key = Aes128Gcm::new(&[9; 16]).unwrap();
+    let all: Vec<Vec<[u8; 12]>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::with_capacity(EACH);
+                    for _ in 0..EACH {
+                        let mut out = [0u8; 28];
+                        key.encrypt_nonce_appended_generated_to(b"", b"", &mut out)
+                            .unwrap();
+                        let mut nonce = [0u8; 12];
+                        nonce.copy_from_slice(&out[16..]);
+                        mine.push(nonce);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut seen = HashSet::with_capacity(THREADS * EACH);
+    for nonce in all.iter().flatten() {
+        assert!(seen.insert(*nonce), "nonce {nonce:02x?} repeated");
+    }
+    assert_eq!(seen.len(), THREADS * EACH);
+}
+
+fn nonce_appended_round_trip_and_tamper<K: Aead>(key: &K::KeyBytes) {
+    let key = K::new(key).unwrap();
+    for len in [0usize, 1, 16, 17, 300] {
+        let msg: Vec<u8> = (0..len).map(|i| i as u8).collect();
+        let sealed = key.encrypt_nonce_appended_generated(b"hdr", &msg).unwrap();
+        assert_eq!(sealed.len(), len + 16 + 12);
+        assert_eq!(key.decrypt_nonce_appended(b"hdr", &sealed).unwrap(), msg);
+        let mut out = vec![0u8; len];
+        assert_eq!(
+            key.decrypt_nonce_appended_to(b"hdr", &sealed, &mut out)
+                .unwrap(),
+            len
+        );
+        assert_eq!(out, msg);
+        // Every byte of ciphertext, tag and nonce is covered.
+        for i in 0..sealed.len() {
+            let mut bad = sealed.clone();
+            bad[i] ^= 0x01;
+            let mut out = vec![0xAAu8; len];
+            assert_eq!(
+                key.decrypt_nonce_appended_to(b"hdr", &bad, &mut out),
+                Err(Error::Authentication)
+            );
+            assert!(out.iter().all(|b| *b == 0), "forged plaintext released");
+        }
+        assert_eq!(
+            key.decrypt_nonce_appended(b"HDR", &sealed),
+            Err(Error::Authentication)
+        );
+        // Two seals of the same message use different nonces.
+        let again = key.encrypt_nonce_appended_generated(b"hdr", &msg).unwrap();
+        assert_ne!(again[len + 16..], sealed[len + 16..]);
+    }
+    for short in 0..28 {
+        assert_eq!(
+            key.decrypt_nonce_appended(b"", &vec![0; short]),
+            Err(Error::CiphertextTooShort)
+        );
+    }
+    // Too small an output buffer: an error, nothing written, no nonce used.
+    let mut out = [0xAAu8; 30];
+    assert_eq!(
+        key.encrypt_nonce_appended_generated_to(b"", b"abc", &mut out[..30]),
+        Err(Error::BufferTooSmall { needed: 31 })
+    );
+    assert!(out.iter().all(|b| *b == 0xAA));
+}
+
+#[test]
+fn nonce_appended_sealing_round_trips_and_rejects_tampering() {
+    nonce_appended_round_trip_and_tamper::<Aes128Gcm>(&[1; 16]);
+    nonce_appended_round_trip_and_tamper::<Aes256Gcm>(&[2; 32]);
+    nonce_appended_round_trip_and_tamper::<Aes128GcmSiv>(&[3; 16]);
+    nonce_appended_round_trip_and_tamper::<Aes256GcmSiv>(&[4; 32]);
+}
+
+#[test]
+fn generated_nonce_sealing_matches_explicit_nonce_sealing() {
+    let key = Aes256GcmSiv::new(&[7; 32]).unwrap();
+    let (nonce, sealed) = key.encrypt_with_generated_nonce(b"a", b"payload").unwrap();
+    assert_eq!(sealed, key.encrypt(&nonce, b"a", b"payload").unwrap());
+}
