@@ -2,7 +2,7 @@
 //!
 //! This file holds the parts of the mode that are the same on every tier: the
 //! pre-counter block J0, the length block and the length limits. The counter-mode
-//! encryption and GHASH run in the kernels behind [`GcmKey`].
+//! encryption and GHASH run in the kernels behind the backend key state (`GcmKey`).
 //!
 //! # Example
 //!
@@ -113,7 +113,7 @@ mod tests {
 
 /// AES-128-GCM: a 16-byte key, 12-byte nonces, 16-byte tags.
 ///
-/// All methods come from the [`Aead`] trait.
+/// All methods come from the [`Aead`](crate::Aead) trait.
 ///
 /// ```
 /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
@@ -130,7 +130,7 @@ pub struct Aes128Gcm {
 
 /// AES-256-GCM: a 32-byte key, 12-byte nonces, 16-byte tags.
 ///
-/// All methods come from the [`Aead`] trait.
+/// All methods come from the [`Aead`](crate::Aead) trait.
 ///
 /// ```
 /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};

@@ -5,16 +5,24 @@
 //!
 //! - [`aes_gcm::Aes128Gcm`], [`aes_gcm::Aes256Gcm`]: AES-GCM (NIST SP 800-38D) with
 //!   96-bit nonces and 128-bit tags.
-//! - One trait, [`Aead`], carries every method.
+//! - [`aes_gcm_siv::Aes128GcmSiv`], [`aes_gcm_siv::Aes256GcmSiv`]: AES-GCM-SIV
+//!   (RFC 8452), nonce-misuse resistant.
+//! - One trait, [`Aead`], carries every method: explicit-nonce and
+//!   generated-nonce sealing, allocating, `_to` (allocation-free) and in-place.
+//! - [`placement`]: key state built in memory the caller chooses, wiped on drop.
+//! - [`random`]: a fork-safe AES-256-CTR generator for keys and nonces.
 //!
 //! ## Supported CPUs
 //!
 //! | architecture | needs | [`Backend`] |
 //! |---|---|---|
+//! | x86_64 | VAES, VPCLMULQDQ, AVX-512F/BW/VL | [`Backend::VaesAvx512`] |
+//! | x86_64 | VAES, VPCLMULQDQ, AVX2 | [`Backend::VaesAvx2`] |
 //! | x86_64 | AES-NI, PCLMULQDQ, SSSE3, SSE4.1 (Intel Westmere, AMD Bulldozer and later) | [`Backend::AesNiClmul`] |
 //!
-//! There is no software fallback. On a CPU without these instructions, key
-//! construction returns [`Error::UnsupportedCpu`] naming the first missing
+//! [`Aead::new`] picks the first row the CPU has; [`Aead::with_backend`] forces
+//! one. There is no software fallback. On a CPU without these instructions,
+//! key construction returns [`Error::UnsupportedCpu`] naming the first missing
 //! feature, before it reads the key.
 //!
 //! ## Example

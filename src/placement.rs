@@ -3,14 +3,14 @@
 //!
 //! - [`KeySlot<K>`] is uninitialised storage for a key type, on the stack, in
 //!   a struct, or in memory the caller allocated.
-//! - [`Aead::new_in`](crate::Aead::new_in) builds the key state inside a slot,
+//! - [`Aead::new_in`] builds the key state inside a slot,
 //!   field by field (the state is never moved after it is built), and returns a
 //!   [`Placed`] guard that dereferences to the key.
 //! - Dropping the guard drops the key (which zeroizes its round keys and
 //!   GHASH powers) and then overwrites every byte of the slot with zeros.
 //! - For memory the caller allocates itself (e.g. `mmap` + `mlock`),
 //!   [`key_state_layout`] gives the size and alignment, and the `unsafe`
-//!   [`Aead::new_at`](crate::Aead::new_at) builds the key at a raw pointer.
+//!   [`Aead::new_at`] builds the key at a raw pointer.
 //!
 //! ```
 //! use hardware_aead::{Aead, aes_gcm::Aes256Gcm, placement::KeySlot};
