@@ -25,7 +25,9 @@
 use core::arch::x86_64::*;
 
 use super::aes::encrypt_blocks;
-use super::clmul::{Wide, byte_reverse, fold_blocks, mul_acc, reduce, wide_zero};
+use super::clmul::{
+    Wide, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_keys, mul_acc, reduce, wide_zero,
+};
 use super::{load, load_blocks, store_blocks, store_blocks_to};
 use crate::backend::{HPowers, InOut};
 
@@ -114,12 +116,13 @@ aesni_clmul! {
     ) -> __m128i {
         let bulk = start + (data.len() - start) / GROUP * GROUP;
         let mut offset = start;
+        let hk = karatsuba_keys(h);
         while offset < bulk {
             let mut x: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
             for b in x.iter_mut() {
                 *b = for_hash::<GCM>(*b);
             }
-            acc = fold_blocks(acc, &x, h);
+            acc = fold8_karatsuba(acc, &x, h, &hk);
             offset += GROUP;
         }
         let mut buf = [0u8; GROUP];
