@@ -148,9 +148,13 @@ macro_rules! wide_engine {
                     return gcm_aesni::seal(token.aesni(), keys, h_powers, j0, aad, data, len_block);
                 }
                 let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-                let (rk, p) = (splat_keys(&load_round_keys(keys)), group_powers(&load_powers(h_powers)));
+                let (mut rk, mut p) = (splat_keys(&load_round_keys(keys)), group_powers(&load_powers(h_powers)));
                 let (acc, start) = wide_hash_output::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
                 s.acc = acc;
+                // The broadcast round keys and the extended powers are copies of
+                // key state this call made on its stack: wipe them.
+                rk.zeroize();
+                p.zeroize();
                 gcm_aesni::seal_from(&mut s, data, start, len_block)
             }
 
@@ -168,9 +172,13 @@ macro_rules! wide_engine {
                     return gcm_aesni::open(token.aesni(), keys, h_powers, j0, aad, data, len_block);
                 }
                 let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-                let (rk, p) = (splat_keys(&load_round_keys(keys)), group_powers(&load_powers(h_powers)));
+                let (mut rk, mut p) = (splat_keys(&load_round_keys(keys)), group_powers(&load_powers(h_powers)));
                 let (acc, start) = wide_hash_input::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
                 s.acc = acc;
+                // The broadcast round keys and the extended powers are copies of
+                // key state this call made on its stack: wipe them.
+                rk.zeroize();
+                p.zeroize();
                 gcm_aesni::open_from(&mut s, data, start, len_block)
             }
 
