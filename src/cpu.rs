@@ -16,11 +16,21 @@ pub(crate) mod x86_64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use self::x86_64::{AesNiClmul, VaesAvx2, VaesAvx512};
 
+#[cfg(target_arch = "aarch64")]
+#[macro_use]
+pub(crate) mod aarch64;
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) use self::aarch64::Armv8;
+
 /// Returns the first feature of `features` whose detection result is `false`.
 ///
 /// Detection runs before any key byte is read, so this is the whole of the
 /// `UnsupportedCpu` logic: the first missing feature, in the tier's own order.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 pub(crate) fn first_missing(features: &[(&'static str, bool)]) -> Option<&'static str> {
     features
         .iter()

@@ -21,9 +21,24 @@ fn cpu_has(backend: Backend) -> bool {
     }
 }
 
+/// Whether this CPU has every feature of a tier, re-derived here from
+/// `is_aarch64_feature_detected!` independently of the library's own lists.
+#[cfg(target_arch = "aarch64")]
+fn cpu_has(backend: Backend) -> bool {
+    use std::arch::is_aarch64_feature_detected as has;
+    match backend {
+        Backend::Armv8 => has!("neon") && has!("aes") && has!("pmull"),
+        Backend::AesNiClmul | Backend::VaesAvx2 | Backend::VaesAvx512 => false,
+    }
+}
+
 /// The tiers this build has, best first.
 #[cfg(target_arch = "x86_64")]
 const BUILT: [Backend; 3] = [Backend::VaesAvx512, Backend::VaesAvx2, Backend::AesNiClmul];
+
+/// The tiers this build has, best first.
+#[cfg(target_arch = "aarch64")]
+const BUILT: [Backend; 1] = [Backend::Armv8];
 
 /// What `new` must select: the best built tier the CPU has. On the project's
 /// machines (Sapphire Rapids) that is `VaesAvx512`; under
@@ -38,7 +53,19 @@ fn expected() -> Backend {
         .expect("every x86_64 CI machine has AES-NI")
 }
 
-#[cfg(target_arch = "x86_64")]
+/// What `new` must select on aarch64: `Armv8`. CI runs the aarch64 build under
+/// `qemu-aarch64-static -cpu max`, which has AES and PMULL; a CPU without them
+/// fails here rather than passing silently.
+#[cfg(target_arch = "aarch64")]
+fn expected() -> Backend {
+    assert!(
+        cpu_has(Backend::Armv8),
+        "every aarch64 CI machine (qemu -cpu max) has AES and PMULL"
+    );
+    Backend::Armv8
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[test]
 fn new_selects_the_best_tier_the_cpu_has() {
     let want = expected();
@@ -67,7 +94,7 @@ fn new_selects_the_best_tier_the_cpu_has() {
 
 /// `with_backend` gives exactly the tiers that are built and that the CPU has,
 /// and each forced tier computes what the default one does.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[test]
 fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
     let nonce = [3u8; 12];
@@ -132,10 +159,10 @@ fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[test]
 fn no_tier_on_this_architecture_yet() {
-    // Only x86_64 has a tier in this build: construction must say so, not panic.
+    // Only x86_64 and aarch64 have tiers: construction must say so, not panic.
     assert!(matches!(
         Aes128Gcm::new(&[0u8; 16]),
         Err(Error::UnsupportedCpu { .. })

@@ -1,0 +1,232 @@
+//! AES with the ARMv8 cryptography extension: key expansion (FIPS-197 §5.2)
+//! and block encryption.
+//!
+//! The ARM instructions cut the round in a different place from AES-NI.
+//! `AESE(x, k)` is AddRoundKey then SubBytes and ShiftRows — `SR(SB(x ^ k))` —
+//! and `AESMC` is MixColumns alone. So with round keys k[0..=NR]:
+//!
+//! - rounds 1..NR−1 are `AESMC(AESE(x, k[r−1]))` for r = 1..NR−1 (the key
+//!   XORed at the start of each pair is the one the FIPS round before it ended
+//!   with);
+//! - the last round is `AESE(x, k[NR−1]) ^ k[NR]`.
+//!
+//! AES-128 (NR = 10) is nine AESE+AESMC pairs, one AESE and one EOR; AES-256
+//! (NR = 14) thirteen pairs, one AESE and one EOR. Cores fuse each adjacent
+//! AESE+AESMC pair into one operation, so the pair must stay adjacent in the
+//! instruction stream (LLVM emits them so).
+
+use core::arch::aarch64::*;
+
+use zeroize::Zeroize;
+
+use super::ctr::counter_blocks;
+use super::{load, load_blocks, store, store_blocks, store_blocks_to, zero};
+use crate::backend::RoundKeys;
+use crate::cpu::Armv8;
+
+/// The body of [`encrypt_blocks`], for the places that must have it inline:
+/// the bulk loops, which run it once per group, and the per-message paths.
+///
+/// LLVM decides whether to inline an `#[inline]` function by its size, and on
+/// aarch64 it prices an unrolled 8-block AES (cost ≈ 800) just above its
+/// threshold (750); `#[inline(always)]` is not allowed on `#[target_feature]`
+/// functions. As a call, the blocks and the round keys would go through the
+/// stack once per group. Expand it only inside an `armv8_aes!` function.
+macro_rules! encrypt_blocks_inline {
+    ($rk:expr, $blocks:expr) => {{
+        let (rk, blocks) = ($rk, $blocks);
+        let nk = rk.len();
+        for k in &rk[..nk - 2] {
+            for b in blocks.iter_mut() {
+                *b = $crate::backend::aarch64::aes::round(*b, *k);
+            }
+        }
+        for b in blocks.iter_mut() {
+            *b = $crate::backend::aarch64::aes::last_round(*b, rk[nk - 2], rk[nk - 1]);
+        }
+    }};
+}
+pub(crate) use encrypt_blocks_inline;
+
+armv8_aes! {
+    /// The running XOR of the four words of `k`: word i becomes w0 ^ … ^ wi.
+    /// This is the `w[i] = w[i-Nk] ^ w[i-1]` chain of FIPS-197 §5.2 for one
+    /// round key, before the `SubWord`/`RotWord` term is added. (`EXT` with a
+    /// zero register shifts the block up by one word.)
+    #[inline]
+    fn prefix_xor(k: uint8x16_t) -> uint8x16_t {
+        let k = veorq_u8(k, vextq_u8::<12>(zero(), k));
+        let k = veorq_u8(k, vextq_u8::<12>(zero(), k));
+        veorq_u8(k, vextq_u8::<12>(zero(), k))
+    }
+
+    /// `SubWord` of every word of `x` when all four columns of `x` hold the
+    /// same word: ShiftRows then moves nothing, so `AESE(x, 0)` is SubBytes
+    /// alone. (The key XOR of `AESE` comes before the S-box, so unlike
+    /// `AESENCLAST` it cannot fold in Rcon.)
+    #[inline]
+    fn sub_word_broadcast(x: uint8x16_t) -> uint8x16_t {
+        vaeseq_u8(x, zero())
+    }
+
+    /// The next AES-128 round key, or the next even AES-256 round key:
+    /// `prefix_xor(prev) ^ (SubWord(RotWord(w_last)) ^ Rcon)` in every word.
+    /// `TBL` broadcasts `RotWord(w_last)` (bytes 13, 14, 15, 12) and Rcon is
+    /// added to the first byte of each word.
+    #[inline]
+    fn key_step_rot(prev: uint8x16_t, last: uint8x16_t, rcon: u32) -> uint8x16_t {
+        const ROT_BROADCAST: [u8; 16] = [13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12];
+        let t = sub_word_broadcast(vqtbl1q_u8(last, load(&ROT_BROADCAST)));
+        let t = veorq_u8(t, vreinterpretq_u8_u32(vdupq_n_u32(rcon)));
+        veorq_u8(prefix_xor(prev), t)
+    }
+
+    /// The next odd AES-256 round key: `prefix_xor(prev) ^ SubWord(w_last)`
+    /// (FIPS-197 §5.2, "Nk > 6 and i mod Nk = 4"), with `SubWord` from `AESE`
+    /// on the broadcast last word (see [`sub_word_broadcast`]).
+    #[inline]
+    fn key_step_sub(prev: uint8x16_t, last: uint8x16_t) -> uint8x16_t {
+        let last = vreinterpretq_u8_u32(vdupq_laneq_u32::<3>(vreinterpretq_u32_u8(last)));
+        veorq_u8(prefix_xor(prev), sub_word_broadcast(last))
+    }
+
+    /// AES-128 key expansion: 11 round keys.
+    pub(crate) fn expand_128(_token: Armv8, key: &[u8; 16]) -> RoundKeys<11> {
+        to_round_keys(&expand_128_regs(load(key)))
+    }
+
+    /// AES-256 key expansion: 15 round keys.
+    pub(crate) fn expand_256(_token: Armv8, key: &[u8; 32]) -> RoundKeys<15> {
+        let [k0, k1] = load_blocks::<2, 32>(key);
+        to_round_keys(&expand_256_regs(k0, k1))
+    }
+
+    /// Stores round keys from registers.
+    #[inline]
+    fn to_round_keys<const NK: usize>(k: &[uint8x16_t; NK]) -> RoundKeys<NK> {
+        let mut out = RoundKeys([[0u8; 16]; NK]);
+        for (dst, src) in out.0.iter_mut().zip(k) {
+            *dst = store(*src);
+        }
+        out
+    }
+
+    /// AES-128 key expansion in registers.
+    #[inline]
+    fn expand_128_regs(key: uint8x16_t) -> [uint8x16_t; 11] {
+        let mut k = [key; 11];
+        k[1] = key_step_rot(k[0], k[0], 0x01);
+        k[2] = key_step_rot(k[1], k[1], 0x02);
+        k[3] = key_step_rot(k[2], k[2], 0x04);
+        k[4] = key_step_rot(k[3], k[3], 0x08);
+        k[5] = key_step_rot(k[4], k[4], 0x10);
+        k[6] = key_step_rot(k[5], k[5], 0x20);
+        k[7] = key_step_rot(k[6], k[6], 0x40);
+        k[8] = key_step_rot(k[7], k[7], 0x80);
+        k[9] = key_step_rot(k[8], k[8], 0x1b);
+        k[10] = key_step_rot(k[9], k[9], 0x36);
+        k
+    }
+
+    /// AES-256 key expansion in registers.
+    #[inline]
+    fn expand_256_regs(k0: uint8x16_t, k1: uint8x16_t) -> [uint8x16_t; 15] {
+        let mut k = [k0; 15];
+        k[1] = k1;
+        k[2] = key_step_rot(k[0], k[1], 0x01);
+        k[3] = key_step_sub(k[1], k[2]);
+        k[4] = key_step_rot(k[2], k[3], 0x02);
+        k[5] = key_step_sub(k[3], k[4]);
+        k[6] = key_step_rot(k[4], k[5], 0x04);
+        k[7] = key_step_sub(k[5], k[6]);
+        k[8] = key_step_rot(k[6], k[7], 0x08);
+        k[9] = key_step_sub(k[7], k[8]);
+        k[10] = key_step_rot(k[8], k[9], 0x10);
+        k[11] = key_step_sub(k[9], k[10]);
+        k[12] = key_step_rot(k[10], k[11], 0x20);
+        k[13] = key_step_sub(k[11], k[12]);
+        k[14] = key_step_rot(k[12], k[13], 0x40);
+        k
+    }
+
+    /// Key expansion in registers for `NK` = 11 (AES-128, from `k0`) or 15
+    /// (AES-256, from `k0 || k1`): GCM-SIV's per-message encryption key.
+    #[inline]
+    pub(crate) fn expand_regs<const NK: usize>(k0: uint8x16_t, k1: uint8x16_t) -> [uint8x16_t; NK] {
+        const { assert!(NK == 11 || NK == 15) };
+        let mut out = [k0; NK];
+        if NK == 11 {
+            out.copy_from_slice(&expand_128_regs(k0));
+        } else {
+            out.copy_from_slice(&expand_256_regs(k0, k1));
+        }
+        out
+    }
+
+    /// The random generator's AES-256-CTR keystream (`random.rs`), as on x86_64:
+    /// counter blocks 0, 1, 2, … (the counter little-endian in the first 32
+    /// bits, the rest zero) under `key`; blocks 0 and 1 into `next`, the rest
+    /// into `out`. The expanded key and the staging buffers are wiped before
+    /// returning.
+    pub(crate) fn keystream(_token: Armv8, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
+        let [k0, k1] = load_blocks::<2, 32>(key);
+        let mut rk = expand_256_regs(k0, k1);
+        let mut ctr = zero();
+        let mut first: [uint8x16_t; 2] = counter_blocks::<false, 2>(&mut ctr);
+        encrypt_blocks_inline!(&rk, &mut first);
+        *next = store_blocks(&first);
+        let mut chunks = out.chunks_exact_mut(128);
+        for chunk in &mut chunks {
+            let mut ks: [uint8x16_t; 8] = counter_blocks::<false, 8>(&mut ctr);
+            encrypt_blocks_inline!(&rk, &mut ks);
+            if let Ok(chunk) = <&mut [u8; 128]>::try_from(chunk) {
+                store_blocks_to(chunk, &ks);
+            }
+        }
+        let rest = chunks.into_remainder();
+        if !rest.is_empty() {
+            let mut ks: [uint8x16_t; 8] = counter_blocks::<false, 8>(&mut ctr);
+            encrypt_blocks_inline!(&rk, &mut ks);
+            let mut buf: [u8; 128] = store_blocks(&ks);
+            rest.copy_from_slice(&buf[..rest.len()]);
+            buf.zeroize();
+            ks.zeroize();
+        }
+        first.zeroize();
+        rk.zeroize();
+    }
+
+    /// Loads the round keys into registers (the compiler keeps what fits).
+    #[inline]
+    pub(crate) fn load_round_keys<const NK: usize>(keys: &RoundKeys<NK>) -> [uint8x16_t; NK] {
+        let mut rk = [zero(); NK];
+        for (dst, src) in rk.iter_mut().zip(keys.0.iter()) {
+            *dst = load(src);
+        }
+        rk
+    }
+
+    /// One AES round on a block, in ARM's cut: `AESMC(AESE(x, k))` (see the
+    /// module docs).
+    #[inline]
+    pub(crate) fn round(x: uint8x16_t, k: uint8x16_t) -> uint8x16_t {
+        vaesmcq_u8(vaeseq_u8(x, k))
+    }
+
+    /// The last AES round of a block: `AESE(x, k_penultimate) ^ k_last`.
+    #[inline]
+    pub(crate) fn last_round(x: uint8x16_t, k_penultimate: uint8x16_t, k_last: uint8x16_t) -> uint8x16_t {
+        veorq_u8(vaeseq_u8(x, k_penultimate), k_last)
+    }
+
+    /// Encrypts `N` independent blocks, round by round so that `N` AES operations
+    /// are in flight at once. (`encrypt_blocks_inline!` is its body inline.)
+    #[inline]
+    pub(crate) fn encrypt_blocks<const NK: usize, const N: usize>(
+        rk: &[uint8x16_t; NK],
+        blocks: &mut [uint8x16_t; N],
+    ) {
+        const { assert!(NK >= 3) };
+        encrypt_blocks_inline!(rk, blocks);
+    }
+}

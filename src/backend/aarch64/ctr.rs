@@ -1,0 +1,375 @@
+//! Counter mode with the universal hash stitched in: the ARMv8 tier's engine,
+//! shared by AES-GCM (`gcm.rs`) and AES-GCM-SIV (`siv.rs`). It mirrors
+//! `backend/x86_64/ctr.rs` loop for loop.
+//!
+//! The two modes differ in two conventions, selected by `const GCM: bool`:
+//!
+//! | | GCM (`true`) | GCM-SIV (`false`) |
+//! |---|---|---|
+//! | counter | last 4 bytes, big-endian (inc32) | first 4 bytes, little-endian |
+//! | hash input | each block byte-reversed (GHASH as POLYVAL) | each block as it is |
+//!
+//! Both counters wrap modulo 2^32 and leave the other 96 bits alone. The counter
+//! register `ctr` is kept so that a 32-bit lane add is exactly that increment:
+//! for GCM it holds the counter block with the bytes of each 32-bit word
+//! reversed (`REV32`), so lane 3 is the counter as a native integer and `REV32`
+//! of `ctr + i` is the i-th block; for GCM-SIV it holds the block itself, whose
+//! lane 0 is already the little-endian counter.
+//!
+//! Loop shapes, per 128-byte group (`GROUP`), one reduction per group:
+//! - [`ctr_hash_output`]: the AES rounds of group i with the multiplies of the
+//!   output of group i − 1 (GCM seal, GCM-SIV open);
+//! - [`ctr_hash_input`]: the AES rounds of group i with the multiplies of the
+//!   input of group i (GCM open);
+//! - [`ctr_only`]: AES only (GCM-SIV seal, whose hash ran in a first pass).
+//!
+//! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
+
+use core::arch::aarch64::*;
+
+use super::aes::encrypt_blocks_inline;
+use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline};
+use super::{load, load_blocks, store_blocks, store_blocks_to, zero};
+use crate::backend::{HPowers, InOut};
+
+/// Bytes per bulk iteration: eight blocks.
+pub(super) const GROUP: usize = 128;
+
+/// Eight AES encryptions (the keystream of one group) with, between their
+/// rounds, the eight multiplies of `$x` (hash-ready blocks; `$acc` is added to
+/// `$x[0]`). Evaluates to the keystream and the new, reduced accumulator.
+///
+/// The stitched body of both hashing loops. A macro, not a function, for the
+/// reason given at `aes::encrypt_blocks_inline!`: as a call (LLVM will not
+/// inline it), each group would pass its blocks, round keys and powers through
+/// the stack.
+macro_rules! aes_hash_group {
+    ($rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr) => {{
+        use $crate::backend::aarch64::aes::{last_round, round};
+        use $crate::backend::aarch64::pmull::{mul_acc, reduce, wide_zero};
+        let (rk, x, h): (&[_], &[_; 8], &[_; 8]) = ($rk, $x, $h);
+        let mut blocks: [_; 8] = $blocks;
+        // NK - 2 >= 9 AESE+AESMC rounds (the callers assert NK >= 11): eight
+        // carry a multiply each.
+        let nk = rk.len();
+        let mut w = wide_zero();
+        // Rounds 0..=6 carry block 7 (by H^1) down to block 1 (by H^7); round 7
+        // carries block 0 (by H^8), the one that waits on `acc`, last.
+        for r in 0..7 {
+            for b in blocks.iter_mut() {
+                *b = round(*b, rk[r]);
+            }
+            mul_acc(&mut w, x[7 - r], h[r]);
+        }
+        for b in blocks.iter_mut() {
+            *b = round(*b, rk[7]);
+        }
+        mul_acc(&mut w, veorq_u8(x[0], $acc), h[7]);
+        for k in &rk[8..nk - 2] {
+            for b in blocks.iter_mut() {
+                *b = round(*b, *k);
+            }
+        }
+        for b in blocks.iter_mut() {
+            *b = last_round(*b, rk[nk - 2], rk[nk - 1]);
+        }
+        (blocks, reduce(w))
+    }};
+}
+
+armv8_aes! {
+    /// H^1..H^8 into registers.
+    #[inline]
+    pub(super) fn load_powers(h_powers: &HPowers) -> [uint8x16_t; 8] {
+        let mut h = [zero(); 8];
+        for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
+            *dst = load(src);
+        }
+        h
+    }
+
+    /// A block as the hash takes it: byte-reversed for GHASH, as is for POLYVAL.
+    #[inline]
+    pub(super) fn for_hash<const GCM: bool>(x: uint8x16_t) -> uint8x16_t {
+        if GCM { byte_reverse(x) } else { x }
+    }
+
+    /// The counter register for the counter block `block` (see the module docs).
+    #[inline]
+    pub(super) fn counter_register<const GCM: bool>(block: uint8x16_t) -> uint8x16_t {
+        if GCM { vrev32q_u8(block) } else { block }
+    }
+
+    /// `ctr` advanced by `n` blocks, wrapping in its 32-bit lane.
+    #[inline]
+    pub(super) fn counter_add<const GCM: bool>(ctr: uint8x16_t, n: u32) -> uint8x16_t {
+        let z = vdupq_n_u32(0);
+        let add = if GCM { vsetq_lane_u32::<3>(n, z) } else { vsetq_lane_u32::<0>(n, z) };
+        vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(ctr), add))
+    }
+
+    /// The next `N` counter blocks (see the module docs for `ctr`).
+    #[inline]
+    pub(super) fn counter_blocks<const GCM: bool, const N: usize>(ctr: &mut uint8x16_t) -> [uint8x16_t; N] {
+        let mut out = [zero(); N];
+        for (i, b) in out.iter_mut().enumerate() {
+            // `REV32` is its own inverse: it turns the register back into a block.
+            *b = counter_register::<GCM>(counter_add::<GCM>(*ctr, i as u32));
+        }
+        *ctr = counter_add::<GCM>(*ctr, N as u32);
+        out
+    }
+
+    /// The hash of `bytes` zero-padded to whole blocks (GCM's `A || 0^v`,
+    /// GCM-SIV's padded AAD).
+    #[inline]
+    pub(super) fn hash_padded<const GCM: bool>(mut acc: uint8x16_t, bytes: &[u8], h: &[uint8x16_t; 8]) -> uint8x16_t {
+        let mut groups = bytes.chunks_exact(GROUP);
+        for group in &mut groups {
+            let mut x: [uint8x16_t; 8] = load_blocks(group.try_into().unwrap_or(&[0; GROUP]));
+            for b in x.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            acc = fold_blocks_inline!(acc, &x, h);
+        }
+        let rest = groups.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; GROUP];
+            buf[..rest.len()].copy_from_slice(rest);
+            let mut x: [uint8x16_t; 8] = load_blocks(&buf);
+            for b in x.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
+        }
+        acc
+    }
+
+    /// The hash of the input of `data` from `start` (a multiple of `GROUP`) to
+    /// the end, zero-padded to whole blocks.
+    #[inline]
+    pub(super) fn hash_input<const GCM: bool>(
+        mut acc: uint8x16_t,
+        data: &InOut<'_>,
+        start: usize,
+        h: &[uint8x16_t; 8],
+    ) -> uint8x16_t {
+        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        let mut offset = start;
+        while offset < bulk {
+            let mut x: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+            for b in x.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            acc = fold_blocks_inline!(acc, &x, h);
+            offset += GROUP;
+        }
+        let mut buf = [0u8; GROUP];
+        let rest = data.read_tail(offset, &mut buf);
+        if rest > 0 {
+            let mut x: [uint8x16_t; 8] = load_blocks(&buf);
+            for b in x.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            acc = fold_blocks(acc, &x[..rest.div_ceil(16)], h);
+        }
+        acc
+    }
+
+    /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
+    /// output ready for the hash.
+    #[inline]
+    fn xor_group<const GCM: bool>(data: &mut InOut<'_>, offset: usize, ks: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
+        let mut c: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+        for (c, k) in c.iter_mut().zip(ks) {
+            *c = veorq_u8(*c, *k);
+        }
+        store_blocks_to(data.output::<GROUP>(offset), &c);
+        for c in c.iter_mut() {
+            *c = for_hash::<GCM>(*c);
+        }
+        c
+    }
+
+    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+    /// hashing the output: the output of each group is hashed during the AES of
+    /// the next. Returns the accumulator and the end of the last whole group.
+    #[inline]
+    pub(super) fn ctr_hash_output<const NK: usize, const GCM: bool>(
+        rk: &[uint8x16_t; NK],
+        h: &[uint8x16_t; 8],
+        ctr: &mut uint8x16_t,
+        mut acc: uint8x16_t,
+        data: &mut InOut<'_>,
+        start: usize,
+    ) -> (uint8x16_t, usize) {
+        const { assert!(NK >= 11) };
+        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        if bulk == start {
+            return (acc, bulk);
+        }
+        let mut ks = counter_blocks::<GCM, 8>(ctr);
+        encrypt_blocks_inline!(rk, &mut ks);
+        let mut prev = xor_group::<GCM>(data, start, &ks);
+        let mut offset = start + GROUP;
+        while offset < bulk {
+            let (ks, sum) = aes_hash_group!(rk, counter_blocks::<GCM, 8>(ctr), &prev, acc, h);
+            acc = sum;
+            prev = xor_group::<GCM>(data, offset, &ks);
+            offset += GROUP;
+        }
+        (fold_blocks_inline!(acc, &prev, h), bulk)
+    }
+
+    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+    /// hashing the input: each group's input is hashed during its own AES.
+    /// Returns the accumulator and the end of the last whole group.
+    #[inline]
+    pub(super) fn ctr_hash_input<const NK: usize, const GCM: bool>(
+        rk: &[uint8x16_t; NK],
+        h: &[uint8x16_t; 8],
+        ctr: &mut uint8x16_t,
+        mut acc: uint8x16_t,
+        data: &mut InOut<'_>,
+        start: usize,
+    ) -> (uint8x16_t, usize) {
+        const { assert!(NK >= 11) };
+        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        let mut offset = start;
+        while offset < bulk {
+            let input: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+            let mut hashed = input;
+            for b in hashed.iter_mut() {
+                *b = for_hash::<GCM>(*b);
+            }
+            let (ks, sum) = aes_hash_group!(rk, counter_blocks::<GCM, 8>(ctr), &hashed, acc, h);
+            acc = sum;
+            let mut output = input;
+            for (o, k) in output.iter_mut().zip(ks) {
+                *o = veorq_u8(*o, k);
+            }
+            store_blocks_to(data.output::<GROUP>(offset), &output);
+            offset += GROUP;
+        }
+        (acc, bulk)
+    }
+
+    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+    /// no hash. Returns the end of the last whole group.
+    #[inline]
+    pub(super) fn ctr_only<const NK: usize, const GCM: bool>(
+        rk: &[uint8x16_t; NK],
+        ctr: &mut uint8x16_t,
+        data: &mut InOut<'_>,
+        start: usize,
+    ) -> usize {
+        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        let mut offset = start;
+        while offset < bulk {
+            let mut ks = counter_blocks::<GCM, 8>(ctr);
+            encrypt_blocks_inline!(rk, &mut ks);
+            xor_group::<GCM>(data, offset, &ks);
+            offset += GROUP;
+        }
+        bulk
+    }
+
+    /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
+    /// more block, `extra`, encrypted in the same batch (GCM's J0). Then, if
+    /// `HASH`, folds the tail's blocks — its output if `OUTPUT`, else its input
+    /// — zero-padded, and `last` (the length block) into `acc`.
+    ///
+    /// Returns the accumulator and E(K, `extra`).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn tail<
+        const NK: usize,
+        const GCM: bool,
+        const HASH: bool,
+        const OUTPUT: bool,
+        const M: usize,
+        const B: usize,
+    >(
+        rk: &[uint8x16_t; NK],
+        mut ctr: uint8x16_t,
+        data: &mut InOut<'_>,
+        offset: usize,
+        extra: uint8x16_t,
+        acc: uint8x16_t,
+        h: &[uint8x16_t; 8],
+        last: uint8x16_t,
+    ) -> (uint8x16_t, uint8x16_t) {
+        let mut buf = [0u8; B];
+        let rest = data.read_tail(offset, &mut buf);
+
+        let mut ks: [uint8x16_t; M] = counter_blocks::<GCM, M>(&mut ctr);
+        let mut extra = [extra];
+        encrypt_blocks_inline!(rk, &mut extra);
+        encrypt_blocks_inline!(rk, &mut ks);
+
+        let input: [uint8x16_t; M] = load_blocks(&buf);
+        let mut output = input;
+        for (o, k) in output.iter_mut().zip(&ks) {
+            *o = veorq_u8(*o, *k);
+        }
+        let out_bytes: [u8; B] = store_blocks(&output);
+        data.write_tail(offset, &out_bytes, rest);
+        if !HASH {
+            return (acc, extra[0]);
+        }
+        // The input is already zero past `rest` (the buffer was); the output
+        // has keystream there, cleared in registers (byte j of block i is kept
+        // when 16i + j < rest) rather than by reloading a patched buffer.
+        let mut hashed = if OUTPUT { output } else { input };
+        const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        let iota = load(&IOTA);
+        for (i, x) in hashed.iter_mut().enumerate() {
+            if OUTPUT {
+                let left = rest.saturating_sub(16 * i).min(16) as u8;
+                *x = vandq_u8(*x, vcgtq_u8(vdupq_n_u8(left), iota));
+            }
+            *x = for_hash::<GCM>(*x);
+        }
+        (fold_with_last(acc, &hashed, rest.div_ceil(16), last, h), extra[0])
+    }
+
+    /// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction
+    /// when they fit in eight blocks.
+    #[inline]
+    pub(super) fn fold_with_last<const M: usize>(
+        acc: uint8x16_t,
+        x: &[uint8x16_t; M],
+        n: usize,
+        last: uint8x16_t,
+        h: &[uint8x16_t; 8],
+    ) -> uint8x16_t {
+        let n = n.min(M);
+        if n < 8 {
+            // A fixed-count loop, not a slice copy: a variable-length copy
+            // becomes a `memcpy` call.
+            let mut all = [last; 8];
+            for (i, (a, b)) in all.iter_mut().zip(x).enumerate() {
+                if i < n {
+                    *a = *b;
+                }
+            }
+            fold_blocks_inline!(acc, &all[..n + 1], h)
+        } else {
+            let acc = fold_blocks_inline!(acc, &x[..n], h);
+            fold_blocks_inline!(acc, &[last], h)
+        }
+    }
+}
+
+/// Calls `$f::<.., M, B>(..)` with the smallest tail batch (1, 4 or 8 blocks)
+/// that holds `$rest` bytes, so a 16-byte message costs one keystream block.
+macro_rules! by_tail_size {
+    ($rest:expr, $f:ident::<$($g:tt),*>($($arg:expr),*)) => {
+        match ($rest).div_ceil(16) {
+            0..=1 => $f::<$($g,)* 1, 16>($($arg),*),
+            2..=4 => $f::<$($g,)* 4, 64>($($arg),*),
+            _ => $f::<$($g,)* 8, 128>($($arg),*),
+        }
+    };
+}
+pub(super) use by_tail_size;

@@ -1,0 +1,157 @@
+//! GF(2^128) arithmetic with PMULL: the one field multiplication behind both
+//! GHASH (AES-GCM) and POLYVAL (AES-GCM-SIV), on aarch64.
+//!
+//! The maths is that of `backend/x86_64/clmul.rs`, derived there once: POLYVAL's
+//! field and bit order, the Montgomery product `dot(a, b) = a · b · x^-128`,
+//! products accumulated unreduced and reduced once per group of up to eight
+//! blocks by two multiplies by `c = 0xc200_0000_0000_0000`, GHASH as POLYVAL
+//! over byte-reversed blocks with H' = mulX_POLYVAL(ByteReverse(H)), and the key
+//! powers H^1..H^8 in that form — so `HPowers` holds the same bytes on both
+//! architectures. This file only maps each step onto NEON:
+//!
+//! - `PMULL` multiplies the low 64-bit lanes of two registers into a 128-bit
+//!   product, `PMULL2` the high lanes, in the same bit order as PCLMULQDQ
+//!   (bit i of the lane is the coefficient of x^i). The cross terms take the
+//!   data block with its halves swapped (`EXT #8`), so the four products of a
+//!   block are `PMULL`/`PMULL2` of (block, power) and of (swapped block, power).
+//! - `swap` (exchange the 64-bit halves) is `EXT #8` of a register with itself;
+//!   shifts by 64 bits are `EXT #8` with a zero register.
+
+use core::arch::aarch64::*;
+
+use super::zero;
+
+/// The body of [`fold_blocks`], for the loops that run it once per group and
+/// the per-message paths: LLVM's size-based inliner prices the unrolled eight
+/// multiplies and reduction above its threshold on aarch64, and
+/// `#[inline(always)]` is not allowed on `#[target_feature]` functions (see
+/// `aes::encrypt_blocks_inline!`). `$x` is a slice or array of at most eight blocks.
+/// Expand it only inside an `armv8_aes!` function.
+macro_rules! fold_blocks_inline {
+    ($acc:expr, $x:expr, $h:expr) => {{
+        use $crate::backend::aarch64::pmull::{mul_acc, reduce, wide_zero};
+        let (acc, x, h): (_, &[_], &[_; 8]) = ($acc, $x, $h);
+        let n = x.len().min(8);
+        if n == 0 {
+            acc
+        } else {
+            let mut w = wide_zero();
+            // Last block first: the block that waits on `acc` is multiplied last.
+            for j in (1..n).rev() {
+                mul_acc(&mut w, x[j], h[n - 1 - j]);
+            }
+            mul_acc(&mut w, core::arch::aarch64::veorq_u8(x[0], acc), h[n - 1]);
+            reduce(w)
+        }
+    }};
+}
+pub(crate) use fold_blocks_inline;
+
+/// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`.
+#[derive(Clone, Copy)]
+pub(crate) struct Wide {
+    lo: uint8x16_t,
+    mid: uint8x16_t,
+    hi: uint8x16_t,
+}
+
+armv8_aes! {
+    /// Reverses the 16 bytes of a block (the GHASH ↔ POLYVAL byte order).
+    #[inline]
+    pub(crate) fn byte_reverse(x: uint8x16_t) -> uint8x16_t {
+        const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
+        vqtbl1q_u8(x, super::load(&REVERSE))
+    }
+
+    /// The halves of a block exchanged: `swap` of `clmul.rs`.
+    #[inline]
+    fn swap(x: uint8x16_t) -> uint8x16_t {
+        vextq_u8::<8>(x, x)
+    }
+
+    /// The 128-bit carry-less product of the low 64-bit lanes (`PMULL`).
+    #[inline]
+    fn clmul_lo(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+        let a = vgetq_lane_u64::<0>(vreinterpretq_u64_u8(a));
+        let b = vgetq_lane_u64::<0>(vreinterpretq_u64_u8(b));
+        vreinterpretq_u8_p128(vmull_p64(a, b))
+    }
+
+    /// The 128-bit carry-less product of the high 64-bit lanes (`PMULL2`).
+    #[inline]
+    fn clmul_hi(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+        vreinterpretq_u8_p128(vmull_high_p64(vreinterpretq_p64_u8(a), vreinterpretq_p64_u8(b)))
+    }
+
+    /// The empty sum.
+    #[inline]
+    pub(crate) fn wide_zero() -> Wide {
+        Wide { lo: zero(), mid: zero(), hi: zero() }
+    }
+
+    /// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook, as on
+    /// x86_64). `a` is the data block, `b` the power: swapping the halves of
+    /// `a` gives the cross terms a1·b0 (`PMULL`) and a0·b1 (`PMULL2`).
+    #[inline]
+    pub(crate) fn mul_acc(acc: &mut Wide, a: uint8x16_t, b: uint8x16_t) {
+        let a_swapped = swap(a);
+        acc.lo = veorq_u8(acc.lo, clmul_lo(a, b));
+        acc.hi = veorq_u8(acc.hi, clmul_hi(a, b));
+        acc.mid = veorq_u8(acc.mid, clmul_lo(a_swapped, b));
+        acc.mid = veorq_u8(acc.mid, clmul_hi(a_swapped, b));
+    }
+
+    /// `V · x^-128 mod p` for the accumulated V (steps 1 and 2 of `clmul.rs`).
+    #[inline]
+    pub(crate) fn reduce(v: Wide) -> uint8x16_t {
+        let c = vreinterpretq_u8_u64(vdupq_n_u64(0xc200_0000_0000_0000));
+        // Fold `mid` into the halves: L = lo + mid·x^64, H = hi + mid·x^-64.
+        let l = veorq_u8(v.lo, vextq_u8::<8>(zero(), v.mid));
+        let h = veorq_u8(v.hi, vextq_u8::<8>(v.mid, zero()));
+        // Step 1: M = swap(L) ^ clmul(L0, c).
+        let m = veorq_u8(swap(l), clmul_lo(l, c));
+        // Step 2: H + swap(M) ^ clmul(M0, c).
+        let r = veorq_u8(swap(m), clmul_lo(m, c));
+        veorq_u8(h, r)
+    }
+
+    /// `dot(a, b)`: one reduced field product.
+    #[inline]
+    pub(crate) fn mul(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+        let mut w = wide_zero();
+        mul_acc(&mut w, a, b);
+        reduce(w)
+    }
+
+    /// mulX_POLYVAL(h) = h · x mod p (RFC 8452 Appendix A), in constant time:
+    /// shift left one bit; if bit 127 fell out, add x^128 mod p = x^127 + x^126 +
+    /// x^121 + 1 (`0xc2…00` in the high half, `1` in the low half).
+    #[inline]
+    pub(crate) fn mul_x(h: uint8x16_t) -> uint8x16_t {
+        let h64 = vreinterpretq_u64_u8(h);
+        // Bit 63 of the low lane moves to bit 0 of the high lane.
+        let carries = vextq_u64::<1>(vdupq_n_u64(0), vshrq_n_u64::<63>(h64));
+        let shifted = vorrq_u64(vshlq_n_u64::<1>(h64), carries);
+        // All ones if bit 127 was set: broadcast the high lane, arithmetic shift.
+        let top = vshrq_n_s64::<63>(vdupq_laneq_s64::<1>(vreinterpretq_s64_u8(h)));
+        let poly = vcombine_u64(vcreate_u64(1), vcreate_u64(0xc200_0000_0000_0000));
+        vreinterpretq_u8_u64(veorq_u64(shifted, vandq_u64(vreinterpretq_u64_s64(top), poly)))
+    }
+
+    /// H^1..H^8 from H (already in POLYVAL form), as a tree of depth three
+    /// rather than a chain of seven: H^2; then H^3, H^4; then H^5..H^8 from H^4.
+    #[inline]
+    pub(crate) fn powers(h: uint8x16_t) -> [uint8x16_t; 8] {
+        let h2 = mul(h, h);
+        let (h3, h4) = (mul(h2, h), mul(h2, h2));
+        [h, h2, h3, h4, mul(h4, h), mul(h4, h2), mul(h4, h3), mul(h4, h4)]
+    }
+
+    /// Folds up to eight blocks into `acc`: `acc = dot(acc + x[0], H^n) + … +
+    /// dot(x[n-1], H^1)` with one reduction (`h[i]` holds H^(i+1)).
+    /// (`fold_blocks_inline!` is its body inline.)
+    #[inline]
+    pub(crate) fn fold_blocks(acc: uint8x16_t, x: &[uint8x16_t], h: &[uint8x16_t; 8]) -> uint8x16_t {
+        fold_blocks_inline!(acc, x, h)
+    }
+}

@@ -1,0 +1,189 @@
+//! AES-GCM-SIV (RFC 8452) on ARMv8 AES + PMULL.
+//!
+//! Contract of [`seal`] and [`open`] (that of `x86_64/siv.rs`): `keys` are the
+//! round keys of the key-generating key; `nonce` is the 12-byte nonce as
+//! `u128::from_le_bytes` of the nonce followed by four zero bytes; `len_block`
+//! is RFC 8452's length block (the AAD and plaintext lengths in bits,
+//! little-endian 64-bit each). `data` is transformed in place or into a
+//! disjoint output of the same length. Both return the tag computed over the
+//! plaintext — seal over its input, open over its output — which open's caller
+//! compares with the received one. The caller has checked the RFC 8452 §6
+//! lengths.
+//!
+//! Seal runs two passes, as the construction requires (the tag is the initial
+//! counter): POLYVAL over the plaintext, eight blocks per reduction, then CTR,
+//! eight blocks per iteration. Open runs one: CTR of each group interleaved with
+//! POLYVAL of the plaintext of the group before. The per-message keys live in
+//! registers and stack arrays that are zeroized before returning.
+
+use core::arch::aarch64::*;
+
+use zeroize::Zeroize;
+
+use super::aes::{encrypt_blocks_inline, expand_regs, load_round_keys};
+use super::ctr::{by_tail_size, ctr_hash_output, ctr_only, hash_input, hash_padded, tail};
+use super::pmull::{fold_blocks_inline, powers};
+use super::{from_u128, store, zero};
+use crate::backend::{Block, InOut, RoundKeys};
+use crate::cpu::Armv8;
+
+armv8_aes! {
+    /// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
+    /// AES(key_generating_key, little_endian_uint32(0) || nonce)[:8] ||
+    /// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
+    /// message-encryption key from the first 8 bytes of the blocks for counters
+    /// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
+    /// blocks are encrypted in one batch.
+    #[inline]
+    fn derive_keys<const NK: usize>(rk: &[uint8x16_t; NK], nonce: uint8x16_t) -> (uint8x16_t, [uint8x16_t; NK]) {
+        // `little_endian_uint32(i) || nonce`: the nonce moved up one word
+        // (`EXT` with zero), then i in word 0.
+        let base = vreinterpretq_u32_u8(vextq_u8::<12>(zero(), nonce));
+        let mut blocks = [zero(); 6];
+        for (i, b) in blocks.iter_mut().enumerate() {
+            *b = vreinterpretq_u8_u32(vsetq_lane_u32::<0>(i as u32, base));
+        }
+        if NK == 15 {
+            encrypt_blocks_inline!(rk, &mut blocks);
+        } else {
+            let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
+            encrypt_blocks_inline!(rk, &mut four);
+            blocks[..4].copy_from_slice(&four);
+            four.zeroize();
+        }
+        let auth = low_halves(blocks[0], blocks[1]);
+        let enc0 = low_halves(blocks[2], blocks[3]);
+        let enc1 = low_halves(blocks[4], blocks[5]);
+        blocks.zeroize();
+        (auth, expand_regs::<NK>(enc0, enc1))
+    }
+
+    /// `a[:8] || b[:8]`: the low halves of two blocks, side by side.
+    #[inline]
+    fn low_halves(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+        vreinterpretq_u8_u64(vzip1q_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)))
+    }
+
+    /// RFC 8452 §4: "XOR the first twelve bytes of S_s with the nonce and clear
+    /// the most significant bit of the last byte. Encrypt the result with AES
+    /// using the message-encryption key to produce the tag."
+    #[inline]
+    fn compute_tag<const NK: usize>(enc: &[uint8x16_t; NK], s: uint8x16_t, nonce: uint8x16_t) -> uint8x16_t {
+        let clear_top_bit = vsetq_lane_u8::<15>(0x7f, vdupq_n_u8(0xff));
+        let mut t = [vandq_u8(veorq_u8(s, nonce), clear_top_bit)];
+        encrypt_blocks_inline!(enc, &mut t);
+        t[0]
+    }
+
+    /// RFC 8452 §4: "the initial counter block is the tag with the most
+    /// significant bit of the last byte set to one." The counter is then the first
+    /// 32 bits, little-endian, wrapping (`ctr.rs`, GCM-SIV convention).
+    #[inline]
+    fn initial_counter(tag: uint8x16_t) -> uint8x16_t {
+        vorrq_u8(tag, vsetq_lane_u8::<15>(0x80, zero()))
+    }
+
+    /// AES-GCM-SIV encryption; see the module contract. Returns the tag.
+    #[inline(never)]
+    pub(crate) fn seal<const NK: usize>(
+        _token: Armv8,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        let s = state_new(keys, nonce, aad);
+        // First pass: RFC 8452 §4, "S_s = POLYVAL(message-authentication-key,
+        // padded AAD, padded plaintext, length block)", then the tag.
+        let acc = hash_input::<false>(s.acc, data, 0, &s.h);
+        let s_s = fold_blocks_inline!(acc, &[from_u128(len_block)], &s.h);
+        let tag = compute_tag(&s.enc, s_s, s.nonce);
+        // Second pass: counter mode from the tag.
+        let mut ctr = initial_counter(tag);
+        let bulk = ctr_only::<NK, false>(&s.enc, &mut ctr, data, 0);
+        let rest = data.len() - bulk;
+        if rest > 0 {
+            by_tail_size!(rest, seal_tail::<NK>(&s.enc, ctr, data, bulk));
+        }
+        store(tag)
+    }
+
+    /// AES-GCM-SIV decryption; see the module contract. Returns the tag computed
+    /// over the plaintext it wrote, which is unauthenticated until the caller
+    /// compares that tag with `tag`.
+    #[inline(never)]
+    pub(crate) fn open<const NK: usize>(
+        _token: Armv8,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        let s = state_new(keys, nonce, aad);
+        let mut ctr = initial_counter(from_u128(tag));
+        let (acc, bulk) = ctr_hash_output::<NK, false>(&s.enc, &s.h, &mut ctr, s.acc, data, 0);
+        let len = from_u128(len_block);
+        let s_s = by_tail_size!(data.len() - bulk, open_tail::<NK>(&s.enc, &s.h, ctr, acc, data, bulk, len));
+        store(compute_tag(&s.enc, s_s, s.nonce))
+    }
+
+    /// Derives the per-message keys and powers and hashes the AAD, the first
+    /// part of S_s.
+    #[inline]
+    fn state_new<const NK: usize>(keys: &RoundKeys<NK>, nonce: u128, aad: &[u8]) -> State<NK> {
+        let rk = load_round_keys(keys);
+        let nonce = from_u128(nonce);
+        let (auth, enc) = derive_keys(&rk, nonce);
+        let h = powers(auth);
+        let acc = hash_padded::<false>(zero(), aad, &h);
+        State { enc, h, nonce, acc }
+    }
+
+    /// The last 1..127 bytes of a seal.
+    #[inline]
+    fn seal_tail<const NK: usize, const M: usize, const B: usize>(
+        enc: &[uint8x16_t; NK],
+        ctr: uint8x16_t,
+        data: &mut InOut<'_>,
+        offset: usize,
+    ) {
+        let z = zero();
+        tail::<NK, false, false, true, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
+    }
+
+    /// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
+    /// length block: returns S_s.
+    #[inline]
+    fn open_tail<const NK: usize, const M: usize, const B: usize>(
+        enc: &[uint8x16_t; NK],
+        h: &[uint8x16_t; 8],
+        ctr: uint8x16_t,
+        acc: uint8x16_t,
+        data: &mut InOut<'_>,
+        offset: usize,
+        len: uint8x16_t,
+    ) -> uint8x16_t {
+        let z = zero();
+        tail::<NK, false, true, true, M, B>(enc, ctr, data, offset, z, acc, h, len).0
+    }
+}
+
+/// The per-message state of one GCM-SIV call: the message-encryption round
+/// keys, the powers of the message-authentication key, the nonce and the
+/// POLYVAL accumulator of the AAD. The keys are zeroized when it drops.
+struct State<const NK: usize> {
+    enc: [uint8x16_t; NK],
+    h: [uint8x16_t; 8],
+    nonce: uint8x16_t,
+    acc: uint8x16_t,
+}
+
+impl<const NK: usize> Drop for State<NK> {
+    fn drop(&mut self) {
+        self.enc.zeroize();
+        self.h.zeroize();
+    }
+}
