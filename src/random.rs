@@ -16,7 +16,8 @@
 //!   repeats its parent's output.
 //!
 //! With the default cargo feature `cpu-rng-reseed`, every seed also mixes in
-//! the CPU's own entropy source (RDSEED on x86_64) when the CPU has one: the
+//! the CPU's own entropy source (RDSEED on x86_64, RNDRRS on aarch64) when the
+//! CPU has one: the
 //! seed is the XOR of the keystream, the OS bytes and the CPU bytes, so it is
 //! unpredictable if any one of them is. Without the feature, the OS alone.
 //!
@@ -294,7 +295,43 @@ fn mix_cpu_entropy(seed: &mut [u8; 32]) {
         // SAFETY: RDSEED was just detected.
         unsafe { rdseed_into(seed) };
     }
+    #[cfg(all(feature = "cpu-rng-reseed", target_arch = "aarch64"))]
+    if std::arch::is_aarch64_feature_detected!("rand") {
+        rndrrs_into(seed);
+    }
     let _ = seed;
+}
+
+/// XORs up to 32 bytes of RNDRRS output (FEAT_RNG, "reseeded" random number)
+/// into `seed`; gives up on a word after a bounded number of failures.
+#[cfg(all(feature = "cpu-rng-reseed", target_arch = "aarch64"))]
+fn rndrrs_into(seed: &mut [u8; 32]) {
+    for chunk in seed.chunks_exact_mut(8) {
+        for _ in 0..64 {
+            let (mut word, ok): (u64, u64);
+            // SAFETY: reads the RNDRRS system register (s3_3_c2_c4_1, written by
+            // its encoding so no assembler feature is needed) into a register
+            // and the success flag (Z clear) into another; FEAT_RNG was
+            // detected by the caller. No memory or stack is touched.
+            unsafe {
+                core::arch::asm!(
+                    "mrs {word}, s3_3_c2_c4_1",
+                    "cset {ok}, ne",
+                    word = out(reg) word,
+                    ok = out(reg) ok,
+                    options(nomem, nostack),
+                );
+            }
+            if ok == 1 {
+                for (b, w) in chunk.iter_mut().zip(word.to_le_bytes()) {
+                    *b ^= w;
+                }
+                word.zeroize();
+                break;
+            }
+            core::hint::spin_loop();
+        }
+    }
 }
 
 /// XORs up to 32 bytes of RDSEED output into `seed`; gives up on a word after
@@ -440,6 +477,26 @@ pub(crate) mod tests {
         let mut next = [0u8; 32];
         keystream(rng.tier, &before, &mut next, &mut []);
         assert_ne!(rng.key, next, "a reseed mixes fresh entropy in");
+    }
+
+    /// Where the CPU has an entropy source and the feature is on, it changes
+    /// the seed (two draws also differ from each other).
+    #[cfg(feature = "cpu-rng-reseed")]
+    #[test]
+    fn cpu_entropy_is_mixed_in_where_the_cpu_has_it() {
+        #[cfg(target_arch = "x86_64")]
+        let has = std::arch::is_x86_feature_detected!("rdseed");
+        #[cfg(target_arch = "aarch64")]
+        let has = std::arch::is_aarch64_feature_detected!("rand");
+        let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        mix_cpu_entropy(&mut a);
+        mix_cpu_entropy(&mut b);
+        if has {
+            assert_ne!(a, [0u8; 32]);
+            assert_ne!(a, b);
+        } else {
+            assert_eq!((a, b), ([0u8; 32], [0u8; 32]));
+        }
     }
 
     /// Linux ≥ 4.14 accepts the advice (whether it is honoured is checked by
