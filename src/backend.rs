@@ -163,6 +163,35 @@ impl Tier {
     }
 }
 
+/// Calls the kernel of `$tier` with its token first, then `$args`: the one
+/// place where a tier meets its kernels. Each operation of each algorithm is
+/// one invocation, that is one `match`.
+macro_rules! on_tier {
+    (
+        $tier:expr,
+        aesni: $aesni:path,
+        avx2: $avx2:path,
+        avx512: $avx512:path,
+        armv8: $armv8:path,
+        ($($arg:expr),* $(,)?)
+    ) => {
+        match $tier {
+            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::AesNiClmul(t) => unsafe { $aesni(t, $($arg),*) },
+            // SAFETY: the token in `Tier::VaesAvx2` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx2(t) => unsafe { $avx2(t, $($arg),*) },
+            // SAFETY: the token in `Tier::VaesAvx512` proves the tier's features were detected.
+            #[cfg(target_arch = "x86_64")]
+            Tier::VaesAvx512(t) => unsafe { $avx512(t, $($arg),*) },
+            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+            #[cfg(target_arch = "aarch64")]
+            Tier::Armv8(t) => unsafe { $armv8(t, $($arg),*) },
+        }
+    };
+}
+
 /// One 16-byte block.
 pub(crate) type Block = [u8; 16];
 
@@ -303,60 +332,14 @@ impl<const NK: usize> GcmKey<NK> {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        match self.tier {
-            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
-            #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(t) => unsafe {
-                x86_64::gcm_aesni::seal(
-                    t,
-                    &self.round_keys,
-                    &self.h_powers,
-                    j0,
-                    aad,
-                    data,
-                    len_block,
-                )
-            },
-            // SAFETY: as above, for `Tier::VaesAvx2`.
-            #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx2(t) => unsafe {
-                x86_64::gcm_vaes_avx2::seal(
-                    t,
-                    &self.round_keys,
-                    &self.h_powers,
-                    j0,
-                    aad,
-                    data,
-                    len_block,
-                )
-            },
-            // SAFETY: as above, for `Tier::VaesAvx512`.
-            #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx512(t) => unsafe {
-                x86_64::gcm_vaes_avx512::seal(
-                    t,
-                    &self.round_keys,
-                    &self.h_powers,
-                    j0,
-                    aad,
-                    data,
-                    len_block,
-                )
-            },
-            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
-            #[cfg(target_arch = "aarch64")]
-            Tier::Armv8(t) => unsafe {
-                aarch64::gcm::seal(
-                    t,
-                    &self.round_keys,
-                    &self.h_powers,
-                    j0,
-                    aad,
-                    data,
-                    len_block,
-                )
-            },
-        }
+        on_tier!(
+            self.tier,
+            aesni: x86_64::gcm_aesni::seal,
+            avx2: x86_64::gcm_vaes_avx2::seal,
+            avx512: x86_64::gcm_vaes_avx512::seal,
+            armv8: aarch64::gcm::seal,
+            (&self.round_keys, &self.h_powers, j0, aad, data, len_block)
+        )
     }
 
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.
@@ -369,60 +352,14 @@ impl<const NK: usize> GcmKey<NK> {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        match self.tier {
-            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
-            #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(t) => unsafe {
-                x86_64::gcm_aesni::open(
-                    t,
-                    &self.round_keys,
-                    &self.h_powers,
-                    j0,
-                    aad,
-                    data,
-                    len_block,
-                )
-            },
-            // SAFETY: as above, for `Tier::VaesAvx2`.
-            #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx2(t) => unsafe {
-                x86_64::gcm_vaes_avx2::open(
-                    t,
-                    &self.round_keys,
-                    &self.h_powers,
-                    j0,
-                    aad,
-                    data,
-                    len_block,
-                )
-            },
-            // SAFETY: as above, for `Tier::VaesAvx512`.
-            #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx512(t) => unsafe {
-                x86_64::gcm_vaes_avx512::open(
-                    t,
-                    &self.round_keys,
-                    &self.h_powers,
-                    j0,
-                    aad,
-                    data,
-                    len_block,
-                )
-            },
-            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
-            #[cfg(target_arch = "aarch64")]
-            Tier::Armv8(t) => unsafe {
-                aarch64::gcm::open(
-                    t,
-                    &self.round_keys,
-                    &self.h_powers,
-                    j0,
-                    aad,
-                    data,
-                    len_block,
-                )
-            },
-        }
+        on_tier!(
+            self.tier,
+            aesni: x86_64::gcm_aesni::open,
+            avx2: x86_64::gcm_vaes_avx2::open,
+            avx512: x86_64::gcm_vaes_avx512::open,
+            armv8: aarch64::gcm::open,
+            (&self.round_keys, &self.h_powers, j0, aad, data, len_block)
+        )
     }
 }
 
@@ -483,28 +420,14 @@ impl<const NK: usize> SivKey<NK> {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        match self.tier {
-            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
-            #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(t) => unsafe {
-                x86_64::siv::seal(t, &self.round_keys, nonce, aad, data, len_block)
-            },
-            // SAFETY: as above, for `Tier::VaesAvx2`.
-            #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx2(t) => unsafe {
-                x86_64::gcm_vaes_avx2::siv_seal(t, &self.round_keys, nonce, aad, data, len_block)
-            },
-            // SAFETY: as above, for `Tier::VaesAvx512`.
-            #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx512(t) => unsafe {
-                x86_64::gcm_vaes_avx512::siv_seal(t, &self.round_keys, nonce, aad, data, len_block)
-            },
-            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
-            #[cfg(target_arch = "aarch64")]
-            Tier::Armv8(t) => unsafe {
-                aarch64::siv::seal(t, &self.round_keys, nonce, aad, data, len_block)
-            },
-        }
+        on_tier!(
+            self.tier,
+            aesni: x86_64::siv::seal,
+            avx2: x86_64::gcm_vaes_avx2::siv_seal,
+            avx512: x86_64::gcm_vaes_avx512::siv_seal,
+            armv8: aarch64::siv::seal,
+            (&self.round_keys, nonce, aad, data, len_block)
+        )
     }
 
     /// GCM-SIV decryption of `data` under the received `tag`, returning the tag
@@ -517,44 +440,14 @@ impl<const NK: usize> SivKey<NK> {
         tag: u128,
         len_block: u128,
     ) -> Block {
-        match self.tier {
-            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
-            #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(t) => unsafe {
-                x86_64::siv::open(t, &self.round_keys, nonce, aad, data, tag, len_block)
-            },
-            // SAFETY: as above, for `Tier::VaesAvx2`.
-            #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx2(t) => unsafe {
-                x86_64::gcm_vaes_avx2::siv_open(
-                    t,
-                    &self.round_keys,
-                    nonce,
-                    aad,
-                    data,
-                    tag,
-                    len_block,
-                )
-            },
-            // SAFETY: as above, for `Tier::VaesAvx512`.
-            #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx512(t) => unsafe {
-                x86_64::gcm_vaes_avx512::siv_open(
-                    t,
-                    &self.round_keys,
-                    nonce,
-                    aad,
-                    data,
-                    tag,
-                    len_block,
-                )
-            },
-            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
-            #[cfg(target_arch = "aarch64")]
-            Tier::Armv8(t) => unsafe {
-                aarch64::siv::open(t, &self.round_keys, nonce, aad, data, tag, len_block)
-            },
-        }
+        on_tier!(
+            self.tier,
+            aesni: x86_64::siv::open,
+            avx2: x86_64::gcm_vaes_avx2::siv_open,
+            avx512: x86_64::gcm_vaes_avx512::siv_open,
+            armv8: aarch64::siv::open,
+            (&self.round_keys, nonce, aad, data, tag, len_block)
+        )
     }
 }
 
