@@ -237,5 +237,103 @@ macro_rules! wide_engine {
                 super::store(v)
             }
         }
+
+        #[cfg(test)]
+        mod engine_tests {
+            use super::*;
+            use crate::model;
+            use core::arch::x86_64::_mm_setzero_si128;
+
+            #[test]
+            fn sixteen_powers_match_the_model() {
+                let Ok(_t) = $token::detect() else {
+                    eprintln!(concat!("skipped: this CPU has no ", stringify!($token), " tier"));
+                    return;
+                };
+                let h1: Block = core::array::from_fn(|i| (i as u8).wrapping_mul(53).wrapping_add(9));
+                let mut expected = [h1; 16];
+                for i in 1..16 {
+                    expected[i] = model::polyval_dot(&expected[i - 1], &h1);
+                }
+                // SAFETY: `_t` proves the tier's features are present.
+                let got: [u8; WIDE] = unsafe {
+                    let mut h = [_mm_setzero_si128(); 8];
+                    for (i, x) in h.iter_mut().enumerate() {
+                        *x = super::super::load(&expected[i]);
+                    }
+                    let mut bytes = [0u8; WIDE];
+                    store_group_to(&mut bytes, &group_powers(&h));
+                    bytes
+                };
+                for i in 0..16 {
+                    assert_eq!(
+                        got[16 * i..16 * i + 16],
+                        expected[15 - i],
+                        "block {i} should be H^{}",
+                        16 - i
+                    );
+                }
+            }
+
+            #[test]
+            fn group_counters_match_the_128_bit_ones_across_carries() {
+                let Ok(_t) = $token::detect() else {
+                    eprintln!(concat!("skipped: this CPU has no ", stringify!($token), " tier"));
+                    return;
+                };
+                for start in [
+                    2u32,
+                    0xef,
+                    0xf0,
+                    0xf1,
+                    0xff,
+                    0x1f0,
+                    0xffff_fff0,
+                    0xffff_fff8,
+                    0xffff_ffff,
+                ] {
+                    for gcm in [true, false] {
+                        let mut j = [0x5au8; 16];
+                        if gcm {
+                            j[12..].copy_from_slice(&start.to_be_bytes());
+                        } else {
+                            j[..4].copy_from_slice(&start.to_le_bytes());
+                        }
+                        // SAFETY: `_t` proves the tier's features, which include the AES-NI ones.
+                        let (wide, narrow) = unsafe {
+                            let x = super::super::load(&j);
+                            let c = if gcm {
+                                super::super::clmul::byte_reverse(x)
+                            } else {
+                                x
+                            };
+                            let (mut c1, mut c2) = (c, c);
+                            let mut bytes = [0u8; WIDE];
+                            if gcm {
+                                store_group_to(&mut bytes, &counters_group::<true>(&mut c1));
+                            } else {
+                                store_group_to(&mut bytes, &counters_group::<false>(&mut c1));
+                            }
+                            let narrow: [u8; WIDE] = if gcm {
+                                super::super::store_blocks(&super::super::ctr::counter_blocks::<true, 16>(
+                                    &mut c2,
+                                ))
+                            } else {
+                                super::super::store_blocks(&super::super::ctr::counter_blocks::<false, 16>(
+                                    &mut c2,
+                                ))
+                            };
+                            assert_eq!(
+                                super::super::store(c1),
+                                super::super::store(c2),
+                                "next counter, start {start:#x}"
+                            );
+                            (bytes, narrow)
+                        };
+                        assert_eq!(wide, narrow, "start {start:#x}, gcm {gcm}");
+                    }
+                }
+            }
+        }
     };
 }
