@@ -19,6 +19,7 @@
 //! | x86_64 | VAES, VPCLMULQDQ, AVX-512F/BW/VL | [`Backend::VaesAvx512`] |
 //! | x86_64 | VAES, VPCLMULQDQ, AVX2 | [`Backend::VaesAvx2`] |
 //! | x86_64 | AES-NI, PCLMULQDQ, SSSE3, SSE4.1 (Intel Westmere, AMD Bulldozer and later) | [`Backend::AesNiClmul`] |
+//! | aarch64 | ARMv8 Cryptography Extension: AES and PMULL | [`Backend::Armv8`] |
 //!
 //! [`Aead::new`] picks the first row the CPU has; [`Aead::with_backend`] forces
 //! one. There is no software fallback. On a CPU without these instructions,
