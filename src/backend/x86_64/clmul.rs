@@ -116,6 +116,27 @@ aesni_clmul! {
         [h, h2, h3, h4, mul(h4, h), mul(h4, h2), mul(h4, h3), mul(h4, h4)]
     }
 
+    /// H^1..H^n (n ≤ 8) as in [`powers`]; the entries past n are zero and
+    /// must not be used.
+    #[inline]
+    pub(crate) fn powers_upto(h: __m128i, n: usize) -> [__m128i; 8] {
+        let mut p = [_mm_setzero_si128(); 8];
+        p[0] = h;
+        if n >= 2 {
+            p[1] = mul(h, h);
+        }
+        if n >= 3 {
+            p[2] = mul(p[1], h);
+        }
+        if n >= 4 {
+            p[3] = mul(p[1], p[1]);
+        }
+        for i in 4..n.min(8) {
+            p[i] = mul(p[3], p[i - 4]);
+        }
+        p
+    }
+
     /// The Karatsuba middle terms of the powers: `h.lo ^ h.hi` in the low half
     /// of each (see [`fold8_karatsuba`]).
     #[inline]

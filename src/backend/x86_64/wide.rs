@@ -191,7 +191,7 @@ macro_rules! wide_engine {
                 data: &mut InOut<'_>,
                 len_block: u128,
             ) -> Block {
-                let mut s = siv::state_new(keys, nonce, aad);
+                let mut s = siv::state_new(keys, nonce, aad, data.len());
                 if data.len() < WIDE {
                     let tag = siv::hash_from(&mut s, data, 0, len_block);
                     siv::seal_from(&mut s, data, 0);
@@ -219,7 +219,7 @@ macro_rules! wide_engine {
                 tag: u128,
                 len_block: u128,
             ) -> Block {
-                let mut s = siv::state_new(keys, nonce, aad);
+                let mut s = siv::state_new(keys, nonce, aad, data.len());
                 s.ctr = siv::initial_counter_from(tag);
                 let mut start = 0;
                 if data.len() >= WIDE {
