@@ -251,8 +251,8 @@ macro_rules! wide_engine {
                     return;
                 };
                 let h1: Block = core::array::from_fn(|i| (i as u8).wrapping_mul(53).wrapping_add(9));
-                let mut expected = [h1; 16];
-                for i in 1..16 {
+                let mut expected = [h1; WIDE / 16];
+                for i in 1..WIDE / 16 {
                     expected[i] = model::polyval_dot(&expected[i - 1], &h1);
                 }
                 // SAFETY: `_t` proves the tier's features are present.
@@ -265,12 +265,12 @@ macro_rules! wide_engine {
                     store_group_to(&mut bytes, &group_powers(&h));
                     bytes
                 };
-                for i in 0..16 {
+                for i in 0..WIDE / 16 {
                     assert_eq!(
                         got[16 * i..16 * i + 16],
-                        expected[15 - i],
+                        expected[WIDE / 16 - 1 - i],
                         "block {i} should be H^{}",
-                        16 - i
+                        WIDE / 16 - i
                     );
                 }
             }
@@ -315,11 +315,11 @@ macro_rules! wide_engine {
                                 store_group_to(&mut bytes, &counters_group::<false>(&mut c1));
                             }
                             let narrow: [u8; WIDE] = if gcm {
-                                super::super::store_blocks(&super::super::ctr::counter_blocks::<true, 16>(
+                                super::super::store_blocks(&super::super::ctr::counter_blocks::<true, { WIDE / 16 }>(
                                     &mut c2,
                                 ))
                             } else {
-                                super::super::store_blocks(&super::super::ctr::counter_blocks::<false, 16>(
+                                super::super::store_blocks(&super::super::ctr::counter_blocks::<false, { WIDE / 16 }>(
                                     &mut c2,
                                 ))
                             };
