@@ -137,6 +137,43 @@ aesni_clmul! {
         acc
     }
 
+    /// [`aes_hash_group`] with the hash inputs already in registers (the seal
+    /// loop's previous group, which it has at hand).
+    #[inline]
+    fn aes_hash_group_regs<const NK: usize>(
+        rk: &[__m128i; NK],
+        mut blocks: [__m128i; 8],
+        x: &[__m128i; 8],
+        acc: __m128i,
+        h: &[__m128i; 8],
+    ) -> ([__m128i; 8], __m128i) {
+        let mut w: Wide = wide_zero();
+        for b in blocks.iter_mut() {
+            *b = _mm_xor_si128(*b, rk[0]);
+        }
+        for round in 1..=7 {
+            aes_round(&mut blocks, rk[round]);
+            mul_acc(&mut w, x[8 - round], h[round - 1]);
+        }
+        aes_round(&mut blocks, rk[8]);
+        mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[7]);
+        for k in &rk[9..NK - 1] {
+            aes_round(&mut blocks, *k);
+        }
+        for b in blocks.iter_mut() {
+            *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
+        }
+        (blocks, reduce(w))
+    }
+
+    /// Block `i` (< 8) of a group.
+    #[inline]
+    fn load_at(bytes: &[u8; GROUP], i: usize) -> __m128i {
+        assert!(i < 8);
+        // SAFETY: `i < 8`, so bytes 16i..16i+16 lie inside the 128-byte array.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) }
+    }
+
     /// One AES round on each of eight blocks.
     #[inline]
     fn aes_round(blocks: &mut [__m128i; 8], k: __m128i) {
@@ -149,10 +186,10 @@ aesni_clmul! {
     /// rounds, the eight multiplies of `x` (hash-ready blocks; `acc` is added to
     /// `x[0]`). Returns the keystream and the new, reduced accumulator.
     #[inline]
-    fn aes_hash_group<const NK: usize>(
+    fn aes_hash_group<const NK: usize, const GCM: bool>(
         rk: &[__m128i; NK],
         mut blocks: [__m128i; 8],
-        x: &[__m128i; 8],
+        x: &[u8; GROUP],
         acc: __m128i,
         h: &[__m128i; 8],
     ) -> ([__m128i; 8], __m128i) {
@@ -162,13 +199,17 @@ aesni_clmul! {
             *b = _mm_xor_si128(*b, rk[0]);
         }
         // Rounds 1..=8 each carry one multiply: block 7 (by H^1) first, block 0
-        // (by H^8, the one that waits on `acc`) last.
+        // (by H^8, the one that waits on `acc`) last. Each block is loaded and
+        // made hash-ready where it is used: sixteen xmm registers cannot hold
+        // eight AES blocks and eight hash inputs across the rounds.
         for round in 1..=7 {
             aes_round(&mut blocks, rk[round]);
-            mul_acc(&mut w, x[8 - round], h[round - 1]);
+            let xi = for_hash::<GCM>(load_at(x, 8 - round));
+            mul_acc(&mut w, xi, h[round - 1]);
         }
         aes_round(&mut blocks, rk[8]);
-        mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[7]);
+        let x0 = for_hash::<GCM>(load_at(x, 0));
+        mul_acc(&mut w, _mm_xor_si128(x0, acc), h[7]);
         for k in &rk[9..NK - 1] {
             aes_round(&mut blocks, *k);
         }
@@ -214,12 +255,14 @@ aesni_clmul! {
         let mut prev = xor_group::<GCM>(data, start, &ks);
         let mut offset = start + GROUP;
         while offset < bulk {
-            let (ks, sum) = aes_hash_group(rk, counter_blocks::<GCM, 8>(ctr), &prev, acc, h);
+            let ctrs = counter_blocks::<GCM, 8>(ctr);
+            let (ks, sum) = aes_hash_group_regs::<NK>(rk, ctrs, &prev, acc, h);
             acc = sum;
             prev = xor_group::<GCM>(data, offset, &ks);
             offset += GROUP;
         }
-        (fold_blocks(acc, &prev, h), bulk)
+        acc = fold_blocks(acc, &prev, h);
+        (acc, bulk)
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
@@ -237,14 +280,10 @@ aesni_clmul! {
         let bulk = start + (data.len() - start) / GROUP * GROUP;
         let mut offset = start;
         while offset < bulk {
-            let input: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
-            let mut hashed = input;
-            for b in hashed.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            let (ks, sum) = aes_hash_group(rk, counter_blocks::<GCM, 8>(ctr), &hashed, acc, h);
+            let ctrs = counter_blocks::<GCM, 8>(ctr);
+            let (ks, sum) = aes_hash_group::<NK, GCM>(rk, ctrs, data.input::<GROUP>(offset), acc, h);
             acc = sum;
-            let mut output = input;
+            let mut output: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
             for (o, k) in output.iter_mut().zip(ks) {
                 *o = _mm_xor_si128(*o, k);
             }
