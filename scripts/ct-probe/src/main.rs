@@ -1,0 +1,80 @@
+//! Calls every method of the `Aead` trait on every key type and every backend
+//! this CPU has, and the random generator, with inputs the optimiser cannot
+//! see, so that the release binary holds the code a user's program would hold.
+//! `scripts/ct-check.sh` disassembles it; running it only prints which
+//! backends it exercised.
+
+use std::hint::black_box;
+
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::{Aead, Backend};
+
+const BACKENDS: [Backend; 4] = [
+    Backend::AesNiClmul,
+    Backend::VaesAvx2,
+    Backend::VaesAvx512,
+    Backend::Armv8,
+];
+
+/// Every method once, through a generic function as a user's code would call it.
+#[inline(never)]
+fn exercise<K: Aead>(name: &str, key_bytes: &K::KeyBytes) {
+    for backend in BACKENDS {
+        let Ok(key) = K::with_backend(black_box(key_bytes), backend) else {
+            continue;
+        };
+        let nonce = black_box([7u8; 12]);
+        let aad = black_box(vec![1u8; 33]);
+        let message = black_box(vec![2u8; 600]);
+        let sealed = key.encrypt(&nonce, &aad, &message).expect("seal");
+        let opened = key.decrypt(&nonce, &aad, &sealed).expect("open");
+        assert_eq!(opened, message);
+
+        let mut out = vec![0u8; message.len() + 16];
+        let n = key
+            .encrypt_to(&nonce, &aad, &message, &mut out)
+            .expect("seal_to");
+        let mut back = vec![0u8; message.len()];
+        key.decrypt_to(&nonce, &aad, &out[..n], &mut back)
+            .expect("open_to");
+
+        let mut buffer = message.clone();
+        let tag = key
+            .encrypt_in_place_detached(&nonce, &aad, &mut buffer)
+            .expect("seal in place");
+        let mut forged = tag;
+        forged[15] ^= black_box(1);
+        assert!(
+            key.decrypt_in_place_detached(&nonce, &aad, &mut buffer, &forged)
+                .is_err()
+        );
+        let sealed = key
+            .encrypt_nonce_appended_generated(&aad, &message)
+            .expect("seal, generated nonce");
+        assert_eq!(
+            key.decrypt_nonce_appended(&aad, &sealed).expect("open"),
+            message
+        );
+        println!("{name} on {backend:?}: ok");
+    }
+}
+
+/// The random generator: its AES-CTR keystream runs on a secret key.
+#[inline(never)]
+fn exercise_random() {
+    let mut generator = hardware_aead::random::Generator::new().expect("generator");
+    let mut out = black_box(vec![0u8; 1000]);
+    generator.fill(&mut out).expect("fill");
+    hardware_aead::random::fill(&mut out[..77]).expect("thread-local fill");
+    black_box(generator.key_32().expect("key"));
+    println!("random: ok");
+}
+
+fn main() {
+    exercise::<Aes128Gcm>("Aes128Gcm", &[3u8; 16]);
+    exercise::<Aes256Gcm>("Aes256Gcm", &[4u8; 32]);
+    exercise::<Aes128GcmSiv>("Aes128GcmSiv", &[5u8; 16]);
+    exercise::<Aes256GcmSiv>("Aes256GcmSiv", &[6u8; 32]);
+    exercise_random();
+}
