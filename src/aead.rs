@@ -261,7 +261,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         let mut received = [0u8; TAG_LEN];
         received.copy_from_slice(tag);
         let computed = self.open_core(nonce, aad, &mut InOut::copy(ciphertext, out), &received);
-        verify_or_wipe(&computed, &received, out)?;
+        verify_or_wipe(computed, &received, out)?;
         Ok(text_len)
     }
 
@@ -311,7 +311,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     ) -> Result<(), Error> {
         Self::check_lengths(aad.len(), buffer.len())?;
         let computed = self.open_core(nonce, aad, &mut InOut::in_place(buffer), tag);
-        verify_or_wipe(&computed, tag, buffer)
+        verify_or_wipe(computed, tag, buffer)
     }
 
     /// Builds the key state inside `slot` (never moved afterwards) on the
@@ -526,17 +526,20 @@ pub trait Aead: sealed::Core + Send + Sync {
 
 /// The one place that decides whether decrypted bytes are released: compares the
 /// tags in constant time and, if they differ, zeroes `plaintext` before returning
-/// [`Error::Authentication`].
+/// [`Error::Authentication`]. The computed tag is wiped either way.
 pub(crate) fn verify_or_wipe(
-    computed: &Tag,
+    mut computed: Tag,
     received: &Tag,
     plaintext: &mut [u8],
 ) -> Result<(), Error> {
     // XOR the tags as two words and compare the OR of the differences with zero:
     // no early exit, and `subtle` keeps the final test branch-free up to the
     // one public decision below.
-    let diff = u128::from_le_bytes(*computed) ^ u128::from_le_bytes(*received);
+    let diff = u128::from_le_bytes(computed) ^ u128::from_le_bytes(*received);
     let folded = (diff as u64) | ((diff >> 64) as u64);
+    // After a forgery the computed tag is the valid tag for the forged
+    // ciphertext: do not leave it on the stack.
+    computed.zeroize();
     if bool::from(folded.ct_eq(&0)) {
         Ok(())
     } else {

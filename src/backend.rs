@@ -192,6 +192,16 @@ macro_rules! on_tier {
     };
 }
 
+/// Overwrites a stack buffer of message bytes before it goes out of scope
+/// (tails and partial blocks copied through the stack): one volatile store of
+/// the whole array, which the compiler lowers to wide stores and may not drop.
+#[inline(always)]
+pub(crate) fn wipe<const N: usize>(buf: &mut [u8; N]) {
+    // SAFETY: `buf` is a valid, aligned, exclusive reference to `N` bytes.
+    unsafe { core::ptr::write_volatile(buf, [0u8; N]) };
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
 /// One 16-byte block.
 pub(crate) type Block = [u8; 16];
 

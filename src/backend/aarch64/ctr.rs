@@ -30,7 +30,7 @@ use core::arch::aarch64::*;
 use super::aes::encrypt_blocks_inline;
 use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline};
 use super::{load, load_blocks, store_blocks, store_blocks_to, zero};
-use crate::backend::{HPowers, InOut};
+use crate::backend::{HPowers, InOut, wipe};
 
 /// Bytes per bulk iteration: eight blocks.
 pub(super) const GROUP: usize = 128;
@@ -141,6 +141,7 @@ armv8_aes! {
                 *b = for_hash::<GCM>(*b);
             }
             acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
+            wipe(&mut buf);
         }
         acc
     }
@@ -173,6 +174,7 @@ armv8_aes! {
             }
             acc = fold_blocks(acc, &x[..rest.div_ceil(16)], h);
         }
+        wipe(&mut buf);
         acc
     }
 
@@ -312,8 +314,11 @@ armv8_aes! {
         for (o, k) in output.iter_mut().zip(&ks) {
             *o = veorq_u8(*o, *k);
         }
-        let out_bytes: [u8; B] = store_blocks(&output);
+        let mut out_bytes: [u8; B] = store_blocks(&output);
         data.write_tail(offset, &out_bytes, rest);
+        // Both tails may hold plaintext (a forgery's, when opening): wipe them.
+        wipe(&mut buf);
+        wipe(&mut out_bytes);
         if !HASH {
             return (acc, extra[0]);
         }

@@ -29,7 +29,7 @@ use super::clmul::{
     Wide, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_keys, mul_acc, reduce, wide_zero,
 };
 use super::{load, load_blocks, store_blocks, store_blocks_to};
-use crate::backend::{HPowers, InOut};
+use crate::backend::{HPowers, InOut, wipe};
 
 /// Bytes per bulk iteration: eight blocks.
 pub(super) const GROUP: usize = 128;
@@ -101,6 +101,7 @@ aesni_clmul! {
                 *b = for_hash::<GCM>(*b);
             }
             acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
+            wipe(&mut buf);
         }
         acc
     }
@@ -134,6 +135,7 @@ aesni_clmul! {
             }
             acc = fold_blocks(acc, &x[..rest.div_ceil(16)], h);
         }
+        wipe(&mut buf);
         acc
     }
 
@@ -351,8 +353,11 @@ aesni_clmul! {
         for (o, k) in output.iter_mut().zip(&ks) {
             *o = _mm_xor_si128(*o, *k);
         }
-        let out_bytes: [u8; B] = store_blocks(&output);
+        let mut out_bytes: [u8; B] = store_blocks(&output);
         data.write_tail(offset, &out_bytes, rest);
+        // Both tails may hold plaintext (a forgery's, when opening): wipe them.
+        wipe(&mut buf);
+        wipe(&mut out_bytes);
         if !HASH {
             return (acc, extra[0]);
         }
