@@ -11,64 +11,11 @@ mod common;
 #[path = "../src/model.rs"]
 mod model;
 
-use common::{TestRng, each_backend_from_slice, ring_seal, tag, to_hex};
+use common::api_check::{Case, case, check_apis};
+use common::{ring_open, ring_seal};
+use hardware_aead::Aead;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
-use hardware_aead::{Aead, TAG_LEN};
 use proptest::prelude::*;
-
-/// One generated case. The byte strings are expanded from a seed so that
-/// generating a 4 KiB input stays cheap; shrinking still works on the lengths and
-/// offsets.
-#[derive(Debug, Clone)]
-struct Case {
-    key: Vec<u8>,
-    nonce: [u8; 12],
-    aad: Vec<u8>,
-    pt: Vec<u8>,
-    /// Where the input and output slices start inside their backing `Vec`s (1..16).
-    in_offset: usize,
-    out_offset: usize,
-    aad_offset: usize,
-}
-
-fn case(key_len: usize) -> impl Strategy<Value = Case> {
-    (
-        any::<u64>(),
-        0usize..=4200,
-        0usize..=600,
-        1usize..16,
-        1usize..16,
-        1usize..16,
-    )
-        .prop_map(
-            move |(seed, pt_len, aad_len, in_offset, out_offset, aad_offset)| {
-                let mut rng = TestRng::new(seed);
-                Case {
-                    key: rng.bytes(key_len),
-                    nonce: rng.array(),
-                    aad: rng.bytes(aad_len),
-                    pt: rng.bytes(pt_len),
-                    in_offset,
-                    out_offset,
-                    aad_offset,
-                }
-            },
-        )
-}
-
-/// `data` copied into a fresh `Vec` at `offset`, surrounded by 0x5A guard bytes.
-fn at_offset(data: &[u8], offset: usize, room: usize) -> Vec<u8> {
-    let mut backing = vec![0x5Au8; offset + data.len().max(room) + 16];
-    backing[offset..offset + data.len()].copy_from_slice(data);
-    backing
-}
-
-/// Checks that the bytes of `backing` outside `offset..offset + len` still hold
-/// the 0x5A guard.
-fn guards_intact(backing: &[u8], offset: usize, len: usize) -> bool {
-    backing[..offset].iter().all(|&b| b == 0x5A)
-        && backing[offset + len..].iter().all(|&b| b == 0x5A)
-}
 
 fn check<K: Aead>(c: &Case, use_model: bool) -> Result<(), TestCaseError> {
     let expected = ring_seal(&c.key, &c.nonce, &c.aad, &c.pt);
@@ -81,125 +28,9 @@ fn check<K: Aead>(c: &Case, use_model: bool) -> Result<(), TestCaseError> {
             "the model cannot open ring's output"
         );
     }
-    let (expected_ct, expected_tag) = expected.split_at(c.pt.len());
-    let sealed_len = c.pt.len() + TAG_LEN;
-
-    let aad_backing = at_offset(&c.aad, c.aad_offset, 0);
-    let aad = &aad_backing[c.aad_offset..c.aad_offset + c.aad.len()];
-    let in_backing = at_offset(&c.pt, c.in_offset, 0);
-    let pt = &in_backing[c.in_offset..c.in_offset + c.pt.len()];
-
-    for k in each_backend_from_slice::<K>(&c.key) {
-        let b = k.backend();
-
-        // Vec API.
-        let sealed = k
-            .encrypt(&c.nonce, aad, pt)
-            .map_err(|e| TestCaseError::fail(format!("{b:?} encrypt: {e}")))?;
-        prop_assert!(
-            sealed == expected,
-            "[{:?}] encrypt differs from ring\n  ours {}\n  ring {}",
-            b,
-            to_hex(&sealed),
-            to_hex(&expected)
-        );
-
-        // `_to` API, into an unaligned slice with guard bytes around it.
-        let mut out_backing = at_offset(&[], c.out_offset, sealed_len);
-        let n = k
-            .encrypt_to(
-                &c.nonce,
-                aad,
-                pt,
-                &mut out_backing[c.out_offset..c.out_offset + sealed_len],
-            )
-            .map_err(|e| TestCaseError::fail(format!("{b:?} encrypt_to: {e}")))?;
-        prop_assert_eq!(n, sealed_len);
-        prop_assert!(
-            out_backing[c.out_offset..c.out_offset + n] == expected[..],
-            "[{:?}] encrypt_to differs",
-            b
-        );
-        prop_assert!(
-            guards_intact(&out_backing, c.out_offset, n),
-            "[{:?}] encrypt_to wrote outside",
-            b
-        );
-
-        // In place, at an unaligned offset.
-        let mut buffer_backing = at_offset(pt, c.in_offset, 0);
-        let t = k
-            .encrypt_in_place_detached(
-                &c.nonce,
-                aad,
-                &mut buffer_backing[c.in_offset..c.in_offset + pt.len()],
-            )
-            .map_err(|e| TestCaseError::fail(format!("{b:?} encrypt_in_place_detached: {e}")))?;
-        prop_assert!(
-            buffer_backing[c.in_offset..c.in_offset + pt.len()] == *expected_ct,
-            "[{:?}] encrypt_in_place_detached ciphertext differs",
-            b
-        );
-        prop_assert!(
-            t[..] == *expected_tag,
-            "[{:?}] encrypt_in_place_detached tag differs",
-            b
-        );
-        prop_assert!(
-            guards_intact(&buffer_backing, c.in_offset, pt.len()),
-            "[{:?}] in-place seal wrote outside",
-            b
-        );
-
-        // Decrypt through each API, reading the sealed bytes at an odd offset.
-        let sealed_backing = at_offset(&expected, c.in_offset, 0);
-        let sealed_in = &sealed_backing[c.in_offset..c.in_offset + sealed_len];
-
-        let opened = k
-            .decrypt(&c.nonce, aad, sealed_in)
-            .map_err(|e| TestCaseError::fail(format!("{b:?} decrypt: {e}")))?;
-        prop_assert!(opened == c.pt, "[{:?}] decrypt differs", b);
-
-        let mut out_backing = at_offset(&[], c.out_offset, c.pt.len());
-        let n = k
-            .decrypt_to(
-                &c.nonce,
-                aad,
-                sealed_in,
-                &mut out_backing[c.out_offset..c.out_offset + c.pt.len()],
-            )
-            .map_err(|e| TestCaseError::fail(format!("{b:?} decrypt_to: {e}")))?;
-        prop_assert_eq!(n, c.pt.len());
-        prop_assert!(
-            out_backing[c.out_offset..c.out_offset + n] == c.pt[..],
-            "[{:?}] decrypt_to differs",
-            b
-        );
-        prop_assert!(
-            guards_intact(&out_backing, c.out_offset, n),
-            "[{:?}] decrypt_to wrote outside",
-            b
-        );
-
-        k.decrypt_in_place_detached(
-            &c.nonce,
-            aad,
-            &mut buffer_backing[c.in_offset..c.in_offset + pt.len()],
-            &tag(expected_tag),
-        )
-        .map_err(|e| TestCaseError::fail(format!("{b:?} decrypt_in_place_detached: {e}")))?;
-        prop_assert!(
-            buffer_backing[c.in_offset..c.in_offset + pt.len()] == c.pt[..],
-            "[{:?}] decrypt_in_place_detached differs",
-            b
-        );
-        prop_assert!(
-            guards_intact(&buffer_backing, c.in_offset, pt.len()),
-            "[{:?}] in-place open wrote outside",
-            b
-        );
-    }
-    Ok(())
+    check_apis::<K>(c, &expected, |sealed| {
+        ring_open(&c.key, &c.nonce, &c.aad, sealed)
+    })
 }
 
 proptest! {

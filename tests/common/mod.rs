@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod api_check;
+
 use std::io::Write;
 use std::path::PathBuf;
 
