@@ -175,15 +175,12 @@ armv8_aes! {
         let mut first: [uint8x16_t; 2] = counter_blocks::<false, 2>(&mut ctr);
         encrypt_blocks_inline!(&rk, &mut first);
         *next = store_blocks(&first);
-        let mut chunks = out.chunks_exact_mut(128);
-        for chunk in &mut chunks {
+        let (chunks, rest) = out.as_chunks_mut::<128>();
+        for chunk in chunks {
             let mut ks: [uint8x16_t; 8] = counter_blocks::<false, 8>(&mut ctr);
             encrypt_blocks_inline!(&rk, &mut ks);
-            if let Ok(chunk) = <&mut [u8; 128]>::try_from(chunk) {
-                store_blocks_to(chunk, &ks);
-            }
+            store_blocks_to(chunk, &ks);
         }
-        let rest = chunks.into_remainder();
         if !rest.is_empty() {
             let mut ks: [uint8x16_t; 8] = counter_blocks::<false, 8>(&mut ctr);
             encrypt_blocks_inline!(&rk, &mut ks);

@@ -124,15 +124,14 @@ armv8_aes! {
     /// GCM-SIV's padded AAD).
     #[inline]
     pub(super) fn hash_padded<const GCM: bool>(mut acc: uint8x16_t, bytes: &[u8], h: &[uint8x16_t; 8]) -> uint8x16_t {
-        let mut groups = bytes.chunks_exact(GROUP);
-        for group in &mut groups {
-            let mut x: [uint8x16_t; 8] = load_blocks(group.try_into().unwrap_or(&[0; GROUP]));
+        let (groups, rest) = bytes.as_chunks::<GROUP>();
+        for group in groups {
+            let mut x: [uint8x16_t; 8] = load_blocks(group);
             for b in x.iter_mut() {
                 *b = for_hash::<GCM>(*b);
             }
             acc = fold_blocks_inline!(acc, &x, h);
         }
-        let rest = groups.remainder();
         if !rest.is_empty() {
             let mut buf = [0u8; GROUP];
             buf[..rest.len()].copy_from_slice(rest);

@@ -133,14 +133,12 @@ aesni_clmul! {
         let mut first: [__m128i; 2] = counter_blocks::<false, 2>(&mut ctr);
         encrypt_blocks(&rk, &mut first);
         *next = store_blocks(&first);
-        let mut chunks = out.chunks_exact_mut(128);
-        for chunk in &mut chunks {
+        let (chunks, rest) = out.as_chunks_mut::<128>();
+        for chunk in chunks {
             let mut ks: [__m128i; 8] = counter_blocks::<false, 8>(&mut ctr);
             encrypt_blocks(&rk, &mut ks);
-            let chunk: &mut [u8; 128] = chunk.try_into().unwrap_or_else(|_| unreachable!());
             store_blocks_to(chunk, &ks);
         }
-        let rest = chunks.into_remainder();
         if !rest.is_empty() {
             let mut ks: [__m128i; 8] = counter_blocks::<false, 8>(&mut ctr);
             encrypt_blocks(&rk, &mut ks);

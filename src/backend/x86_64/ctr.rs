@@ -84,15 +84,14 @@ aesni_clmul! {
     /// GCM-SIV's padded AAD).
     #[inline]
     pub(super) fn hash_padded<const GCM: bool>(mut acc: __m128i, bytes: &[u8], h: &[__m128i; 8]) -> __m128i {
-        let mut groups = bytes.chunks_exact(GROUP);
-        for group in &mut groups {
-            let mut x: [__m128i; 8] = load_blocks(group.try_into().unwrap_or(&[0; GROUP]));
+        let (groups, rest) = bytes.as_chunks::<GROUP>();
+        for group in groups {
+            let mut x: [__m128i; 8] = load_blocks(group);
             for b in x.iter_mut() {
                 *b = for_hash::<GCM>(*b);
             }
             acc = fold_blocks(acc, &x, h);
         }
-        let rest = groups.remainder();
         if !rest.is_empty() {
             let mut buf = [0u8; GROUP];
             buf[..rest.len()].copy_from_slice(rest);

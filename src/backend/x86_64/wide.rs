@@ -144,18 +144,7 @@ macro_rules! wide_engine {
                 data: &mut InOut<'_>,
                 len_block: u128,
             ) -> Block {
-                if data.len() < WIDE {
-                    return gcm_aesni::seal(token.aesni(), keys, h_powers, j0, aad, data, len_block);
-                }
-                let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-                let (mut rk, mut p) = (splat_keys(&load_round_keys(keys)), group_powers(&load_powers(h_powers)));
-                let (acc, start) = wide_hash_output::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
-                s.acc = acc;
-                // The broadcast round keys and the extended powers are copies of
-                // key state this call made on its stack: wipe them.
-                rk.zeroize();
-                p.zeroize();
-                gcm_aesni::seal_from(&mut s, data, start, len_block)
+                gcm::<NK, true>(token, keys, h_powers, j0, aad, data, len_block)
             }
 
             /// GCM decryption (contract: `gcm_aesni::open`).
@@ -168,18 +157,46 @@ macro_rules! wide_engine {
                 data: &mut InOut<'_>,
                 len_block: u128,
             ) -> Block {
+                gcm::<NK, false>(token, keys, h_powers, j0, aad, data, len_block)
+            }
+
+            /// [`seal`] (`SEAL`) or [`open`]: the whole groups on this tier (seal
+            /// hashes the output, open the input), the rest on the AES-NI pieces.
+            #[inline]
+            fn gcm<const NK: usize, const SEAL: bool>(
+                token: $token,
+                keys: &RoundKeys<NK>,
+                h_powers: &HPowers,
+                j0: u128,
+                aad: &[u8],
+                data: &mut InOut<'_>,
+                len_block: u128,
+            ) -> Block {
                 if data.len() < WIDE {
-                    return gcm_aesni::open(token.aesni(), keys, h_powers, j0, aad, data, len_block);
+                    let t = token.aesni();
+                    return if SEAL {
+                        gcm_aesni::seal(t, keys, h_powers, j0, aad, data, len_block)
+                    } else {
+                        gcm_aesni::open(t, keys, h_powers, j0, aad, data, len_block)
+                    };
                 }
                 let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
                 let (mut rk, mut p) = (splat_keys(&load_round_keys(keys)), group_powers(&load_powers(h_powers)));
-                let (acc, start) = wide_hash_input::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data);
+                let (acc, start) = if SEAL {
+                    wide_hash_output::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data)
+                } else {
+                    wide_hash_input::<NK, true>(&rk, &p, &mut s.ctr, s.acc, data)
+                };
                 s.acc = acc;
                 // The broadcast round keys and the extended powers are copies of
                 // key state this call made on its stack: wipe them.
                 rk.zeroize();
                 p.zeroize();
-                gcm_aesni::open_from(&mut s, data, start, len_block)
+                if SEAL {
+                    gcm_aesni::seal_from(&mut s, data, start, len_block)
+                } else {
+                    gcm_aesni::open_from(&mut s, data, start, len_block)
+                }
             }
 
             /// GCM-SIV encryption (contract: `siv::seal`): the POLYVAL pass, then CTR.
