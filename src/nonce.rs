@@ -1,9 +1,10 @@
 //! Generated nonces: a 96-bit salt drawn from the operating system on first use,
 //! combined with a 64-bit per-key counter.
 //!
-//! Nonce i of a key is `salt XOR (0^32 || i as big-endian 64 bits)`: distinct
-//! counters give distinct nonces under one salt, so a key never repeats a nonce
-//! until 2^64 nonces have been drawn, when [`Error::NonceExhausted`] is
+//! A nonce of a key is `salt XOR (0^32 || i as big-endian 64 bits)` for a
+//! counter value `i` that no other nonce of the key has used: distinct counters
+//! give distinct nonces under one salt, so a key never repeats a nonce until
+//! its 2^64 counter values are spent, when [`Error::NonceExhausted`] is
 //! returned instead of wrapping. This avoids the birthday bound of random
 //! 96-bit nonces (after 2^32 random nonces the chance of a repeat already
 //! reaches about 2^-33, the limit SP 800-38D §8.3 sets).
@@ -13,13 +14,26 @@
 //! (`random::fork`) and re-drawn in a new process. Key setup never pays for the
 //! salt: it is drawn on the first generated nonce.
 //!
-//! Thread safety (`&self`): the counter is one atomic. The salt and its
-//! generation form a sequence lock: a writer (first use, or first use after a
-//! fork) marks the state locked, writes the salt and publishes the new
-//! generation; readers check that the generation they saw before and after
-//! reading the salt is the same, unlocked one.
+//! Thread safety (`&self`): the counter is one atomic, but a thread does not
+//! touch it for every nonce. On x86_64 any atomic read-modify-write is a full
+//! barrier that waits for the thread's earlier stores (the previous message's
+//! ciphertext) to drain, which costs more than sealing a short message. So a
+//! thread reserves [`RESERVE`] counter values at a time with one atomic update
+//! and hands them out from a thread-local cache; every value still comes from
+//! the one atomic, exactly once, so no two threads (and no two calls) share a
+//! counter. Counters a thread reserved but did not use are skipped, never
+//! reused: nonces stay unique, not consecutive. The cache holds [`WAYS`] keys,
+//! picked by the key's salt, which names the key object: a different key (or
+//! the same key after a fork, with its new salt and generation) never matches
+//! another's entry.
+//!
+//! The salt and its generation form a sequence lock: a writer (first use, or
+//! first use after a fork) marks the state locked, writes the salt and
+//! publishes the new generation; readers check that the generation they saw
+//! before and after reading the salt is the same, unlocked one.
 
-use core::sync::atomic::{AtomicU32, AtomicU64, Ordering, fence};
+use core::cell::Cell;
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering, compiler_fence, fence};
 
 use crate::aead::Nonce;
 use crate::error::Error;
@@ -51,11 +65,8 @@ impl NonceSequence {
     }
 
     /// The next nonce of this key.
+    #[inline]
     pub(crate) fn next(&self) -> Result<Nonce, Error> {
-        let counter = self
-            .counter
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| c.checked_add(1))
-            .map_err(|_| Error::NonceExhausted)?;
         loop {
             let generation = fork::generation();
             let expected = generation << 1;
@@ -73,14 +84,85 @@ impl NonceSequence {
             if self.state.load(Ordering::Relaxed) != expected {
                 continue;
             }
+            let counter = self.take(salt, generation)?;
+            // Built in two words so that the caller's loads of the result are
+            // forwarded from these stores (byte-wise stores would stall them).
+            let low = u64::from(salt[0]) | u64::from(salt[1]) << 32 ^ (counter >> 32).swap_bytes();
+            let high = salt[2] ^ (counter as u32).swap_bytes();
             let mut nonce = [0u8; 12];
-            for (chunk, word) in nonce.chunks_exact_mut(4).zip(salt) {
-                chunk.copy_from_slice(&word.to_le_bytes());
-            }
-            for (n, c) in nonce[4..].iter_mut().zip(counter.to_be_bytes()) {
-                *n ^= c;
-            }
+            nonce[..8].copy_from_slice(&low.to_le_bytes());
+            nonce[8..].copy_from_slice(&high.to_le_bytes());
             return Ok(nonce);
+        }
+    }
+
+    /// One unused counter value, from this thread's reservation for the key
+    /// with this salt and generation, or from a new reservation.
+    #[inline(always)]
+    fn take(&self, salt: [u32; 3], generation: u32) -> Result<u64, Error> {
+        let cached = RESERVED.try_with(|cache| {
+            // A signal handler that interrupts this thread inside the block
+            // below and seals under the same key must not hand out the value
+            // being taken: it finds the cache busy and goes to the atomic.
+            if cache.busy.get() {
+                return None;
+            }
+            cache.busy.set(true);
+            compiler_fence(Ordering::SeqCst);
+            let entry = &cache.entries[salt[0] as usize % WAYS];
+            let taken = if entry.salt.get() == salt
+                && entry.generation.get() == generation
+                && entry.next.get() < entry.end.get()
+            {
+                let counter = entry.next.get();
+                entry.next.set(counter + 1);
+                Ok(counter)
+            } else {
+                self.refill(entry, salt, generation)
+            };
+            compiler_fence(Ordering::SeqCst);
+            cache.busy.set(false);
+            Some(taken)
+        });
+        match cached {
+            Ok(Some(taken)) => taken,
+            // Re-entered, or the thread's storage is gone (thread exit).
+            _ => self.reserve(1).map(|(first, _)| first),
+        }
+    }
+
+    /// Replaces `entry` with a new reservation for this key and takes its
+    /// first value.
+    #[cold]
+    #[inline(never)]
+    fn refill(&self, entry: &Reservation, salt: [u32; 3], generation: u32) -> Result<u64, Error> {
+        let (first, count) = self.reserve(RESERVE)?;
+        entry.salt.set(salt);
+        entry.generation.set(generation);
+        entry.next.set(first + 1);
+        entry.end.set(first + count);
+        Ok(first)
+    }
+
+    /// Takes up to `want` (≥ 1) consecutive counter values from the atomic:
+    /// returns the first and how many. Values below `u64::MAX` are used, so
+    /// the counter never wraps.
+    fn reserve(&self, want: u64) -> Result<(u64, u64), Error> {
+        let mut first = self.counter.load(Ordering::Relaxed);
+        loop {
+            let count = want.min(u64::MAX - first);
+            if count == 0 {
+                return Err(Error::NonceExhausted);
+            }
+            match self.counter.compare_exchange_weak(
+                first,
+                first + count,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok((first, count)),
+                Err(now) => first = now,
+            }
         }
     }
 
@@ -120,11 +202,62 @@ impl NonceSequence {
         Ok(())
     }
 
-    /// Sets the counter (tests of exhaustion).
+    /// Sets the counter and forgets this thread's reservations (tests of
+    /// exhaustion).
     #[cfg(test)]
     pub(crate) fn set_counter(&self, value: u64) {
         self.counter.store(value, Ordering::Relaxed);
+        RESERVED.with(|cache| {
+            for entry in &cache.entries {
+                entry.end.set(0);
+            }
+        });
     }
+}
+
+/// Counter values a thread reserves at a time. A thread that switches
+/// between more keys than the cache holds skips up to this many per switch:
+/// at one switch per nanosecond a key would need 2^56 ns (over two years) to
+/// run out.
+const RESERVE: u64 = 256;
+
+/// Keys a thread's cache holds at once.
+const WAYS: usize = 8;
+
+/// One thread's reservation for one key: counters `next..end` of the key
+/// whose salt (of `generation`) is `salt`.
+struct Reservation {
+    salt: Cell<[u32; 3]>,
+    generation: Cell<u32>,
+    next: Cell<u64>,
+    end: Cell<u64>,
+}
+
+/// A thread's reservations, and whether it is inside [`NonceSequence::take`].
+struct Reservations {
+    busy: Cell<bool>,
+    entries: [Reservation; WAYS],
+}
+
+impl Reservation {
+    /// No reservation (generation 0 is never current).
+    const fn empty() -> Self {
+        Self {
+            salt: Cell::new([0; 3]),
+            generation: Cell::new(0),
+            next: Cell::new(0),
+            end: Cell::new(0),
+        }
+    }
+}
+
+std::thread_local! {
+    static RESERVED: Reservations = const {
+        Reservations {
+            busy: Cell::new(false),
+            entries: [const { Reservation::empty() }; WAYS],
+        }
+    };
 }
 
 impl core::fmt::Debug for NonceSequence {
@@ -150,6 +283,51 @@ mod tests {
     }
 
     #[test]
+    fn exhaustion_across_reservations_spends_every_value_once() {
+        let seq = NonceSequence::new();
+        seq.set_counter(u64::MAX - 300);
+        let mut seen = std::collections::HashSet::new();
+        while let Ok(nonce) = seq.next() {
+            assert!(seen.insert(nonce), "repeated nonce");
+        }
+        assert_eq!(seen.len(), 300);
+        assert_eq!(seq.next(), Err(Error::NonceExhausted));
+    }
+
+    #[test]
+    fn a_reentrant_call_takes_from_the_atomic_not_the_cache() {
+        let seq = NonceSequence::new();
+        let n0 = seq.next().unwrap();
+        // As if a signal handler ran while this thread was inside `take`.
+        super::RESERVED.with(|c| c.busy.set(true));
+        let n1 = seq.next().unwrap();
+        super::RESERVED.with(|c| c.busy.set(false));
+        let n2 = seq.next().unwrap();
+        let counter = |n: [u8; 12]| {
+            let x: Vec<u8> = n0.iter().zip(n).map(|(a, b)| a ^ b).collect();
+            u64::from_be_bytes(x[4..].try_into().unwrap())
+        };
+        // n0 reserved 0..RESERVE for this thread; the re-entrant call took the
+        // first value after it; the cache goes on where it was.
+        assert_eq!(counter(n1), super::RESERVE);
+        assert_eq!(counter(n2), 1);
+    }
+
+    #[test]
+    fn many_keys_on_one_thread_never_repeat() {
+        // More keys than the cache holds, used round-robin: entries are evicted
+        // and re-reserved; every key's nonces stay distinct.
+        let keys: Vec<NonceSequence> = (0..3 * super::WAYS).map(|_| NonceSequence::new()).collect();
+        let mut seen: Vec<std::collections::HashSet<[u8; 12]>> =
+            keys.iter().map(|_| Default::default()).collect();
+        for _ in 0..600 {
+            for (key, seen) in keys.iter().zip(&mut seen) {
+                assert!(seen.insert(key.next().unwrap()), "repeated nonce");
+            }
+        }
+    }
+
+    #[test]
     fn nonces_are_the_salt_xor_the_counter() {
         let seq = NonceSequence::new();
         let n0 = seq.next().unwrap();
@@ -158,11 +336,19 @@ mod tests {
             seq.set_counter(5);
             seq.next().unwrap()
         };
+        // After set_counter, the thread's next reservation starts at 5.
+        let n6 = seq.next().unwrap();
         assert_eq!(n0[..4], n1[..4]);
         let x: Vec<u8> = n0.iter().zip(n1).map(|(a, b)| a ^ b).collect();
         assert_eq!(x, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
         let x: Vec<u8> = n0.iter().zip(n5).map(|(a, b)| a ^ b).collect();
         assert_eq!(x, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]);
+        let x: Vec<u8> = n0.iter().zip(n6).map(|(a, b)| a ^ b).collect();
+        assert_eq!(x, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6]);
+        seq.set_counter(0x0102_0304_0506_0708);
+        let big = seq.next().unwrap();
+        let x: Vec<u8> = n0.iter().zip(big).map(|(a, b)| a ^ b).collect();
+        assert_eq!(x, [0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
         // Two keys draw independent salts.
         let other = NonceSequence::new();
         assert_ne!(other.next().unwrap(), n0);
