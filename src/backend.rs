@@ -520,24 +520,6 @@ impl<'a> InOut<'a> {
         unsafe { &*self.src.add(offset).cast::<[u8; N]>() }
     }
 
-    /// The `N` output bytes at `offset` as already written, borrowed: the
-    /// stitched loops hash what they wrote a group or two earlier from here.
-    #[cfg_attr(
-        not(target_arch = "x86_64"),
-        allow(
-            dead_code,
-            reason = "only the x86_64 wide tiers read their output back"
-        )
-    )]
-    #[inline(always)]
-    pub(crate) fn written<const N: usize>(&self, offset: usize) -> &[u8; N] {
-        assert!(offset <= self.len && N <= self.len - offset);
-        // SAFETY: `offset + N <= len` was just checked and `dst` comes from a
-        // `&mut` slice of `len` bytes, so it is valid for reads for `'a`.
-        // Nothing writes these bytes while the returned borrow (of `self`) lives.
-        unsafe { &*self.dst.add(offset).cast::<[u8; N]>() }
-    }
-
     /// The `N` output bytes at `offset`, borrowed mutably.
     #[inline(always)]
     pub(crate) fn output<const N: usize>(&mut self, offset: usize) -> &mut [u8; N] {
@@ -546,6 +528,59 @@ impl<'a> InOut<'a> {
         // `len` bytes of writes for `'a` (it comes from a `&mut` slice); the
         // mutable borrow of `self` excludes any other access while it lives.
         unsafe { &mut *self.dst.add(offset).cast::<[u8; N]>() }
+    }
+
+    /// The input bytes at `offset` as `N` registers of `R` bytes (see
+    /// [`input`](Self::input)).
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "only the x86_64 wide tiers read registers")
+    )]
+    #[inline(always)]
+    pub(crate) fn input_regs<const R: usize, const N: usize>(
+        &self,
+        offset: usize,
+    ) -> &[[u8; R]; N] {
+        assert!(offset <= self.len && R * N <= self.len - offset);
+        // SAFETY: `offset + R·N <= len` was just checked and `src` is valid for
+        // `len` bytes of reads for `'a`; `[[u8; R]; N]` is `R·N` bytes with
+        // alignment 1. Nothing writes these bytes while the borrow lives.
+        unsafe { &*self.src.add(offset).cast::<[[u8; R]; N]>() }
+    }
+
+    /// The output bytes at `offset` as already written, as `N` registers of
+    /// `R` bytes: the stitched loops hash what they wrote a group or two
+    /// earlier from here.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "only the x86_64 wide tiers read registers")
+    )]
+    #[inline(always)]
+    pub(crate) fn written_regs<const R: usize, const N: usize>(
+        &self,
+        offset: usize,
+    ) -> &[[u8; R]; N] {
+        assert!(offset <= self.len && R * N <= self.len - offset);
+        // SAFETY: `offset + R·N <= len` was just checked and `dst` comes from a
+        // `&mut` slice of `len` bytes, so it is valid for reads for `'a`.
+        // Nothing writes these bytes while the returned borrow (of `self`) lives.
+        unsafe { &*self.dst.add(offset).cast::<[[u8; R]; N]>() }
+    }
+
+    /// The output bytes at `offset` as `N` registers of `R` bytes, borrowed
+    /// mutably.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "only the x86_64 wide tiers write registers")
+    )]
+    #[inline(always)]
+    pub(crate) fn output_regs<const R: usize, const N: usize>(
+        &mut self,
+        offset: usize,
+    ) -> &mut [[u8; R]; N] {
+        assert!(offset <= self.len && R * N <= self.len - offset);
+        // SAFETY: as in `output`, for the `R·N` bytes just checked.
+        unsafe { &mut *self.dst.add(offset).cast::<[[u8; R]; N]>() }
     }
 
     /// Copies the input bytes `offset..` (at most `B`) into the front of

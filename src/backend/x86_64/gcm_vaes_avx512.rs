@@ -1,39 +1,46 @@
 //! AES-GCM and AES-GCM-SIV on VAES + VPCLMULQDQ with 512-bit registers.
 //!
-//! Sixteen blocks per iteration, four blocks per register: the AES rounds of
-//! one group of 16 with the 16 carry-less multiplies of another (or the same),
-//! one reduction per group done on all four lanes at once and then folded to
-//! one block. The key holds H^1..H^8; H^9..H^16 are computed per call (two
-//! 4-lane products) when a message has at least one whole 256-byte group.
-//!
-//! The wide loops cover whole 256-byte groups from the start of the data; what
-//! is left (< 256 bytes) is finished by the AES-NI tier's pieces
-//! (`gcm_aesni::seal_from`, `siv::open_from`, …), which this tier's features
-//! include, compiled here with VEX encodings. The contracts of the entry points
-//! are those of `gcm_aesni.rs` and `siv.rs`.
+//! Four blocks per register. Messages from `BIG_FROM` bytes go through groups
+//! of eight registers (32 blocks, 512 bytes), shorter ones (and what is left
+//! after the big groups) through groups of four (256 bytes); the loops and
+//! the reasons for their shape are `wide.rs`'s. The key holds H^1..H^8;
+//! H^9..H^16 (small groups) or H^9..H^32 (big) are computed per call. Less
+//! than 256 bytes is finished by the AES-NI tier's pieces (`gcm_aesni`,
+//! `siv`), which this tier's features include, compiled here with VEX
+//! encodings. The contracts of the entry points are those of `gcm_aesni.rs`
+//! and `siv.rs`.
 
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::load_round_keys;
-use super::ctr::{for_hash, load_powers};
+use super::ctr::for_hash;
 use super::{gcm_aesni, siv};
 use crate::backend::{Block, HPowers, InOut, RoundKeys};
 use crate::cpu::VaesAvx512;
 
-/// Bytes per wide iteration: sixteen blocks.
-const WIDE: usize = 256;
+/// Registers per group in the main loop: eight independent AES chains.
+const BIG: usize = 8;
+
+/// Registers per group for short messages and what the big groups leave.
+const SMALL: usize = 4;
+
+/// The message length from which the big groups pay for their 16 extra
+/// powers (`perf stat`, AES-256-GCM seal: docs/benchmarks.md).
+const BIG_FROM: usize = 2048;
+
+/// Bytes per register.
+const RB: usize = 64;
+
+/// A register of blocks.
+type Reg = __m512i;
 
 /// A round key in all four lanes.
-type Key = __m512i;
-
-/// Sixteen blocks: four per register.
-type Group = [__m512i; 4];
+type Key = Reg;
 
 /// An unreduced sum of 4-lane products (see `Wide` in `clmul.rs`).
 #[derive(Clone, Copy)]
-struct Wide4 {
+struct Wide {
     lo: __m512i,
     mid: __m512i,
     hi: __m512i,
@@ -52,34 +59,18 @@ vaes_avx512! {
         _mm512_broadcast_i32x4(x)
     }
 
-    /// The round keys, each in all four lanes.
+    /// A register from its bytes.
     #[inline]
-    fn splat_keys<const NK: usize>(rk: &[__m128i; NK]) -> [__m512i; NK] {
-        let mut out = [_mm512_setzero_si512(); NK];
-        for (o, k) in out.iter_mut().zip(rk) {
-            *o = splat(*k);
-        }
-        out
+    fn load_reg(bytes: &[u8; RB]) -> Reg {
+        // SAFETY: an unaligned load of exactly the 64 bytes of `bytes`.
+        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
     }
 
-    /// Sixteen blocks from 256 bytes.
+    /// A register into its bytes.
     #[inline]
-    fn load_group(bytes: &[u8; WIDE]) -> [__m512i; 4] {
-        let mut out = [_mm512_setzero_si512(); 4];
-        for (i, v) in out.iter_mut().enumerate() {
-            // SAFETY: register `i < 4` reads bytes 64i..64i+64 of the 256-byte array.
-            *v = unsafe { _mm512_loadu_si512(bytes.as_ptr().add(64 * i).cast()) };
-        }
-        out
-    }
-
-    /// Sixteen blocks into 256 bytes.
-    #[inline]
-    fn store_group_to(out: &mut [u8; WIDE], v: &[__m512i; 4]) {
-        for (i, v) in v.iter().enumerate() {
-            // SAFETY: register `i < 4` writes bytes 64i..64i+64 of the 256-byte array.
-            unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(64 * i).cast(), *v) };
-        }
+    fn store_reg(out: &mut [u8; RB], v: Reg) {
+        // SAFETY: an unaligned store of exactly the 64 bytes of `out`.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) }
     }
 
     /// Four blocks as the hash takes them (see `ctr::for_hash`).
@@ -93,42 +84,42 @@ vaes_avx512! {
         }
     }
 
-    /// The next sixteen counter blocks (`ctr` as in `ctr.rs`): lane j of
-    /// register i holds counter `4i + j`.
+    /// The next `4 * N` counter blocks (`ctr` as in `ctr.rs`): lane j of
+    /// register i holds counter `4i + j`. Each register is the first plus a
+    /// constant, so no register waits for another.
     #[inline]
-    fn counters_group<const GCM: bool>(ctr: &mut __m128i) -> [__m512i; 4] {
+    fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N] {
         // As in the AVX2 tier: without a carry out of the low byte, add to byte
-        // 15 of the big-endian block and skip the per-register shuffles.
-        let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) + 16 <= 256;
-        let (first, four) = if no_carry {
-            let be = splat(for_hash::<true>(*ctr));
-            (
-                _mm512_add_epi32(be, _mm512_set_epi32(3 << 24, 0, 0, 0, 2 << 24, 0, 0, 0, 1 << 24, 0, 0, 0, 0, 0, 0, 0)),
-                _mm512_set_epi32(4 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 4 << 24, 0, 0, 0, 4 << 24, 0, 0, 0),
-            )
-        } else {
-            (
-                _mm512_add_epi32(splat(*ctr), _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0)),
-                _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4),
-            )
-        };
-        let mut out = [first; 4];
-        for i in 1..4 {
-            out[i] = _mm512_add_epi32(out[i - 1], four);
-        }
-        if !no_carry {
-            for o in out.iter_mut() {
-                *o = for_hash_reg::<GCM>(*o);
+        // 15 of the big-endian block and skip the per-register shuffles (the
+        // branch depends only on the block position, which is public).
+        let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + 4 * N <= 256;
+        let lanes = |n: [i32; 4]| {
+            if no_carry {
+                _mm512_set_epi32(n[3] << 24, 0, 0, 0, n[2] << 24, 0, 0, 0, n[1] << 24, 0, 0, 0, n[0] << 24, 0, 0, 0)
+            } else {
+                _mm512_set_epi32(0, 0, 0, n[3], 0, 0, 0, n[2], 0, 0, 0, n[1], 0, 0, 0, n[0])
             }
-        }
-        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 16));
+        };
+        let base = if no_carry { splat(for_hash::<true>(*ctr)) } else { splat(*ctr) };
+        let out = core::array::from_fn(|i| {
+            let n = 4 * i as i32;
+            let c = _mm512_add_epi32(base, lanes([n, n + 1, n + 2, n + 3]));
+            if no_carry { c } else { for_hash_reg::<GCM>(c) }
+        });
+        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 4 * N as i32));
         out
     }
 
-    /// `acc += a · b` lane by lane, unreduced (four multiplies per lane; the
-    /// middle terms are added with one three-way XOR).
+    /// The empty sum.
     #[inline]
-    fn mul_acc4(acc: &mut Wide4, a: __m512i, b: __m512i) {
+    fn wide_zero() -> Wide {
+        Wide { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() }
+    }
+
+    /// `acc += a · b` lane by lane, unreduced (four multiplies per lane; the
+    /// middle terms are added with one three-way XOR). For the powers.
+    #[inline]
+    fn mul_acc4(acc: &mut Wide, a: __m512i, b: __m512i) {
         acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
         acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
         acc.mid = _mm512_ternarylogic_epi64::<0x96>(
@@ -138,9 +129,29 @@ vaes_avx512! {
         );
     }
 
+    /// `acc += a · b` lane by lane with three multiplies (Karatsuba): `bk`
+    /// holds `b`'s halves XORed, `acc.mid` collects the products of the
+    /// halves' sums, and [`karatsuba_done`] turns it into the middle term.
+    /// The multiplier has half the throughput of the AES units on the CPUs
+    /// with VAES measured here: three multiplies instead of four is what lets
+    /// a group's hash fit under its AES.
+    #[inline]
+    fn mul_acc_k(acc: &mut Wide, a: __m512i, b: __m512i, bk: __m512i) {
+        let ak = _mm512_xor_si512(a, _mm512_shuffle_epi32::<0x4e>(a));
+        acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
+        acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
+        acc.mid = _mm512_xor_si512(acc.mid, _mm512_clmulepi64_epi128::<0x00>(ak, bk));
+    }
+
+    /// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
+    #[inline]
+    fn karatsuba_done(w: Wide) -> Wide {
+        Wide { mid: _mm512_ternarylogic_epi64::<0x96>(w.mid, w.lo, w.hi), ..w }
+    }
+
     /// The reduction of `clmul.rs`, on each lane.
     #[inline]
-    fn reduce4(v: Wide4) -> __m512i {
+    fn reduce4(v: Wide) -> __m512i {
         let c = _mm512_set1_epi64(0xc200_0000_0000_0000_u64 as i64);
         let l = _mm512_xor_si512(v.lo, _mm512_bslli_epi128::<8>(v.mid));
         let h = _mm512_xor_si512(v.hi, _mm512_bsrli_epi128::<8>(v.mid));
@@ -155,96 +166,61 @@ vaes_avx512! {
         _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
     }
 
-    /// The sixteen powers for a group: register i, lane j holds H^(16 − 4i − j),
-    /// so block 4i + j of a group is multiplied by it.
+    /// `a · b` lane by lane, reduced.
     #[inline]
-    fn group_powers(h: &[__m128i; 8]) -> [__m512i; 4] {
-        let lanes = |a: __m128i, b: __m128i, c: __m128i, d: __m128i| {
-            let v = _mm512_castsi128_si512(a);
-            let v = _mm512_inserti32x4::<1>(v, b);
-            let v = _mm512_inserti32x4::<2>(v, c);
-            _mm512_inserti32x4::<3>(v, d)
+    fn mul4(a: __m512i, b: __m512i) -> __m512i {
+        let mut w = wide_zero();
+        mul_acc4(&mut w, a, b);
+        reduce4(w)
+    }
+
+    /// The multipliers of a big group (`Powers`) from H^1..H^8 (`h`, eight
+    /// 16-byte powers in order): the last two registers from the key, the two
+    /// before them times H^8 and, if `big` groups will be used, the first four
+    /// those times H^16 (else zero).
+    #[inline]
+    fn group_powers<B>(h: &[B; 8], big: bool) -> Powers<BIG> {
+        const { assert!(size_of::<B>() == 16 && BIG == 8) };
+        // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); the loads read
+        // bytes 0..64 and 64..128 of it, unaligned.
+        let (low, high) = unsafe {
+            let ptr = h.as_ptr().cast::<u8>();
+            (_mm512_loadu_si512(ptr.cast()), _mm512_loadu_si512(ptr.add(64).cast()))
         };
-        let p3 = lanes(h[3], h[2], h[1], h[0]);
-        let p2 = lanes(h[7], h[6], h[5], h[4]);
-        let h4 = splat(h[3]);
-        let mut w = Wide4 { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() };
-        mul_acc4(&mut w, p2, h4);
-        let p1 = reduce4(w);
-        let mut w = Wide4 { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() };
-        mul_acc4(&mut w, p1, h4);
-        let p0 = reduce4(w);
-        [p0, p1, p2, p3]
+        // Lane order reversed with a constant shuffle: H^4..H^1, H^8..H^5.
+        let mut p = [_mm512_setzero_si512(); BIG];
+        p[7] = _mm512_shuffle_i64x2::<0x1b>(low, low);
+        p[6] = _mm512_shuffle_i64x2::<0x1b>(high, high);
+        let h8 = splat_key(&h[7]);
+        p[5] = mul4(p[7], h8);
+        p[4] = mul4(p[6], h8);
+        if big {
+            let h16 = splat(_mm512_castsi512_si128(p[4]));
+            for i in 0..4 {
+                p[i] = mul4(p[i + 4], h16);
+            }
+        }
+        let k = core::array::from_fn(|i| _mm512_xor_si512(p[i], _mm512_shuffle_epi32::<0x4e>(p[i])));
+        Powers { p, k }
     }
 
-    /// Folds sixteen hash-ready blocks into `acc` with one reduction.
+    /// A block in lane 0, zeros in the others.
     #[inline]
-    fn hash_group(acc: __m128i, x: &[__m512i; 4], p: &[__m512i; 4]) -> __m128i {
-        let mut w = Wide4 { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() };
-        for i in (1..4).rev() {
-            mul_acc4(&mut w, x[i], p[i]);
-        }
-        mul_acc4(&mut w, _mm512_xor_si512(x[0], _mm512_zextsi128_si512(acc)), p[0]);
-        fold_lanes(reduce4(w))
+    fn widen(x: __m128i) -> __m512i {
+        _mm512_zextsi128_si512(x)
     }
 
-    /// One AES round on sixteen blocks.
+    /// The value of an unreduced sum: one reduction, lanes added.
     #[inline]
-    fn aes_round4(b: &mut [__m512i; 4], k: __m512i) {
-        for b in b.iter_mut() {
-            *b = _mm512_aesenc_epi128(*b, k);
-        }
+    fn sum_value(s: Wide) -> __m128i {
+        fold_lanes(reduce4(s))
     }
 
-    /// Encrypts sixteen blocks.
+    /// The last AES round of one register.
     #[inline]
-    fn encrypt_group<const NK: usize>(rk: &[__m512i; NK], b: &mut [__m512i; 4]) {
-        for b in b.iter_mut() {
-            *b = _mm512_xor_si512(*b, rk[0]);
-        }
-        for k in &rk[1..NK - 1] {
-            aes_round4(b, *k);
-        }
-        for b in b.iter_mut() {
-            *b = _mm512_aesenclast_epi128(*b, rk[NK - 1]);
-        }
+    fn aes_last(b: __m512i, k: __m512i) -> __m512i {
+        _mm512_aesenclast_epi128(b, k)
     }
-
-    /// Sixteen AES encryptions with, between their rounds, the sixteen
-    /// multiplies of the blocks `x` (loaded and made hash-ready where they are
-    /// used; one 4-lane multiply every other round, the one that needs `acc`
-    /// last). Returns the keystream and the new accumulator.
-    #[inline]
-    fn aes_hash_group<const NK: usize, const GCM: bool>(
-        rk: &[__m512i; NK],
-        mut b: [__m512i; 4],
-        x: &[u8; WIDE],
-        acc: __m128i,
-        p: &[__m512i; 4],
-    ) -> ([__m512i; 4], __m128i) {
-        const { assert!(NK >= 11) };
-        let x = load_group(x);
-        let mut w = Wide4 { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() };
-        for b in b.iter_mut() {
-            *b = _mm512_xor_si512(*b, rk[0]);
-        }
-        for k in 0..4 {
-            aes_round4(&mut b, rk[1 + 2 * k]);
-            let i = 3 - k;
-            let xi = for_hash_reg::<GCM>(x[i]);
-            let xi = if i == 0 { _mm512_xor_si512(xi, _mm512_zextsi128_si512(acc)) } else { xi };
-            mul_acc4(&mut w, xi, p[i]);
-            aes_round4(&mut b, rk[2 + 2 * k]);
-        }
-        for k in &rk[9..NK - 1] {
-            aes_round4(&mut b, *k);
-        }
-        for b in b.iter_mut() {
-            *b = _mm512_aesenclast_epi128(*b, rk[NK - 1]);
-        }
-        (b, fold_lanes(reduce4(w)))
-    }
-
 }
 
-wide_engine!(vaes_avx512, VaesAvx512);
+wide_engine!(vaes_avx512, VaesAvx512, zmm_reg, "vbroadcasti32x4");
