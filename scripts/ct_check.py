@@ -635,7 +635,10 @@ class Analyzer:
                 self.key_schedule_steps.add(insn.addr)
         if GATHER.match(m):
             self.find("gather", insn, "gather/scatter: memory indexed by vector data")
-        if VAR_PERMUTE.match(m):
+        # `vpermilps`/`vpermilpd` with an immediate control is a fixed lane
+        # shuffle (LLVM emits it for `pshufd` in AVX code); only the form whose
+        # control is a register is a variable permute.
+        if VAR_PERMUTE.match(m) and not (m in ("vpermilps", "vpermilpd") and ops and ops[0].kind == "imm"):
             self.find("variable-permute", insn,
                       "variable-index permute: not modelled, needs a reviewer")
         for op in ops:
@@ -1213,6 +1216,7 @@ def selftest(funcs) -> int:
         "pshufb_variable_mask": "pshufb-variable-mask",
         "aes_split_secret": "secret-branch",
         "compare_early_exit": "tag-compare",
+        "permute_variable_index": "variable-permute",
     }
     summary, _, problems, _ = analyze(selected)
     errors = []

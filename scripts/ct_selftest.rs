@@ -81,6 +81,31 @@ fn bad_pshufb_variable_mask(x: &[u8; 16], y: &[u8; 16]) -> [u8; 16] {
     out
 }
 
+/// A lane permute whose index is data (`vpermilps` with a register control).
+#[target_feature(enable = "avx")]
+#[inline(never)]
+fn bad_permute_variable_index(x: &[u8; 16], y: &[u8; 16]) -> [u8; 16] {
+    // SAFETY: as in `load`.
+    let (a, i) = unsafe { (_mm_castsi128_ps(load(x)), load(y)) };
+    let r = _mm_castps_si128(_mm_permutevar_ps(a, i));
+    let mut out = [0u8; 16];
+    // SAFETY: 16 writable bytes.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), r) };
+    out
+}
+
+/// The same instruction with an immediate control: a fixed shuffle.
+#[target_feature(enable = "avx")]
+#[inline(never)]
+fn good_permute_immediate(x: &[u8; 16]) -> [u8; 16] {
+    // SAFETY: as in `load`.
+    let r = _mm_castps_si128(_mm_permute_ps::<0x4e>(_mm_castsi128_ps(unsafe { load(x) })));
+    let mut out = [0u8; 16];
+    // SAFETY: 16 writable bytes.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), r) };
+    out
+}
+
 /// AES rounds split by a branch on the state.
 #[target_feature(enable = "aes,sse4.1")]
 #[inline(never)]
@@ -166,6 +191,13 @@ fn main() {
         black_box(bad_pshufb_variable_mask(&x, &y));
         black_box(bad_aes_split_secret(&x, &y));
         black_box(good_kernel(&x, &y, black_box(3)));
+    }
+    if is_x86_feature_detected!("avx") {
+        // SAFETY: AVX was detected just above.
+        unsafe {
+            black_box(bad_permute_variable_index(&x, &y));
+            black_box(good_permute_immediate(&x));
+        }
     }
     black_box(bad_secret_address_byte(&x));
     black_box(bad_compare_early_exit(&x, &y));

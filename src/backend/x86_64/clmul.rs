@@ -41,9 +41,9 @@ use core::arch::x86_64::*;
 /// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`.
 #[derive(Clone, Copy)]
 pub(crate) struct Wide {
-    lo: __m128i,
-    mid: __m128i,
-    hi: __m128i,
+    pub(crate) lo: __m128i,
+    pub(crate) mid: __m128i,
+    pub(crate) hi: __m128i,
 }
 
 aesni_clmul! {
@@ -60,9 +60,8 @@ aesni_clmul! {
         Wide { lo: _mm_setzero_si128(), mid: _mm_setzero_si128(), hi: _mm_setzero_si128() }
     }
 
-    /// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook; on
-    /// this tier the AES units, not PCLMULQDQ, bound the stitched loops, so
-    /// Karatsuba's saved multiply would only add XORs and shuffles).
+    /// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook; the
+    /// stitched loops use [`mul_acc_k`]).
     #[inline]
     pub(crate) fn mul_acc(acc: &mut Wide, a: __m128i, b: __m128i) {
         acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
@@ -138,7 +137,7 @@ aesni_clmul! {
     }
 
     /// The Karatsuba middle terms of the powers: `h.lo ^ h.hi` in the low half
-    /// of each (see [`fold8_karatsuba`]).
+    /// of each (see [`mul_acc_k`]).
     #[inline]
     pub(crate) fn karatsuba_keys(h: &[__m128i; 8]) -> [__m128i; 8] {
         let mut k = *h;
@@ -148,23 +147,37 @@ aesni_clmul! {
         k
     }
 
-    /// [`fold_blocks`] for exactly eight blocks with Karatsuba's three
-    /// multiplies per block instead of four: the middle term of a·b is
-    /// (a0 + a1)(b0 + b1) + a0b0 + a1b1, and summed over the blocks the
-    /// correction is one XOR of the summed `lo` and `hi`. Used where the
-    /// multiplier, not AES, is the bottleneck (GCM-SIV's hash-only pass).
+    /// `acc += a · b` with three multiplies instead of four (Karatsuba): the
+    /// middle term of a·b is (a0 + a1)(b0 + b1) + a0b0 + a1b1, so `acc.mid`
+    /// collects the products of the halves' sums (`bk` holds b0 + b1 in its
+    /// low half, [`karatsuba_keys`]) and [`karatsuba_done`] adds the summed
+    /// `lo` and `hi` once. The carry-less multiplier is the slower unit on the
+    /// CPUs measured here (one `pclmulqdq` every two cycles against two AES
+    /// rounds a cycle): three multiplies a block is what lets a group's hash
+    /// fit under its AES rounds.
+    #[inline]
+    pub(crate) fn mul_acc_k(acc: &mut Wide, a: __m128i, b: __m128i, bk: __m128i) {
+        let ak = _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a));
+        acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
+        acc.hi = _mm_xor_si128(acc.hi, _mm_clmulepi64_si128::<0x11>(a, b));
+        acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x00>(ak, bk));
+    }
+
+    /// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
+    #[inline]
+    pub(crate) fn karatsuba_done(w: Wide) -> Wide {
+        Wide { mid: _mm_xor_si128(w.mid, _mm_xor_si128(w.lo, w.hi)), ..w }
+    }
+
+    /// [`fold_blocks`] for exactly eight blocks with [`mul_acc_k`].
     #[inline]
     pub(crate) fn fold8_karatsuba(acc: __m128i, x: &[__m128i; 8], h: &[__m128i; 8], hk: &[__m128i; 8]) -> __m128i {
         let mut w = wide_zero();
-        for j in (0..8).rev() {
-            let xj = if j == 0 { _mm_xor_si128(x[0], acc) } else { x[j] };
-            let xk = _mm_xor_si128(xj, _mm_shuffle_epi32::<0x4e>(xj));
-            w.lo = _mm_xor_si128(w.lo, _mm_clmulepi64_si128::<0x00>(xj, h[7 - j]));
-            w.hi = _mm_xor_si128(w.hi, _mm_clmulepi64_si128::<0x11>(xj, h[7 - j]));
-            w.mid = _mm_xor_si128(w.mid, _mm_clmulepi64_si128::<0x00>(xk, hk[7 - j]));
+        for j in (1..8).rev() {
+            mul_acc_k(&mut w, x[j], h[7 - j], hk[7 - j]);
         }
-        w.mid = _mm_xor_si128(w.mid, _mm_xor_si128(w.lo, w.hi));
-        reduce(w)
+        mul_acc_k(&mut w, _mm_xor_si128(x[0], acc), h[7], hk[7]);
+        reduce(karatsuba_done(w))
     }
 
     /// Folds up to eight blocks into `acc`: `acc = dot(acc + x[0], H^n) + … +

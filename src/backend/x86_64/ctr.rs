@@ -26,13 +26,52 @@ use core::arch::x86_64::*;
 
 use super::aes::encrypt_blocks;
 use super::clmul::{
-    Wide, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_keys, mul_acc, reduce, wide_zero,
+    Wide, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys, mul_acc_k,
+    reduce, wide_zero,
 };
-use super::{load, load_blocks, store_blocks, store_blocks_to};
+use super::{load, load_blocks, store, store_blocks, store_blocks_to};
 use crate::backend::{HPowers, InOut, wipe};
 
 /// Bytes per bulk iteration: eight blocks.
 pub(super) const GROUP: usize = 128;
+
+/// The hash work done after AES round `round` of a stitched group of `n`
+/// registers (this tier's `aes_hash_group`, and the wide tiers'), as a unit
+/// number: 0 reduces the state, u in 1..n multiplies register n − u, n
+/// multiplies register 0 with the reduced state added. Unit u follows round
+/// 1 + ⌊u·(nk − 2)/(n + 1)⌋: spread evenly over the rounds, at most one per
+/// round (there are at least as many rounds as units), none after the last
+/// full round.
+pub(super) const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
+    let mut unit = 0;
+    while unit <= n {
+        if 1 + unit * (nk - 2) / (n + 1) == round {
+            return Some(unit);
+        }
+        unit += 1;
+    }
+    None
+}
+
+/// The hash between the groups of the stitched loops: the last group's
+/// unreduced sum `w` (reduced by the next group, whose last multiply takes
+/// it) plus a reduced value `acc` (the hash before the first group; zero
+/// after it).
+#[derive(Clone, Copy)]
+struct HashState {
+    w: Wide,
+    acc: __m128i,
+}
+
+/// What [`aes_hash_group`] carries from round to round.
+struct Stitch {
+    /// The AES states.
+    b: [__m128i; 8],
+    /// The reduced hash state (after unit 0).
+    acc: __m128i,
+    /// The group's sum so far.
+    w: Wide,
+}
 
 aesni_clmul! {
     /// H^1..H^8 into registers.
@@ -138,112 +177,166 @@ aesni_clmul! {
         acc
     }
 
-    /// [`aes_hash_group`] with the hash inputs already in registers (the seal
-    /// loop's previous group, which it has at hand).
+    /// The state of a hash whose value so far is `acc`.
     #[inline]
-    fn aes_hash_group_regs<const NK: usize>(
+    fn state_from(acc: __m128i) -> HashState {
+        HashState { w: wide_zero(), acc }
+    }
+
+    /// The value of a hash state.
+    #[inline]
+    fn state_finish(s: HashState) -> __m128i {
+        _mm_xor_si128(reduce(s.w), s.acc)
+    }
+
+    /// One AES round on eight blocks, as one `asm!` block that also passes
+    /// four registers through unchanged. Written with intrinsics, LLVM moves
+    /// every multiply of a group ahead of the group's first round, and the
+    /// multiplier and the AES units take turns instead of working together:
+    /// what goes through the block is computed before the round and what
+    /// comes out is used after it, so the work stays where the source puts it.
+    #[inline]
+    fn aes_round_pinned(b: &mut [__m128i; 8], k: __m128i, pin: &mut [__m128i; 4]) {
+        let [p0, p1, p2, p3] = pin;
+        // SAFETY: eight `aesenc` on registers only (no memory, stack or
+        // flags); this tier's target features provide AES-NI. The pinned
+        // registers are only named in a comment.
+        unsafe {
+            core::arch::asm!(
+                "aesenc {0}, {k}",
+                "aesenc {1}, {k}",
+                "aesenc {2}, {k}",
+                "aesenc {3}, {k}",
+                "aesenc {4}, {k}",
+                "aesenc {5}, {k}",
+                "aesenc {6}, {k}",
+                "aesenc {7}, {k}",
+                "/* {8} {9} {10} {11} */",
+                inout(xmm_reg) b[0],
+                inout(xmm_reg) b[1],
+                inout(xmm_reg) b[2],
+                inout(xmm_reg) b[3],
+                inout(xmm_reg) b[4],
+                inout(xmm_reg) b[5],
+                inout(xmm_reg) b[6],
+                inout(xmm_reg) b[7],
+                inout(xmm_reg) *p0,
+                inout(xmm_reg) *p1,
+                inout(xmm_reg) *p2,
+                inout(xmm_reg) *p3,
+                k = in(xmm_reg) k,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    }
+
+    /// AES round `ROUND` (if the key has it before its last) and the hash
+    /// unit after it ([`unit_after`]). A function per round, so that every
+    /// round and unit is laid out in line with constant indices.
+    #[inline]
+    fn stitch_round<const NK: usize, const GCM: bool, const ROUND: usize>(
+        st: &mut Stitch,
         rk: &[__m128i; NK],
-        mut blocks: [__m128i; 8],
-        x: &[__m128i; 8],
-        acc: __m128i,
-        h: &[__m128i; 8],
-    ) -> ([__m128i; 8], __m128i) {
-        let mut w: Wide = wide_zero();
-        for b in blocks.iter_mut() {
+        x: &[[u8; 16]; 8],
+        s: &HashState,
+        (h, hk): (&[__m128i; 8], &[__m128i; 8]),
+    ) {
+        if ROUND >= NK - 1 {
+            return;
+        }
+        let unit = const { unit_after(ROUND, NK, 8) };
+        // The unit's block is loaded before the round; it and the sum go
+        // through the round's `asm!` block.
+        let data = match unit {
+            Some(u) if u > 0 => load(&x[8 - u]),
+            _ => st.b[0],
+        };
+        let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
+        aes_round_pinned(&mut st.b, rk[ROUND], &mut pin);
+        let [data, lo, mid, hi] = pin;
+        (st.w.lo, st.w.mid, st.w.hi) = (lo, mid, hi);
+        match unit {
+            None => {}
+            Some(0) => st.acc = state_finish(*s),
+            Some(unit) => {
+                // Block i of a group is multiplied by H^(8 − i).
+                let i = 8 - unit;
+                let xi = for_hash::<GCM>(data);
+                let xi = if i == 0 { _mm_xor_si128(xi, st.acc) } else { xi };
+                mul_acc_k(&mut st.w, xi, h[7 - i], hk[7 - i]);
+            }
+        }
+    }
+
+    /// The CTR encryption of the group at `offset` (from the counter blocks
+    /// `b`) with, spread over its AES rounds, the hash of the group at
+    /// `hash_at` (of the output as written if `OUTPUT`, else of the input):
+    /// the state's reduction first, then one block's three multiplies per
+    /// round, each block loaded where it is used, the one that takes the
+    /// reduced state last. Returns the new (unreduced) state.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn aes_hash_group<const NK: usize, const GCM: bool, const OUTPUT: bool>(
+        rk: &[__m128i; NK],
+        mut b: [__m128i; 8],
+        data: &mut InOut<'_>,
+        offset: usize,
+        hash_at: usize,
+        s: &HashState,
+        keys: (&[__m128i; 8], &[__m128i; 8]),
+    ) -> HashState {
+        const {
+            assert!(NK == 11 || NK == 15);
+            // Every unit has a round: the last follows round NK − 2.
+            assert!(NK - 2 > 8);
+        };
+        let x = if OUTPUT { data.written_regs::<16, 8>(hash_at) } else { data.input_regs::<16, 8>(hash_at) };
+        for b in b.iter_mut() {
             *b = _mm_xor_si128(*b, rk[0]);
         }
-        for round in 1..=7 {
-            aes_round(&mut blocks, rk[round]);
-            mul_acc(&mut w, x[8 - round], h[round - 1]);
+        let mut st = Stitch { b, acc: _mm_setzero_si128(), w: wide_zero() };
+        stitch_round::<NK, GCM, 1>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 2>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 3>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 4>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 5>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 6>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 7>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 8>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 9>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 10>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 11>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 12>(&mut st, rk, x, s, keys);
+        stitch_round::<NK, GCM, 13>(&mut st, rk, x, s, keys);
+        let input = data.input_regs::<16, 8>(offset);
+        let c: [__m128i; 8] =
+            core::array::from_fn(|i| _mm_aesenclast_si128(st.b[i], _mm_xor_si128(rk[NK - 1], load(&input[i]))));
+        for (out, c) in data.output_regs::<16, 8>(offset).iter_mut().zip(c) {
+            *out = store(c);
         }
-        aes_round(&mut blocks, rk[8]);
-        mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[7]);
-        for k in &rk[9..NK - 1] {
-            aes_round(&mut blocks, *k);
-        }
-        for b in blocks.iter_mut() {
-            *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
-        }
-        (blocks, reduce(w))
+        HashState { w: karatsuba_done(st.w), acc: _mm_setzero_si128() }
     }
 
-    /// Block `i` (< 8) of a group.
+    /// Reads the group at `offset`, XORs the keystream, writes it.
     #[inline]
-    fn load_at(bytes: &[u8; GROUP], i: usize) -> __m128i {
-        assert!(i < 8);
-        // SAFETY: `i < 8`, so bytes 16i..16i+16 lie inside the 128-byte array.
-        unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) }
-    }
-
-    /// One AES round on each of eight blocks.
-    #[inline]
-    fn aes_round(blocks: &mut [__m128i; 8], k: __m128i) {
-        for b in blocks.iter_mut() {
-            *b = _mm_aesenc_si128(*b, k);
-        }
-    }
-
-    /// Eight AES encryptions (the keystream of one group) with, between their
-    /// rounds, the eight multiplies of `x` (hash-ready blocks; `acc` is added to
-    /// `x[0]`). Returns the keystream and the new, reduced accumulator.
-    #[inline]
-    fn aes_hash_group<const NK: usize, const GCM: bool>(
-        rk: &[__m128i; NK],
-        mut blocks: [__m128i; 8],
-        x: &[u8; GROUP],
-        acc: __m128i,
-        h: &[__m128i; 8],
-    ) -> ([__m128i; 8], __m128i) {
-        const { assert!(NK >= 10) };
-        let mut w: Wide = wide_zero();
-        for b in blocks.iter_mut() {
-            *b = _mm_xor_si128(*b, rk[0]);
-        }
-        // Rounds 1..=8 each carry one multiply: block 7 (by H^1) first, block 0
-        // (by H^8, the one that waits on `acc`) last. Each block is loaded and
-        // made hash-ready where it is used: sixteen xmm registers cannot hold
-        // eight AES blocks and eight hash inputs across the rounds.
-        for round in 1..=7 {
-            aes_round(&mut blocks, rk[round]);
-            let xi = for_hash::<GCM>(load_at(x, 8 - round));
-            mul_acc(&mut w, xi, h[round - 1]);
-        }
-        aes_round(&mut blocks, rk[8]);
-        let x0 = for_hash::<GCM>(load_at(x, 0));
-        mul_acc(&mut w, _mm_xor_si128(x0, acc), h[7]);
-        for k in &rk[9..NK - 1] {
-            aes_round(&mut blocks, *k);
-        }
-        for b in blocks.iter_mut() {
-            *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
-        }
-        (blocks, reduce(w))
-    }
-
-    /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
-    /// output ready for the hash.
-    #[inline]
-    fn xor_group<const GCM: bool>(data: &mut InOut<'_>, offset: usize, ks: &[__m128i; 8]) -> [__m128i; 8] {
+    fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &[__m128i; 8]) {
         let mut c: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
         for (c, k) in c.iter_mut().zip(ks) {
             *c = _mm_xor_si128(*c, *k);
         }
         store_blocks_to(data.output::<GROUP>(offset), &c);
-        for c in c.iter_mut() {
-            *c = for_hash::<GCM>(*c);
-        }
-        c
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
     /// hashing the output: the output of each group is hashed during the AES of
-    /// the next. Returns the accumulator and the end of the last whole group.
+    /// the next (read back from the output). Returns the accumulator and the
+    /// end of the last whole group.
     #[inline]
     pub(super) fn ctr_hash_output<const NK: usize, const GCM: bool>(
         rk: &[__m128i; NK],
         h: &[__m128i; 8],
         ctr: &mut __m128i,
-        mut acc: __m128i,
+        acc: __m128i,
         data: &mut InOut<'_>,
         start: usize,
     ) -> (__m128i, usize) {
@@ -251,19 +344,20 @@ aesni_clmul! {
         if bulk == start {
             return (acc, bulk);
         }
+        let hk = karatsuba_keys(h);
+        let mut s = state_from(acc);
         let mut ks = counter_blocks::<GCM, 8>(ctr);
         encrypt_blocks(rk, &mut ks);
-        let mut prev = xor_group::<GCM>(data, start, &ks);
+        xor_group(data, start, &ks);
         let mut offset = start + GROUP;
         while offset < bulk {
             let ctrs = counter_blocks::<GCM, 8>(ctr);
-            let (ks, sum) = aes_hash_group_regs::<NK>(rk, ctrs, &prev, acc, h);
-            acc = sum;
-            prev = xor_group::<GCM>(data, offset, &ks);
+            s = aes_hash_group::<NK, GCM, true>(rk, ctrs, data, offset, offset - GROUP, &s, (h, &hk));
             offset += GROUP;
         }
-        acc = fold_blocks(acc, &prev, h);
-        (acc, bulk)
+        let out = data.written_regs::<16, 8>(bulk - GROUP);
+        let last: [__m128i; 8] = core::array::from_fn(|i| for_hash::<GCM>(load(&out[i])));
+        (fold8_karatsuba(state_finish(s), &last, h, &hk), bulk)
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
@@ -274,24 +368,23 @@ aesni_clmul! {
         rk: &[__m128i; NK],
         h: &[__m128i; 8],
         ctr: &mut __m128i,
-        mut acc: __m128i,
+        acc: __m128i,
         data: &mut InOut<'_>,
         start: usize,
     ) -> (__m128i, usize) {
         let bulk = start + (data.len() - start) / GROUP * GROUP;
+        if bulk == start {
+            return (acc, bulk);
+        }
+        let hk = karatsuba_keys(h);
+        let mut s = state_from(acc);
         let mut offset = start;
         while offset < bulk {
             let ctrs = counter_blocks::<GCM, 8>(ctr);
-            let (ks, sum) = aes_hash_group::<NK, GCM>(rk, ctrs, data.input::<GROUP>(offset), acc, h);
-            acc = sum;
-            let mut output: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
-            for (o, k) in output.iter_mut().zip(ks) {
-                *o = _mm_xor_si128(*o, k);
-            }
-            store_blocks_to(data.output::<GROUP>(offset), &output);
+            s = aes_hash_group::<NK, GCM, false>(rk, ctrs, data, offset, offset, &s, (h, &hk));
             offset += GROUP;
         }
-        (acc, bulk)
+        (state_finish(s), bulk)
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
@@ -308,7 +401,7 @@ aesni_clmul! {
         while offset < bulk {
             let mut ks = counter_blocks::<GCM, 8>(ctr);
             encrypt_blocks(rk, &mut ks);
-            xor_group::<GCM>(data, offset, &ks);
+            xor_group(data, offset, &ks);
             offset += GROUP;
         }
         bulk
