@@ -66,24 +66,6 @@ macro_rules! vaesenc_round {
 
 macro_rules! wide_engine {
     ($tier:ident, $token:ident, $class:ident, $broadcast:literal) => {
-        /// The hash work done after AES round `round` of a stitched group of
-        /// `n` registers (`aes_hash_group`), as a unit number: 0 reduces the
-        /// state, u in 1..n multiplies register n − u, n multiplies register 0
-        /// with the reduced state added. Unit u follows round
-        /// 1 + ⌊u·(nk − 2)/(n + 1)⌋: spread evenly over the rounds, at most one
-        /// per round (there are at least as many rounds as units), none after
-        /// the last full round.
-        const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
-            let mut unit = 0;
-            while unit <= n {
-                if 1 + unit * (nk - 2) / (n + 1) == round {
-                    return Some(unit);
-                }
-                unit += 1;
-            }
-            None
-        }
-
         /// The hash between groups: the last group's unreduced sum `w` (reduced
         /// by the next group, whose last multiply takes it) plus a reduced
         /// value `acc` (the hash before the first group; zero after it). No
@@ -275,7 +257,7 @@ macro_rules! wide_engine {
             }
 
             /// AES round `ROUND` (if the key has it before its last) and the
-            /// hash unit after it (`unit_after`). A function per round, so that
+            /// hash unit after it (`ctr::unit_after`). A function per round, so that
             /// every round and unit is laid out in line with constant indices.
             #[inline]
             fn stitch_round<B, const NK: usize, const GCM: bool, const N: usize, const ROUND: usize>(
@@ -288,7 +270,7 @@ macro_rules! wide_engine {
                 if ROUND >= NK - 1 {
                     return;
                 }
-                let unit = const { unit_after(ROUND, NK, N) };
+                let unit = const { super::ctr::unit_after(ROUND, NK, N) };
                 // The unit's data is loaded before the round; it and the sum go
                 // through the round's `asm!` block (see `aes_round_pinned`).
                 let data = match unit {
