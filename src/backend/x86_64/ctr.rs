@@ -195,6 +195,9 @@ aesni_clmul! {
     /// multiplier and the AES units take turns instead of working together:
     /// what goes through the block is computed before the round and what
     /// comes out is used after it, so the work stays where the source puts it.
+    /// The wide tiers inline this for a last 128-byte group among their VEX
+    /// code; the legacy encoding is correct there too (it leaves the upper
+    /// lanes of the registers alone, and nothing reads them).
     #[inline]
     fn aes_round_pinned(b: &mut [__m128i; 8], k: __m128i, pin: &mut [__m128i; 4]) {
         let [p0, p1, p2, p3] = pin;
