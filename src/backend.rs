@@ -513,29 +513,19 @@ impl<'a> InOut<'a> {
     /// range before it writes it and never holds both.
     #[inline(always)]
     pub(crate) fn input<const N: usize>(&self, offset: usize) -> &[u8; N] {
-        assert!(offset <= self.len && N <= self.len - offset);
-        // SAFETY: `offset + N <= len` was just checked and `src` is valid for
-        // `len` bytes of reads for `'a`; `[u8; N]` has alignment 1. Nothing
-        // writes these bytes while the returned borrow (of `self`) lives.
-        unsafe { &*self.src.add(offset).cast::<[u8; N]>() }
+        let [bytes] = self.input_regs::<N, 1>(offset);
+        bytes
     }
 
     /// The `N` output bytes at `offset`, borrowed mutably.
     #[inline(always)]
     pub(crate) fn output<const N: usize>(&mut self, offset: usize) -> &mut [u8; N] {
-        assert!(offset <= self.len && N <= self.len - offset);
-        // SAFETY: `offset + N <= len` was just checked and `dst` is valid for
-        // `len` bytes of writes for `'a` (it comes from a `&mut` slice); the
-        // mutable borrow of `self` excludes any other access while it lives.
-        unsafe { &mut *self.dst.add(offset).cast::<[u8; N]>() }
+        let [bytes] = self.output_regs::<N, 1>(offset);
+        bytes
     }
 
     /// The input bytes at `offset` as `N` registers of `R` bytes (see
     /// [`input`](Self::input)).
-    #[cfg_attr(
-        not(target_arch = "x86_64"),
-        allow(dead_code, reason = "only the x86_64 wide tiers read registers")
-    )]
     #[inline(always)]
     pub(crate) fn input_regs<const R: usize, const N: usize>(
         &self,
@@ -549,11 +539,11 @@ impl<'a> InOut<'a> {
     }
 
     /// The output bytes at `offset` as already written, as `N` registers of
-    /// `R` bytes: the stitched loops hash what they wrote a group or two
-    /// earlier from here.
+    /// `R` bytes: the stitched loops hash what they wrote a group earlier
+    /// from here.
     #[cfg_attr(
         not(target_arch = "x86_64"),
-        allow(dead_code, reason = "only the x86_64 wide tiers read registers")
+        allow(dead_code, reason = "only the x86_64 loops read their output back")
     )]
     #[inline(always)]
     pub(crate) fn written_regs<const R: usize, const N: usize>(
@@ -569,17 +559,15 @@ impl<'a> InOut<'a> {
 
     /// The output bytes at `offset` as `N` registers of `R` bytes, borrowed
     /// mutably.
-    #[cfg_attr(
-        not(target_arch = "x86_64"),
-        allow(dead_code, reason = "only the x86_64 wide tiers write registers")
-    )]
     #[inline(always)]
     pub(crate) fn output_regs<const R: usize, const N: usize>(
         &mut self,
         offset: usize,
     ) -> &mut [[u8; R]; N] {
         assert!(offset <= self.len && R * N <= self.len - offset);
-        // SAFETY: as in `output`, for the `R·N` bytes just checked.
+        // SAFETY: `offset + R·N <= len` was just checked and `dst` is valid for
+        // `len` bytes of writes for `'a` (it comes from a `&mut` slice); the
+        // mutable borrow of `self` excludes any other access while it lives.
         unsafe { &mut *self.dst.add(offset).cast::<[[u8; R]; N]>() }
     }
 

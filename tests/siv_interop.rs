@@ -164,18 +164,11 @@ fn aes_256_small_lengths() {
     small_lengths::<Aes256GcmSiv>(0x5256);
 }
 
-/// Lengths on both sides of every group boundary of the wide loops, up to
-/// past their switch to big groups: 128-byte steps (a small AVX2 group) to
-/// 3 KiB plus a few bytes either way, so each tier meets whole small groups,
-/// whole big groups, big groups followed by small ones, and every kind of
-/// remainder (`wide.rs`: big groups from 1 KiB on AVX2, 2 KiB on AVX-512).
+/// Every length of `common::group_boundaries`.
 fn group_boundaries<K: Aead>(seed: u64) {
     let mut rng = TestRng::new(seed);
-    for step in 1..=24 {
-        for delta in [-17isize, -1, 0, 1, 16, 33] {
-            let pt_len = (128 * step as isize + delta) as usize;
-            check_message::<K>(&mut rng, pt_len, step % 3 * 7);
-        }
+    for (pt_len, aad_len) in common::group_boundaries() {
+        check_message::<K>(&mut rng, pt_len, aad_len);
     }
 }
 

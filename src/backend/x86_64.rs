@@ -3,9 +3,9 @@
 
 pub(crate) mod aes;
 pub(crate) mod clmul;
-mod ctr;
 #[macro_use]
 mod wide;
+mod ctr;
 pub(crate) mod gcm_aesni;
 pub(crate) mod gcm_vaes_avx2;
 pub(crate) mod gcm_vaes_avx512;

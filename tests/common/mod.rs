@@ -15,6 +15,27 @@ use std::path::PathBuf;
 use hardware_aead::{Aead, Backend, Error, Nonce, TAG_LEN, Tag};
 
 // ---------------------------------------------------------------------------
+// Lengths
+// ---------------------------------------------------------------------------
+
+/// (plaintext, AAD) lengths on both sides of every group boundary of the
+/// wide loops, up to past their switch to big groups: 128-byte steps (a small
+/// AVX2 group) to 3 KiB plus a few bytes either way, so each tier meets whole
+/// small groups, whole big groups, big groups followed by small ones, and every
+/// kind of remainder (`wide.rs`: big groups from 1 KiB on AVX2, 2 KiB on
+/// AVX-512).
+pub fn group_boundaries() -> impl Iterator<Item = (usize, usize)> {
+    (1..=24usize).flat_map(|step| {
+        [-17isize, -1, 0, 1, 16, 33].map(move |delta| {
+            (
+                (128 * step).checked_add_signed(delta).unwrap_or(0),
+                step % 3 * 7,
+            )
+        })
+    })
+}
+
+// ---------------------------------------------------------------------------
 // Bytes
 // ---------------------------------------------------------------------------
 

@@ -201,36 +201,9 @@ aesni_clmul! {
     #[inline]
     fn aes_round_pinned(b: &mut [__m128i; 8], k: __m128i, pin: &mut [__m128i; 4]) {
         let [p0, p1, p2, p3] = pin;
-        // SAFETY: eight `aesenc` on registers only (no memory, stack or
-        // flags); this tier's target features provide AES-NI. The pinned
-        // registers are only named in a comment.
-        unsafe {
-            core::arch::asm!(
-                "aesenc {0}, {k}",
-                "aesenc {1}, {k}",
-                "aesenc {2}, {k}",
-                "aesenc {3}, {k}",
-                "aesenc {4}, {k}",
-                "aesenc {5}, {k}",
-                "aesenc {6}, {k}",
-                "aesenc {7}, {k}",
-                "/* {8} {9} {10} {11} */",
-                inout(xmm_reg) b[0],
-                inout(xmm_reg) b[1],
-                inout(xmm_reg) b[2],
-                inout(xmm_reg) b[3],
-                inout(xmm_reg) b[4],
-                inout(xmm_reg) b[5],
-                inout(xmm_reg) b[6],
-                inout(xmm_reg) b[7],
-                inout(xmm_reg) *p0,
-                inout(xmm_reg) *p1,
-                inout(xmm_reg) *p2,
-                inout(xmm_reg) *p3,
-                k = in(xmm_reg) k,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
+        aes_round_asm!(sse xmm_reg, k;
+            0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];
+            8: *p0, 9: *p1, 10: *p2, 11: *p3);
     }
 
     /// AES round `ROUND` (if the key has it before its last) and the hash

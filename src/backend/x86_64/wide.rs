@@ -42,18 +42,20 @@
 //! whose features every wide tier includes. Contracts of the entry points:
 //! `gcm_aesni.rs` and `siv.rs`.
 
-/// One `vaesenc` round on the listed registers (numbered operands) with the
-/// round key `$k`, as one `asm!` block, optionally naming further registers
-/// ("pins") that no instruction uses (see `aes_round_pinned`).
-macro_rules! vaesenc_round {
-    ($class:ident, $k:expr; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
-        // SAFETY: `vaesenc` on registers only (no memory, stack or flags); this
-        // is expanded only in the wide tiers' functions, whose target features
-        // provide the instruction and the register class. The pinned registers
-        // are only named in a comment.
+/// One AES round on the listed registers (numbered operands) with the round
+/// key `$k`, as one `asm!` block, optionally naming further registers ("pins")
+/// that no instruction uses (see `aes_round_pinned`). `vex` is the
+/// three-operand VAES form (`vaesenc ymm/zmm`), `sse` the two-operand AES-NI
+/// form (`aesenc xmm`, the AES-NI tier's stitched loop in `ctr.rs`).
+macro_rules! aes_round_asm {
+    (@emit $class:ident, $k:expr, [$($insn:expr),*]; $($b:expr),*; $($j:literal: $p:expr),*) => {
+        // SAFETY: AES rounds on registers only (no memory, stack or flags);
+        // this is expanded only in kernels whose target features provide the
+        // instruction and the register class. The pinned registers are only
+        // named in a comment.
         unsafe {
             core::arch::asm!(
-                $(concat!("vaesenc {", $i, "}, {", $i, "}, {k}"),)*
+                $($insn,)*
                 $(concat!("/* {", $j, "} */"),)*
                 $(inout($class) $b,)*
                 $(inout($class) $p,)*
@@ -61,6 +63,13 @@ macro_rules! vaesenc_round {
                 options(pure, nomem, nostack, preserves_flags),
             )
         }
+    };
+    (vex $class:ident, $k:expr; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
+        aes_round_asm!(@emit $class, $k, [$(concat!("vaesenc {", $i, "}, {", $i, "}, {k}")),*];
+            $($b),*; $($j: $p),*)
+    };
+    (sse $class:ident, $k:expr; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
+        aes_round_asm!(@emit $class, $k, [$(concat!("aesenc {", $i, "}, {k}")),*]; $($b),*; $($j: $p),*)
     };
 }
 
@@ -81,7 +90,7 @@ macro_rules! wide_engine {
         /// of a group is multiplied by it); `k` holds, in the low half of each
         /// lane, the XOR of that power's halves (Karatsuba's middle factor).
         /// The last registers of a big group's powers are a small group's:
-        /// the loops take `N = BIG` powers and use the last ones they need.
+        /// a group of `N` registers uses registers `BIG − N..BIG`.
         struct Powers<const N: usize> {
             p: [Reg; N],
             k: [Reg; N],
@@ -91,25 +100,6 @@ macro_rules! wide_engine {
             fn zeroize(&mut self) {
                 self.p.zeroize();
                 self.k.zeroize();
-            }
-        }
-
-        /// The multipliers of a group of `N` registers, borrowed (see `Powers`).
-        #[derive(Clone, Copy)]
-        struct Mults<'a, const N: usize> {
-            p: &'a [Reg; N],
-            k: &'a [Reg; N],
-        }
-
-        impl<const N: usize> Powers<N> {
-            /// The multipliers of a group of `M <= N` registers: the last `M`.
-            fn last<const M: usize>(&self) -> Mults<'_, M> {
-                const { assert!(M <= N) };
-                match (self.p.last_chunk::<M>(), self.k.last_chunk::<M>()) {
-                    (Some(p), Some(k)) => Mults { p, k },
-                    // `M <= N` (asserted above): `last_chunk` cannot fail.
-                    _ => unreachable!(),
-                }
             }
         }
 
@@ -133,9 +123,9 @@ macro_rules! wide_engine {
             fn aes_round<const N: usize>(b: &mut [Reg; N], k: Key) {
                 const { assert!(N == 4 || N == 8) };
                 if let Some(q) = b.first_chunk_mut::<8>() {
-                    vaesenc_round!($class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
+                    aes_round_asm!(vex $class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
                 } else if let Some(q) = b.first_chunk_mut::<4>() {
-                    vaesenc_round!($class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
+                    aes_round_asm!(vex $class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
                 }
             }
 
@@ -151,11 +141,11 @@ macro_rules! wide_engine {
                 const { assert!(N == 4 || N == 8) };
                 let [p0, p1, p2, p3] = pin;
                 if let Some(q) = b.first_chunk_mut::<8>() {
-                    vaesenc_round!($class, k;
+                    aes_round_asm!(vex $class, k;
                         0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
                         8: *p0, 9: *p1, 10: *p2, 11: *p3);
                 } else if let Some(q) = b.first_chunk_mut::<4>() {
-                    vaesenc_round!($class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
+                    aes_round_asm!(vex $class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
                 }
             }
 
@@ -235,13 +225,14 @@ macro_rules! wide_engine {
             /// A group of hash-ready blocks added to the state. The state's
             /// reduction enters with the first register.
             #[inline]
-            fn hash_group<const N: usize>(s: &HashState, x: &[Reg; N], pw: Mults<'_, N>) -> HashState {
+            fn hash_group<const N: usize>(s: &HashState, x: &[Reg; N], pw: &Powers<BIG>) -> HashState {
+                const { assert!(N <= BIG) };
                 let acc = state_finish(*s);
                 let mut w = wide_zero();
                 for i in (1..N).rev() {
-                    mul_acc_k(&mut w, x[i], pw.p[i], pw.k[i]);
+                    mul_acc_k(&mut w, x[i], pw.p[BIG - N + i], pw.k[BIG - N + i]);
                 }
-                mul_acc_k(&mut w, xor(x[0], widen(acc)), pw.p[0], pw.k[0]);
+                mul_acc_k(&mut w, xor(x[0], widen(acc)), pw.p[BIG - N], pw.k[BIG - N]);
                 state_after(w)
             }
 
@@ -250,7 +241,7 @@ macro_rules! wide_engine {
             fn hash_bytes<const GCM: bool, const N: usize>(
                 s: &HashState,
                 bytes: &[[u8; RB]; N],
-                pw: Mults<'_, N>,
+                pw: &Powers<BIG>,
             ) -> HashState {
                 let x: [Reg; N] = core::array::from_fn(|i| for_hash_reg::<GCM>(load_reg(&bytes[i])));
                 hash_group(s, &x, pw)
@@ -265,7 +256,7 @@ macro_rules! wide_engine {
                 rk: &[B; NK],
                 x: &[[u8; RB]; N],
                 s: &HashState,
-                pw: Mults<'_, N>,
+                pw: &Powers<BIG>,
             ) {
                 if ROUND >= NK - 1 {
                     return;
@@ -288,7 +279,7 @@ macro_rules! wide_engine {
                         let i = N - unit;
                         let xi = for_hash_reg::<GCM>(data);
                         let xi = if i == 0 { xor(xi, widen(st.acc)) } else { xi };
-                        mul_acc_k(&mut st.w, xi, pw.p[i], pw.k[i]);
+                        mul_acc_k(&mut st.w, xi, pw.p[BIG - N + i], pw.k[BIG - N + i]);
                     }
                 }
             }
@@ -309,7 +300,7 @@ macro_rules! wide_engine {
                 offset: usize,
                 hash_at: usize,
                 s: &HashState,
-                pw: Mults<'_, N>,
+                pw: &Powers<BIG>,
             ) -> HashState {
                 const {
                     assert!(NK == 11 || NK == 15);
@@ -356,7 +347,7 @@ macro_rules! wide_engine {
             #[inline]
             fn wide_hash_output<B, const NK: usize, const GCM: bool, const N: usize>(
                 rk: &[B; NK],
-                pw: Mults<'_, N>,
+                pw: &Powers<BIG>,
                 ctr: &mut __m128i,
                 s: &mut HashState,
                 data: &mut InOut<'_>,
@@ -390,7 +381,7 @@ macro_rules! wide_engine {
             #[inline]
             fn wide_hash_input<B, const NK: usize, const GCM: bool, const N: usize>(
                 rk: &[B; NK],
-                pw: Mults<'_, N>,
+                pw: &Powers<BIG>,
                 ctr: &mut __m128i,
                 s: &mut HashState,
                 data: &mut InOut<'_>,
@@ -444,7 +435,7 @@ macro_rules! wide_engine {
             fn wide_hash<const GCM: bool, const N: usize>(
                 s: &mut HashState,
                 data: &InOut<'_>,
-                pw: Mults<'_, N>,
+                pw: &Powers<BIG>,
                 start: usize,
             ) {
                 let group = RB * N;
@@ -525,20 +516,20 @@ macro_rules! wide_engine {
                 let rk = &keys.0;
                 if SEAL {
                     if big {
-                        wide_hash_output::<_, NK, true, BIG>(rk, pw.last(), &mut s.ctr, &mut st, data, done);
+                        wide_hash_output::<_, NK, true, BIG>(rk, &pw, &mut s.ctr, &mut st, data, done);
 
                         done = groups_end::<BIG>(data.len(), done);
                     }
-                    wide_hash_output::<_, NK, true, SMALL>(rk, pw.last(), &mut s.ctr, &mut st, data, done);
+                    wide_hash_output::<_, NK, true, SMALL>(rk, &pw, &mut s.ctr, &mut st, data, done);
 
                     done = groups_end::<SMALL>(data.len(), done);
                 } else {
                     if big {
-                        wide_hash_input::<_, NK, true, BIG>(rk, pw.last(), &mut s.ctr, &mut st, data, done);
+                        wide_hash_input::<_, NK, true, BIG>(rk, &pw, &mut s.ctr, &mut st, data, done);
 
                         done = groups_end::<BIG>(data.len(), done);
                     }
-                    wide_hash_input::<_, NK, true, SMALL>(rk, pw.last(), &mut s.ctr, &mut st, data, done);
+                    wide_hash_input::<_, NK, true, SMALL>(rk, &pw, &mut s.ctr, &mut st, data, done);
 
                     done = groups_end::<SMALL>(data.len(), done);
                 }
@@ -573,11 +564,11 @@ macro_rules! wide_engine {
                 let big = big(data.len());
                 let mut pw = group_powers(&s.h, big);
                 if big {
-                    wide_hash::<false, BIG>(&mut st, data, pw.last(), done);
+                    wide_hash::<false, BIG>(&mut st, data, &pw, done);
 
                     done = groups_end::<BIG>(data.len(), done);
                 }
-                wide_hash::<false, SMALL>(&mut st, data, pw.last(), done);
+                wide_hash::<false, SMALL>(&mut st, data, &pw, done);
 
                 done = groups_end::<SMALL>(data.len(), done);
                 pw.zeroize();
@@ -615,11 +606,11 @@ macro_rules! wide_engine {
                     let big = big(data.len());
                     let mut pw = group_powers(&s.h, big);
                     if big {
-                        wide_hash_output::<_, NK, false, BIG>(&s.enc, pw.last(), &mut s.ctr, &mut st, data, done);
+                        wide_hash_output::<_, NK, false, BIG>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
 
                         done = groups_end::<BIG>(data.len(), done);
                     }
-                    wide_hash_output::<_, NK, false, SMALL>(&s.enc, pw.last(), &mut s.ctr, &mut st, data, done);
+                    wide_hash_output::<_, NK, false, SMALL>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
 
                     done = groups_end::<SMALL>(data.len(), done);
                     pw.zeroize();
