@@ -211,4 +211,28 @@ vaes_avx2! {
     }
 }
 
+vaes_avx2! {
+    /// GCM of a message shorter than a small group: the AES-NI tier's code
+    /// (byte-masked loads and stores, which a one-batch tail needs, are
+    /// AVX-512's).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn gcm_short<const NK: usize, const SEAL: bool>(
+        token: VaesAvx2,
+        keys: &RoundKeys<NK>,
+        h_powers: &HPowers,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        let t = token.aesni();
+        if SEAL {
+            gcm_aesni::seal(t, keys, h_powers, j0, aad, data, len_block)
+        } else {
+            gcm_aesni::open(t, keys, h_powers, j0, aad, data, len_block)
+        }
+    }
+}
+
 wide_engine!(vaes_avx2, VaesAvx2, ymm_reg, "vbroadcasti128");

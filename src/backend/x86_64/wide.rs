@@ -15,6 +15,7 @@
 //! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last` | counter blocks and AES rounds of a group |
 //! | `Wide`, `wide_zero`, `mul_acc_k`, `karatsuba_done` | unreduced sums of lane-wise products, three multiplies each |
 //! | `sum_value` | the reduced value of an unreduced sum, lanes added |
+//! | `gcm_short` | GCM of a message shorter than a small group |
 //!
 //! # Why the loops look like this
 //!
@@ -39,8 +40,10 @@
 //! they need half the powers, which saves the per-call cost of computing
 //! them; so does what is left after the big groups. Less than a small
 //! group is finished by the AES-NI tier's pieces (`gcm_aesni`, `siv`),
-//! whose features every wide tier includes. Contracts of the entry points:
-//! `gcm_aesni.rs` and `siv.rs`.
+//! whose features every wide tier includes, except a GCM message shorter
+//! than a small group, which is the tier's `gcm_short` (on AVX-512 one
+//! batch with byte-masked loads and stores). Contracts of the entry
+//! points: `gcm_aesni.rs` and `siv.rs`.
 
 /// One AES round on the listed registers (numbered operands) with the round
 /// key `$k`, as one `asm!` block, optionally naming further registers ("pins")
@@ -502,12 +505,7 @@ macro_rules! wide_engine {
                 len_block: u128,
             ) -> Block {
                 if data.len() < RB * SMALL {
-                    let t = token.aesni();
-                    return if SEAL {
-                        gcm_aesni::seal(t, keys, h_powers, j0, aad, data, len_block)
-                    } else {
-                        gcm_aesni::open(t, keys, h_powers, j0, aad, data, len_block)
-                    };
+                    return gcm_short::<NK, SEAL>(token, keys, h_powers, j0, aad, data, len_block);
                 }
                 let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
                 let (mut st, mut done) = (state_from(s.acc), 0);

@@ -1,0 +1,141 @@
+//! No kernel reads or writes a byte outside the caller's slices: every
+//! message, AAD and output buffer here lies flush against a page that cannot
+//! be read or written (before its first byte or after its last), so a
+//! stray access is a crash, not a silent pass. On every backend, both key
+//! sizes, GCM and GCM-SIV, every length from 0 to 300 bytes and some longer
+//! ones (the masked loads and stores of the AVX-512 short-message batch, the
+//! tail copies of the other tiers).
+
+#![cfg(unix)]
+
+mod common;
+
+use common::{TestRng, each_backend};
+use hardware_aead::Aead;
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+
+/// Two usable pages between two inaccessible ones.
+struct Guarded {
+    base: *mut u8,
+    page: usize,
+}
+
+impl Guarded {
+    fn new() -> Self {
+        // SAFETY: sysconf has no preconditions.
+        let page =
+            usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).expect("page size");
+        // SAFETY: an anonymous private mapping of four pages, checked below;
+        // then the first and the last are made inaccessible.
+        unsafe {
+            let base = libc::mmap(
+                core::ptr::null_mut(),
+                4 * page,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            assert_ne!(base, libc::MAP_FAILED, "mmap");
+            let base = base.cast::<u8>();
+            assert_eq!(libc::mprotect(base.cast(), page, libc::PROT_NONE), 0);
+            assert_eq!(
+                libc::mprotect(base.add(3 * page).cast(), page, libc::PROT_NONE),
+                0
+            );
+            Self { base, page }
+        }
+    }
+
+    /// `len` bytes (at most two pages) ending where the last guard page
+    /// starts (`at_end`), or starting where the first one ends.
+    fn slice(&mut self, len: usize, at_end: bool) -> &mut [u8] {
+        assert!(len <= 2 * self.page);
+        let start = if at_end {
+            3 * self.page - len
+        } else {
+            self.page
+        };
+        // SAFETY: bytes `start..start + len` lie in pages 1 and 2 of the
+        // mapping, which are readable and writable; `&mut self` makes the
+        // slice the only access while it lives.
+        unsafe { core::slice::from_raw_parts_mut(self.base.add(start), len) }
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        // SAFETY: unmaps exactly the mapping made in `new`.
+        unsafe { libc::munmap(self.base.cast(), 4 * self.page) };
+    }
+}
+
+fn lengths() -> impl Iterator<Item = usize> {
+    (0..=300).chain([
+        511, 512, 513, 1000, 1023, 1024, 1025, 2047, 2048, 2100, 4095, 4096, 4097, 8000,
+    ])
+}
+
+/// For every length and both placements: sealing in place and into a
+/// separate buffer, then opening both ways, agree with a seal of ordinary
+/// buffers, with message, AAD and output each flush against a guard page.
+fn check<K: Aead>(keys: &[K], rng: &mut TestRng) {
+    let (mut msg_pages, mut aad_pages, mut out_pages) =
+        (Guarded::new(), Guarded::new(), Guarded::new());
+    for len in lengths() {
+        let nonce = rng.array::<12>();
+        let pt = rng.bytes(len);
+        let aad_len = len % 37;
+        let aad_src = rng.bytes(aad_len);
+        for at_end in [true, false] {
+            for k in keys {
+                let what = format!("{:?}, {len} bytes, at_end {at_end}", k.backend());
+                let expected = k.encrypt(&nonce, &aad_src, &pt).expect("seal");
+                let aad = aad_pages.slice(aad_len, at_end);
+                aad.copy_from_slice(&aad_src);
+                let aad = &*aad;
+
+                let buf = msg_pages.slice(len, at_end);
+                buf.copy_from_slice(&pt);
+                let tag = k
+                    .encrypt_in_place_detached(&nonce, aad, buf)
+                    .expect("seal in place");
+                assert_eq!(&buf[..], &expected[..len], "{what}: ciphertext in place");
+                assert_eq!(&tag[..], &expected[len..], "{what}: tag in place");
+                k.decrypt_in_place_detached(&nonce, aad, buf, &tag)
+                    .expect("open in place");
+                assert_eq!(&buf[..], &pt[..], "{what}: plaintext in place");
+
+                let input = msg_pages.slice(len, at_end);
+                input.copy_from_slice(&pt);
+                let out = out_pages.slice(len + 16, at_end);
+                assert_eq!(
+                    k.encrypt_to(&nonce, aad, input, out),
+                    Ok(len + 16),
+                    "{what}"
+                );
+                assert_eq!(&out[..], &expected[..], "{what}: encrypt_to");
+                let sealed = msg_pages.slice(len + 16, at_end);
+                sealed.copy_from_slice(&expected);
+                let out = out_pages.slice(len, at_end);
+                assert_eq!(k.decrypt_to(&nonce, aad, sealed, out), Ok(len), "{what}");
+                assert_eq!(&out[..], &pt[..], "{what}: decrypt_to");
+            }
+        }
+    }
+}
+
+#[test]
+fn aes_gcm_stays_inside_the_slices() {
+    let mut rng = TestRng::new(0x6a5d);
+    check(&each_backend::<Aes128Gcm>(&rng.array()), &mut rng);
+    check(&each_backend::<Aes256Gcm>(&rng.array()), &mut rng);
+}
+
+#[test]
+fn aes_gcm_siv_stays_inside_the_slices() {
+    let mut rng = TestRng::new(0x51f0);
+    check(&each_backend::<Aes128GcmSiv>(&rng.array()), &mut rng);
+    check(&each_backend::<Aes256GcmSiv>(&rng.array()), &mut rng);
+}
