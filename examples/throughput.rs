@@ -1,0 +1,112 @@
+//! Seals or opens one message size over and over on a chosen backend: a
+//! steady loop to run under `perf stat` (cycles per byte, FP-pipe use).
+//!
+//! ```text
+//! cargo run --release --example throughput -- <backend> <algorithm> <seal|open> <size> [total bytes]
+//! perf stat -e cycles target/release/examples/throughput avx512 aes256gcm seal 16384
+//! ```
+//!
+//! Backends: `aesni`, `avx2`, `avx512`, `armv8`. Algorithms: `aes128gcm`,
+//! `aes256gcm`, `aes128gcmsiv`, `aes256gcmsiv`. The total defaults to 2·10^9
+//! bytes; the program prints the number of calls it made, so cycles per
+//! call is the `perf` count divided by it (`scripts/fp-pipes.sh --loop`
+//! does that division).
+
+use std::hint::black_box;
+use std::process::ExitCode;
+
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::{Aead, Backend, Error};
+
+/// Seals (or opens) `size` bytes `calls` times with `key`.
+fn run<K: Aead>(key: Result<K, Error>, seal: bool, size: usize, calls: u64) -> Result<(), Error> {
+    let key = key?;
+    let nonce = [7u8; 12];
+    let mut buf = vec![0x5a_u8; size];
+    let sealed = key.encrypt(&nonce, b"", &buf)?;
+    let mut out = vec![0u8; size];
+    for _ in 0..calls {
+        if seal {
+            black_box(key.encrypt_in_place_detached(&nonce, b"", black_box(&mut buf))?);
+        } else {
+            black_box(key.decrypt_to(&nonce, b"", black_box(&sealed), &mut out)?);
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: throughput <aesni|avx2|avx512|armv8> <aes128gcm|aes256gcm|aes128gcmsiv|aes256gcmsiv> <seal|open> <size> [total bytes]";
+    let [backend, algorithm, op, size, rest @ ..] = args.as_slice() else {
+        eprintln!("{usage}");
+        return ExitCode::FAILURE;
+    };
+    let backend = match backend.as_str() {
+        "aesni" => Backend::AesNiClmul,
+        "avx2" => Backend::VaesAvx2,
+        "avx512" => Backend::VaesAvx512,
+        "armv8" => Backend::Armv8,
+        _ => {
+            eprintln!("{usage}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let seal = match op.as_str() {
+        "seal" => true,
+        "open" => false,
+        _ => {
+            eprintln!("{usage}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (Ok(size), Ok(total)) = (
+        size.parse::<usize>(),
+        rest.first().map_or(Ok(2_000_000_000), |t| t.parse::<u64>()),
+    ) else {
+        eprintln!("{usage}");
+        return ExitCode::FAILURE;
+    };
+    let calls = (total / size.max(1) as u64).max(1);
+    let result = match algorithm.as_str() {
+        "aes128gcm" => run(
+            Aes128Gcm::with_backend(&[1; 16], backend),
+            seal,
+            size,
+            calls,
+        ),
+        "aes256gcm" => run(
+            Aes256Gcm::with_backend(&[1; 32], backend),
+            seal,
+            size,
+            calls,
+        ),
+        "aes128gcmsiv" => run(
+            Aes128GcmSiv::with_backend(&[1; 16], backend),
+            seal,
+            size,
+            calls,
+        ),
+        "aes256gcmsiv" => run(
+            Aes256GcmSiv::with_backend(&[1; 32], backend),
+            seal,
+            size,
+            calls,
+        ),
+        _ => {
+            eprintln!("{usage}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match result {
+        Ok(()) => {
+            println!("{calls} calls of {size} bytes");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("throughput: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
