@@ -68,6 +68,25 @@ aesni_clmul! {
         open_from(&mut s, data, 0, len_block)
     }
 
+    /// [`seal`] if `SEAL`, else [`open`]: the wide tiers' short messages.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn seal_or_open<const NK: usize, const SEAL: bool>(
+        token: AesNiClmul,
+        keys: &RoundKeys<NK>,
+        h_powers: &HPowers,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        if SEAL {
+            seal(token, keys, h_powers, j0, aad, data, len_block)
+        } else {
+            open(token, keys, h_powers, j0, aad, data, len_block)
+        }
+    }
+
     /// Seals `data` from `start` (a multiple of `GROUP`) to the end and returns
     /// the tag. The wide tiers call it for what is left after their loops.
     #[inline]

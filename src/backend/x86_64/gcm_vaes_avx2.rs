@@ -226,12 +226,7 @@ vaes_avx2! {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        let t = token.aesni();
-        if SEAL {
-            gcm_aesni::seal(t, keys, h_powers, j0, aad, data, len_block)
-        } else {
-            gcm_aesni::open(t, keys, h_powers, j0, aad, data, len_block)
-        }
+        gcm_aesni::seal_or_open::<NK, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
     }
 }
 

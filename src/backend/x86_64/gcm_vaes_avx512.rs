@@ -257,13 +257,9 @@ vaes_avx512! {
         len_block: u128,
     ) -> Block {
         if data.len() > XMM_REST {
-            return short_batch::<NK, SEAL>(token, keys, h_powers, j0, aad, data, len_block);
-        }
-        let t = token.aesni();
-        if SEAL {
-            gcm_aesni::seal(t, keys, h_powers, j0, aad, data, len_block)
+            short_batch::<NK, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
         } else {
-            gcm_aesni::open(t, keys, h_powers, j0, aad, data, len_block)
+            gcm_aesni::seal_or_open::<NK, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
         }
     }
 
