@@ -571,20 +571,14 @@ impl<'a> InOut<'a> {
         unsafe { &mut *self.dst.add(offset).cast::<[[u8; R]; N]>() }
     }
 
-    /// The input and the output from `offset` as raw pointers, with the
-    /// number of bytes from there to the end: for byte-masked loads and
-    /// stores (the AVX-512 tier's last batch), which touch only the bytes
-    /// their masks select. A caller's masks may select only bytes below that
-    /// count; the pointers are not dereferenced here.
+    /// The input and the output as raw pointers, for byte-masked loads and
+    /// stores (the AVX-512 tier's short-message batch), which touch only the
+    /// bytes their masks select: a caller's masks may select only bytes
+    /// below `len()`. The pointers are not dereferenced here.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    pub(crate) fn rest_ptrs(&mut self, offset: usize) -> (*const u8, *mut u8, usize) {
-        assert!(offset <= self.len);
-        (
-            self.src.wrapping_add(offset),
-            self.dst.wrapping_add(offset),
-            self.len - offset,
-        )
+    pub(crate) fn raw_ptrs(&mut self) -> (*const u8, *mut u8) {
+        (self.src, self.dst)
     }
 
     /// Copies the input bytes `offset..` (at most `B`) into the front of

@@ -6,7 +6,7 @@
 //! the reasons for their shape are `wide.rs`'s. The key holds H^1..H^8;
 //! H^9..H^16 (small groups) or H^9..H^32 (big) are computed per call. A GCM
 //! message of 33 to 255 bytes is one AES batch of up to four registers
-//! with byte-masked loads and stores (`last_batch`); otherwise less than 256
+//! with byte-masked loads and stores (`one_batch`); otherwise less than 256
 //! bytes is finished by the AES-NI tier's pieces (`gcm_aesni`, `siv`),
 //! which this tier's features include, compiled here with VEX encodings.
 //! The contracts of the entry points are those of `gcm_aesni.rs` and
@@ -35,8 +35,9 @@ const BIG_FROM: usize = 2048;
 const RB: usize = 64;
 
 /// The longest message that the AES-NI tier's pieces seal or open faster
-/// than one masked batch (`perf stat`, AES-256-GCM seal: 16 bytes 81 against
-/// 107 cycles, 32 about even, 48 bytes 101 cycles in the batch against 116).
+/// than one masked batch (`perf stat`, AES-256-GCM seal: 16 bytes 87 against
+/// about 107 cycles, 32 about even, 48 bytes 99 cycles in the batch against
+/// 117).
 const XMM_REST: usize = 32;
 
 /// A register of blocks.
@@ -119,6 +120,9 @@ vaes_avx512! {
 
     /// [`counters_group`]'s blocks without its shortcut: each block's
     /// 32-bit counter added in full, then put in block order; no branch.
+    /// (`counters_group` keeps its own copy of this path: written as a call
+    /// to this function, the AES-256 seal of 256 bytes to 1 KiB measured 25
+    /// cycles slower, from LLVM's layout of the group path.)
     #[inline]
     fn counters_exact<const GCM: bool, const N: usize>(ctr: __m128i) -> [Reg; N] {
         let base = splat(ctr);
@@ -199,17 +203,9 @@ vaes_avx512! {
     /// those times H^16 (else zero).
     #[inline]
     fn group_powers<B>(h: &[B; 8], big: bool) -> Powers<BIG> {
-        const { assert!(size_of::<B>() == 16 && BIG == 8) };
-        // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); the loads read
-        // bytes 0..64 and 64..128 of it, unaligned.
-        let (low, high) = unsafe {
-            let ptr = h.as_ptr().cast::<u8>();
-            (_mm512_loadu_si512(ptr.cast()), _mm512_loadu_si512(ptr.add(64).cast()))
-        };
-        // Lane order reversed with a constant shuffle: H^4..H^1, H^8..H^5.
+        const { assert!(BIG == 8) };
         let mut p = [_mm512_setzero_si512(); BIG];
-        p[7] = _mm512_shuffle_i64x2::<0x1b>(low, low);
-        p[6] = _mm512_shuffle_i64x2::<0x1b>(high, high);
+        (p[7], p[6]) = key_powers_reversed(h);
         let h8 = splat_key(&h[7]);
         p[5] = mul4(p[7], h8);
         p[4] = mul4(p[6], h8);
@@ -219,8 +215,29 @@ vaes_avx512! {
                 p[i] = mul4(p[i + 4], h16);
             }
         }
-        let k = core::array::from_fn(|i| _mm512_xor_si512(p[i], _mm512_shuffle_epi32::<0x4e>(p[i])));
+        let k = core::array::from_fn(|i| karatsuba_factor(p[i]));
         Powers { p, k }
+    }
+
+    /// The key's H^1..H^8 (`h`, eight 16-byte powers in order) as two
+    /// registers with the lane order reversed: H^4..H^1 and H^8..H^5.
+    #[inline]
+    fn key_powers_reversed<B>(h: &[B; 8]) -> (Reg, Reg) {
+        const { assert!(size_of::<B>() == 16) };
+        // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); the loads read
+        // bytes 0..64 and 64..128 of it, unaligned.
+        let (low, high) = unsafe {
+            let ptr = h.as_ptr().cast::<u8>();
+            (_mm512_loadu_si512(ptr.cast()), _mm512_loadu_si512(ptr.add(64).cast()))
+        };
+        (_mm512_shuffle_i64x2::<0x1b>(low, low), _mm512_shuffle_i64x2::<0x1b>(high, high))
+    }
+
+    /// Karatsuba's middle factor of each lane's power (`mul_acc_k`'s `bk`):
+    /// the XOR of its halves, in the low half.
+    #[inline]
+    fn karatsuba_factor(p: Reg) -> Reg {
+        _mm512_xor_si512(p, _mm512_shuffle_epi32::<0x4e>(p))
     }
 
     /// A block in lane 0, zeros in the others.
@@ -264,7 +281,7 @@ vaes_avx512! {
     }
 
     /// GCM of a message of `XMM_REST` bytes up to a small group: the AAD,
-    /// then [`last_batch`]. Not inlined: inlined into the entry points, it
+    /// then [`one_batch`]. Not inlined: inlined into the entry points, it
     /// costs their group path registers (measured: 30 instructions more per
     /// call at 256 bytes to 1 KiB, round-key addresses spilled). For the
     /// same reason what the groups leave stays on the AES-NI pieces (a
@@ -282,30 +299,19 @@ vaes_avx512! {
         len_block: u128,
     ) -> Block {
         let s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-        last_batch_sized::<NK, SEAL>(&s, data, 0, len_block)
-    }
-
-    /// [`last_batch`] with as few registers as hold the rest.
-    #[inline]
-    fn last_batch_sized<const NK: usize, const SEAL: bool>(
-        s: &gcm_aesni::State<'_, NK>,
-        data: &mut InOut<'_>,
-        offset: usize,
-        len_block: u128,
-    ) -> Block {
-        match (data.len() - offset).div_ceil(RB) {
-            0..=1 => last_batch::<NK, SEAL, 1>(s, data, offset, len_block),
-            2 => last_batch::<NK, SEAL, 2>(s, data, offset, len_block),
-            _ => last_batch::<NK, SEAL, 4>(s, data, offset, len_block),
+        match data.len().div_ceil(RB) {
+            0..=1 => one_batch::<NK, SEAL, 1>(&s, data, len_block),
+            2 => one_batch::<NK, SEAL, 2>(&s, data, len_block),
+            _ => one_batch::<NK, SEAL, 4>(&s, data, len_block),
         }
     }
 
-    /// The last `data.len() − offset` bytes (at most `RB · N`; more than
-    /// `RB · N / 2` when `N` > 1) in one AES batch of `N` registers with
-    /// E(K, J0) beside it, read and written with byte masks, so no byte
-    /// outside the message is touched and nothing is copied; then the hash
-    /// of those bytes as ciphertext (zero past the end) and of the length
-    /// block, one reduction, and the tag.
+    /// The whole message (at most `RB · N` bytes; more than `RB · N / 2`
+    /// when `N` > 1) in one AES batch of `N` registers with E(K, J0) beside
+    /// it, read and written with byte masks, so no byte outside the message
+    /// is touched and nothing is copied; then the hash of the message as
+    /// ciphertext (zero past the end) and of the length block, one
+    /// reduction, and the tag. `s` is the state after the AAD.
     ///
     /// The powers: block b of t (from 0) takes H^(t + 1 − b), and the length
     /// block H^1. A table `d` holds H^20..H^1 (16 bytes each, from entry 0)
@@ -313,17 +319,17 @@ vaes_avx512! {
     /// from 19 − t + 4i; lanes past the last block read zeros or any power,
     /// their data is zero. The table is wiped before returning.
     #[inline]
-    fn last_batch<const NK: usize, const SEAL: bool, const N: usize>(
+    fn one_batch<const NK: usize, const SEAL: bool, const N: usize>(
         s: &gcm_aesni::State<'_, NK>,
         data: &mut InOut<'_>,
-        offset: usize,
         len_block: u128,
     ) -> Block {
         const { assert!(N == 1 || N == 2 || N == 4) };
-        let (src, dst, rest) = data.rest_ptrs(offset);
+        let rest = data.len();
+        let (src, dst) = data.raw_ptrs();
         assert!(rest <= RB * N);
-        // Register i covers bytes RB·i.. of the rest: its mask selects the
-        // ones below `rest`.
+        // Register i covers bytes RB·i.. of the message: its mask selects
+        // the ones below `rest`.
         let masks: [u64; N] = core::array::from_fn(|i| {
             let n = rest.saturating_sub(RB * i).min(RB);
             ((1u128 << n) - 1) as u64
@@ -334,15 +340,7 @@ vaes_avx512! {
         // still in flight waits for them to commit).
         let blocks = rest.div_ceil(16);
         let mut d = [_mm512_setzero_si512(); 7];
-        // SAFETY: `h_powers` is 8 × 16 = 128 bytes; the loads read bytes
-        // 0..64 and 64..128 of it, unaligned.
-        let (low, high) = unsafe {
-            let ptr = s.h_powers.0.as_ptr().cast::<u8>();
-            (_mm512_loadu_si512(ptr.cast()), _mm512_loadu_si512(ptr.add(64).cast()))
-        };
-        // Lane order reversed: H^4..H^1 and H^8..H^5.
-        d[4] = _mm512_shuffle_i64x2::<0x1b>(low, low);
-        d[3] = _mm512_shuffle_i64x2::<0x1b>(high, high);
+        (d[4], d[3]) = key_powers_reversed(&s.h_powers.0);
         if N > 1 {
             let h8 = splat_key(&s.h_powers.0[7]);
             d[2] = mul4(d[4], h8);
@@ -394,7 +392,7 @@ vaes_avx512! {
             // SAFETY: entries `entry..entry + 4` of the 4·7 16-byte entries
             // of `d` (checked just above), an unaligned 64-byte load.
             let p = unsafe { _mm512_loadu_si512(table.add(entry).cast()) };
-            (p, _mm512_xor_si512(p, _mm512_shuffle_epi32::<0x4e>(p)))
+            (p, karatsuba_factor(p))
         };
         let mut w = wide_zero();
         for (i, x) in hashed.iter().enumerate() {
