@@ -40,8 +40,18 @@ pub(crate) mod sealed {
         /// The key bytes, `[u8; 16]` or `[u8; 32]`.
         type KeyBytes: AsRef<[u8]> + Zeroize + for<'a> TryFrom<&'a [u8]>;
 
-        /// Builds the key state on an already detected tier.
-        fn from_tier(tier: Tier, key: &Self::KeyBytes) -> Self;
+        /// Builds the key state on an already detected tier, in the value it
+        /// returns (through [`init_at`](Core::init_at): no copy of the key
+        /// state is made on the way).
+        fn from_tier(tier: Tier, key: &Self::KeyBytes) -> Self {
+            let mut state = core::mem::MaybeUninit::<Self>::uninit();
+            // SAFETY: `state` is valid for writes of `Self` and aligned for it,
+            // and `init_at` initialises every field of it.
+            unsafe {
+                Self::init_at(state.as_mut_ptr(), tier, key);
+                state.assume_init()
+            }
+        }
 
         /// The tier the key state was built for.
         fn tier(&self) -> Tier;
@@ -550,33 +560,23 @@ pub(crate) fn verify_or_wipe(
 
 /// Implements the sealed `Core`, [`Aead`] and a `Debug` that shows no key bytes
 /// for an algorithm's key type. The type has one field, `key`, of the backend
-/// key-state type `state` (with `new`, `init_at`, `tier` and `nonces`), whose
-/// round keys come from `RoundKeys::expand`; the algorithm's module defines
+/// key-state type `state` (with `init_at`, `tier` and `nonces`); the
+/// algorithm's module defines
 /// `check_lengths`, `seal` and `open` (taking `&self.key` first). One body
 /// serves every key type.
 macro_rules! impl_aead {
-    ($name:ident, key_len = $key_len:literal, state = $State:ident, expand = $expand:ident) => {
+    ($name:ident, key_len = $key_len:literal, state = $State:ident) => {
         impl $crate::aead::sealed::Core for $name {
             type KeyBytes = [u8; $key_len];
 
             unsafe fn init_at(at: *mut Self, tier: $crate::backend::Tier, key: &[u8; $key_len]) {
                 // SAFETY: `at` is valid for writes and aligned (caller), so is
                 // its only field.
-                unsafe {
-                    $State::init_at(core::ptr::addr_of_mut!((*at).key), tier, || {
-                        $crate::backend::RoundKeys::$expand(tier, key)
-                    })
-                }
+                unsafe { $State::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
             }
 
             fn nonces(&self) -> &$crate::nonce::NonceSequence {
                 self.key.nonces()
-            }
-
-            fn from_tier(tier: $crate::backend::Tier, key: &[u8; $key_len]) -> Self {
-                Self {
-                    key: $State::new(tier, $crate::backend::RoundKeys::$expand(tier, key)),
-                }
             }
 
             fn tier(&self) -> $crate::backend::Tier {

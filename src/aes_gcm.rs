@@ -145,5 +145,5 @@ pub struct Aes256Gcm {
     key: GcmKey<15>,
 }
 
-impl_aead!(Aes128Gcm, key_len = 16, state = GcmKey, expand = new_128);
-impl_aead!(Aes256Gcm, key_len = 32, state = GcmKey, expand = new_256);
+impl_aead!(Aes128Gcm, key_len = 16, state = GcmKey);
+impl_aead!(Aes256Gcm, key_len = 32, state = GcmKey);

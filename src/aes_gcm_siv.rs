@@ -130,8 +130,8 @@ pub struct Aes256GcmSiv {
     key: SivKey<15>,
 }
 
-impl_aead!(Aes128GcmSiv, key_len = 16, state = SivKey, expand = new_128);
-impl_aead!(Aes256GcmSiv, key_len = 32, state = SivKey, expand = new_256);
+impl_aead!(Aes128GcmSiv, key_len = 16, state = SivKey);
+impl_aead!(Aes256GcmSiv, key_len = 32, state = SivKey);
 
 #[cfg(test)]
 mod tests {

@@ -34,6 +34,16 @@ aesni_clmul! {
         block
     }
 
+    /// Stores each of `N` registers as a block.
+    #[inline]
+    pub(crate) fn store_each<const N: usize>(values: &[__m128i; N]) -> [Block; N] {
+        let mut out = [[0u8; 16]; N];
+        for (dst, src) in out.iter_mut().zip(values) {
+            *dst = store(*src);
+        }
+        out
+    }
+
     /// A block passed by value (`u128::from_le_bytes` of its bytes) into a register.
     #[inline]
     pub(crate) fn from_u128(block: u128) -> __m128i {

@@ -1,5 +1,8 @@
 //! x86_64 feature tokens.
 
+use core::sync::atomic::AtomicBool;
+
+use crate::cpu::detect_once;
 use crate::error::Error;
 
 /// Stamps `#[target_feature(enable = ...)]` with a tier's feature list onto each
@@ -40,10 +43,8 @@ pub struct AesNiClmul(());
 impl AesNiClmul {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        match aesni_clmul!(@list detect_features) {
-            None => Ok(Self(())),
-            Some(missing) => Err(Error::UnsupportedCpu { missing }),
-        }
+        static DETECTED: AtomicBool = AtomicBool::new(false);
+        detect_once(&DETECTED, || aesni_clmul!(@list detect_features)).map(|()| Self(()))
     }
 }
 
@@ -86,10 +87,8 @@ pub struct VaesAvx2(());
 impl VaesAvx2 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        match vaes_avx2!(@list detect_features) {
-            None => Ok(Self(())),
-            Some(missing) => Err(Error::UnsupportedCpu { missing }),
-        }
+        static DETECTED: AtomicBool = AtomicBool::new(false);
+        detect_once(&DETECTED, || vaes_avx2!(@list detect_features)).map(|()| Self(()))
     }
 
     /// The AES-NI token this tier implies (its feature list contains that one;
@@ -106,10 +105,8 @@ pub struct VaesAvx512(());
 impl VaesAvx512 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        match vaes_avx512!(@list detect_features) {
-            None => Ok(Self(())),
-            Some(missing) => Err(Error::UnsupportedCpu { missing }),
-        }
+        static DETECTED: AtomicBool = AtomicBool::new(false);
+        detect_once(&DETECTED, || vaes_avx512!(@list detect_features)).map(|()| Self(()))
     }
 
     /// The AES-NI token this tier implies (see [`VaesAvx2::aesni`]).

@@ -16,11 +16,12 @@
 //! instruction stream (LLVM emits them so).
 
 use core::arch::aarch64::*;
+use core::mem::MaybeUninit;
 
 use zeroize::Zeroize;
 
 use super::ctr::counter_blocks;
-use super::{load, load_blocks, store, store_blocks, store_blocks_to, zero};
+use super::{load, store_blocks, store_blocks_to, store_each, zero};
 use crate::backend::RoundKeys;
 use crate::cpu::Armv8;
 
@@ -90,25 +91,31 @@ armv8_aes! {
         veorq_u8(prefix_xor(prev), sub_word_broadcast(last))
     }
 
-    /// AES-128 key expansion: 11 round keys.
-    pub(crate) fn expand_128(_token: Armv8, key: &[u8; 16]) -> RoundKeys<11> {
-        to_round_keys(&expand_128_regs(load(key)))
+    /// Key expansion into `out`: 11 round keys from a 16-byte key (AES-128), 15
+    /// from a 32-byte key (AES-256), written where they will live (as on
+    /// x86_64).
+    pub(crate) fn expand<const NK: usize, const KB: usize>(
+        _token: Armv8,
+        key: &[u8; KB],
+        out: &mut MaybeUninit<RoundKeys<NK>>,
+    ) {
+        out.write(RoundKeys(store_each(&expand_key_regs::<NK, KB>(key))));
     }
 
-    /// AES-256 key expansion: 15 round keys.
-    pub(crate) fn expand_256(_token: Armv8, key: &[u8; 32]) -> RoundKeys<15> {
-        let [k0, k1] = load_blocks::<2, 32>(key);
-        to_round_keys(&expand_256_regs(k0, k1))
-    }
-
-    /// Stores round keys from registers.
+    /// The key schedule of `key` in registers (`NK` = 11 for a 16-byte key, 15
+    /// for a 32-byte one).
     #[inline]
-    fn to_round_keys<const NK: usize>(k: &[uint8x16_t; NK]) -> RoundKeys<NK> {
-        let mut out = RoundKeys([[0u8; 16]; NK]);
-        for (dst, src) in out.0.iter_mut().zip(k) {
-            *dst = store(*src);
-        }
-        out
+    pub(crate) fn expand_key_regs<const NK: usize, const KB: usize>(key: &[u8; KB]) -> [uint8x16_t; NK] {
+        const { assert!(KB == 4 * (NK - 7) && (KB == 16 || KB == 32)) };
+        // SAFETY: `key` has KB ≥ 16 readable bytes; `vld1q_u8` has no alignment requirement.
+        let k0 = unsafe { vld1q_u8(key.as_ptr()) };
+        let k1 = if KB == 32 {
+            // SAFETY: bytes 16..32 of the 32-byte key.
+            unsafe { vld1q_u8(key.as_ptr().add(16)) }
+        } else {
+            k0
+        };
+        expand_regs::<NK>(k0, k1)
     }
 
     /// AES-128 key expansion in registers.
@@ -169,8 +176,7 @@ armv8_aes! {
     /// into `out`. The expanded key and the staging buffers are wiped before
     /// returning.
     pub(crate) fn keystream(_token: Armv8, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
-        let [k0, k1] = load_blocks::<2, 32>(key);
-        let mut rk = expand_256_regs(k0, k1);
+        let mut rk = expand_key_regs::<15, 32>(key);
         let mut ctr = zero();
         let mut first: [uint8x16_t; 2] = counter_blocks::<false, 2>(&mut ctr);
         encrypt_blocks_inline!(&rk, &mut first);

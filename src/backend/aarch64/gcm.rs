@@ -14,31 +14,35 @@
 //! one final batch.
 
 use core::arch::aarch64::*;
+use core::mem::MaybeUninit;
 
-use super::aes::{encrypt_blocks, load_round_keys};
+use super::aes::{encrypt_blocks, expand_key_regs, load_round_keys};
 use super::ctr::{
     by_tail_size, counter_add, counter_register, ctr_hash_input, ctr_hash_output, hash_padded,
     load_powers, tail,
 };
 use super::pmull::{byte_reverse, mul_x, powers};
-use super::{from_u128, store, zero};
+use super::{from_u128, store, store_each, zero};
 use crate::backend::{Block, HPowers, InOut, RoundKeys};
 use crate::cpu::Armv8;
 
 armv8_aes! {
-    /// Computes H = E(K, 0^128) and stores H^1..H^8 in the POLYVAL form GHASH uses
-    /// here (see `x86_64/clmul.rs`: H' = mulX_POLYVAL(ByteReverse(H))): the same
-    /// bytes the x86_64 tiers store.
-    pub(crate) fn h_powers<const NK: usize>(_token: Armv8, keys: &RoundKeys<NK>) -> HPowers {
-        let rk = load_round_keys(keys);
+    /// Builds a GCM key's state where it will live, as on x86_64: the round
+    /// keys of `key` into `round_keys`, and H = E(K, 0^128) with its powers
+    /// H^1..H^8 in the POLYVAL form GHASH uses here (see `x86_64/clmul.rs`:
+    /// H' = mulX_POLYVAL(ByteReverse(H))) into `h_powers`: the same bytes the
+    /// x86_64 tiers store.
+    pub(crate) fn init_key<const NK: usize, const KB: usize>(
+        _token: Armv8,
+        key: &[u8; KB],
+        round_keys: &mut MaybeUninit<RoundKeys<NK>>,
+        h_powers: &mut MaybeUninit<HPowers>,
+    ) {
+        let rk = expand_key_regs::<NK, KB>(key);
         let mut h = [zero()];
         encrypt_blocks(&rk, &mut h);
-        let p = powers(mul_x(byte_reverse(h[0])));
-        let mut out = HPowers([[0u8; 16]; 8]);
-        for (dst, src) in out.0.iter_mut().zip(p) {
-            *dst = store(src);
-        }
-        out
+        h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
+        round_keys.write(RoundKeys(store_each(&rk)));
     }
 
     /// GCM encryption; see the module contract.
@@ -119,6 +123,34 @@ mod tests {
         Armv8::detect().expect("the kernel tests need ARMv8 AES and PMULL")
     }
 
+    /// The round keys of `key` from the key-setup kernel `aes::expand`.
+    fn expand<const NK: usize, const KB: usize>(t: Armv8, key: &[u8; KB]) -> RoundKeys<NK> {
+        let mut rk = MaybeUninit::uninit();
+        // SAFETY: `t` proves the tier's features are present.
+        unsafe { aes::expand(t, key, &mut rk) };
+        // SAFETY: `expand` wrote the round keys.
+        unsafe { rk.assume_init() }
+    }
+
+    /// The GCM key state of `key` from `init_key`, after checking that its
+    /// round keys are `aes::expand`'s.
+    fn gcm_key<const NK: usize, const KB: usize>(
+        t: Armv8,
+        key: &[u8; KB],
+    ) -> (RoundKeys<NK>, HPowers) {
+        let (mut rk, mut h) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+        // SAFETY: `t` proves the tier's features are present.
+        unsafe { init_key(t, key, &mut rk, &mut h) };
+        // SAFETY: `init_key` wrote both.
+        let (rk, h): (RoundKeys<NK>, HPowers) = unsafe { (rk.assume_init(), h.assume_init()) };
+        assert_eq!(
+            rk.0,
+            expand::<NK, KB>(t, key).0,
+            "init_key and expand disagree"
+        );
+        (rk, h)
+    }
+
     /// A deterministic byte pattern for test inputs.
     fn pattern(seed: u8, len: usize) -> Vec<u8> {
         (0..len)
@@ -168,8 +200,8 @@ mod tests {
         let t = token();
         let key256: [u8; 32] = pattern(9, 32).try_into().unwrap();
         let key128: [u8; 16] = pattern(3, 16).try_into().unwrap();
-        // SAFETY: `t` proves the tier's features are present.
-        let (rk256, rk128) = unsafe { (aes::expand_256(t, &key256), aes::expand_128(t, &key128)) };
+        let ((rk256, h256), (rk128, h128)) =
+            (gcm_key::<15, 32>(t, &key256), gcm_key::<11, 16>(t, &key128));
         // Each schedule, run through the kernel's block encryption, must agree
         // with FIPS-197 as the model implements it, on several blocks.
         for seed in 0..8u8 {
@@ -185,12 +217,7 @@ mod tests {
             assert_eq!(got256, model::aes_encrypt_block(&key256, &input));
             assert_eq!(got128, model::aes_encrypt_block(&key128, &input));
         }
-        for (key, powers) in [
-            // SAFETY: `t` proves the tier's features are present.
-            (&key256[..], unsafe { h_powers(t, &rk256) }),
-            // SAFETY: as above.
-            (&key128[..], unsafe { h_powers(t, &rk128) }),
-        ] {
+        for (key, powers) in [(&key256[..], h256), (&key128[..], h128)] {
             // H^1 is mulX_POLYVAL(ByteReverse(E(K, 0))) (RFC 8452 Appendix A) and
             // H^(i+1) = dot(H^i, H^1); compare with the model's field maths.
             let mut h = model::aes_encrypt_block(key, &[0u8; 16]);
@@ -218,8 +245,7 @@ mod tests {
             0x77, 0x81, 0x1f, 0x35, 0x2c, 0x07, 0x3b, 0x61, 0x08, 0xd7, 0x2d, 0x98, 0x10, 0xa3,
             0x09, 0x14, 0xdf, 0xf4,
         ]);
-        // SAFETY: `t` proves the tier's features are present.
-        let (rk128, rk256) = unsafe { (aes::expand_128(t, &key128), aes::expand_256(t, &key256)) };
+        let (rk128, rk256) = (expand::<11, 16>(t, &key128), expand::<15, 32>(t, &key256));
         assert_eq!(
             rk128.0[10],
             [

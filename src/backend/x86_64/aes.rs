@@ -5,11 +5,12 @@
 //! is `x ^ rk[0]`, 9 × `AESENC`, 1 × `AESENCLAST`, and AES-256 the same with 13.
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use zeroize::Zeroize;
 
 use super::ctr::counter_blocks;
-use super::{load, load_blocks, store, store_blocks, store_blocks_to};
+use super::{load, store_blocks, store_blocks_to, store_each};
 use crate::backend::RoundKeys;
 use crate::cpu::AesNiClmul;
 
@@ -49,25 +50,31 @@ aesni_clmul! {
         _mm_xor_si128(prefix_xor(prev), t)
     }
 
-    /// AES-128 key expansion: 11 round keys.
-    pub(crate) fn expand_128(_token: AesNiClmul, key: &[u8; 16]) -> RoundKeys<11> {
-        to_round_keys(&expand_128_regs(load(key)))
+    /// Key expansion into `out`: 11 round keys from a 16-byte key (AES-128), 15
+    /// from a 32-byte key (AES-256). The key state is written where it will
+    /// live, so no copy of it is left behind.
+    pub(crate) fn expand<const NK: usize, const KB: usize>(
+        _token: AesNiClmul,
+        key: &[u8; KB],
+        out: &mut MaybeUninit<RoundKeys<NK>>,
+    ) {
+        out.write(RoundKeys(store_each(&expand_key_regs::<NK, KB>(key))));
     }
 
-    /// AES-256 key expansion: 15 round keys.
-    pub(crate) fn expand_256(_token: AesNiClmul, key: &[u8; 32]) -> RoundKeys<15> {
-        let [k0, k1] = load_blocks::<2, 32>(key);
-        to_round_keys(&expand_256_regs(k0, k1))
-    }
-
-    /// Stores round keys from registers.
+    /// The key schedule of `key` in registers (`NK` = 11 for a 16-byte key, 15
+    /// for a 32-byte one).
     #[inline]
-    fn to_round_keys<const NK: usize>(k: &[__m128i; NK]) -> RoundKeys<NK> {
-        let mut out = RoundKeys([[0u8; 16]; NK]);
-        for (dst, src) in out.0.iter_mut().zip(k) {
-            *dst = store(*src);
-        }
-        out
+    pub(crate) fn expand_key_regs<const NK: usize, const KB: usize>(key: &[u8; KB]) -> [__m128i; NK] {
+        const { assert!(KB == 4 * (NK - 7) && (KB == 16 || KB == 32)) };
+        // SAFETY: `key` has KB ≥ 16 readable bytes; `loadu` has no alignment requirement.
+        let k0 = unsafe { _mm_loadu_si128(key.as_ptr().cast()) };
+        let k1 = if KB == 32 {
+            // SAFETY: bytes 16..32 of the 32-byte key.
+            unsafe { _mm_loadu_si128(key.as_ptr().add(16).cast()) }
+        } else {
+            k0
+        };
+        expand_regs::<NK>(k0, k1)
     }
 
     /// AES-128 key expansion in registers.
@@ -127,8 +134,7 @@ aesni_clmul! {
     /// rest zero) under `key`; blocks 0 and 1 into `next`, the rest into `out`.
     /// The expanded key and the staging buffer are wiped before returning.
     pub(crate) fn keystream(_token: AesNiClmul, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
-        let [k0, k1] = load_blocks::<2, 32>(key);
-        let mut rk = expand_256_regs(k0, k1);
+        let mut rk = expand_key_regs::<15, 32>(key);
         let mut ctr = _mm_setzero_si128();
         let mut first: [__m128i; 2] = counter_blocks::<false, 2>(&mut ctr);
         encrypt_blocks(&rk, &mut first);
