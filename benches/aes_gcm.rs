@@ -1,5 +1,6 @@
 //! AES-GCM seal and open: `hardware-aead` on each of its hardware tiers, side by
-//! side with ring 0.17, RustCrypto `aes-gcm` 0.10 and the bare hardware limits.
+//! side with ring 0.17, aws-lc-rs 1.19, RustCrypto `aes-gcm` 0.11 and the bare
+//! hardware limits, and the cost of key setup (`new` + drop) for each of them.
 //!
 //! Each (algorithm, direction, size) is one criterion group, named for example
 //! `AES-256-GCM/seal/16384`, so its entries are measured in the same process one
@@ -11,7 +12,13 @@
 //! | this crate, one entry per tier | `hardware-aead/avx512`, `/avx2`, `/aesni`: `encrypt_in_place_detached` | the same names: `decrypt_to` from `ciphertext \|\| tag` into a separate buffer |
 //! | this crate, default tier | | `hardware-aead+copy`: copy the ciphertext into the buffer, then `decrypt_in_place_detached` |
 //! | ring 0.17 | `ring`: `seal_in_place_separate_tag` | `ring+copy`: copy, then `open_in_place_separate_tag` |
-//! | aes-gcm 0.10 | `aes-gcm`: `AeadInPlace::encrypt_in_place_detached` | `aes-gcm+copy`: copy, then `AeadInPlace::decrypt_in_place_detached` |
+//! | aws-lc-rs 1.19 | `aws-lc-rs`: `seal_in_place_separate_tag` | `aws-lc-rs`: `open_separate_gather` from the ciphertext and tag into a separate buffer |
+//! | aes-gcm 0.11 | `aes-gcm`: `AeadInOut::encrypt_inout_detached` | `aes-gcm+copy`: copy, then `AeadInOut::decrypt_inout_detached` |
+//!
+//! The group `AES-256-GCM/setup` (and `AES-128-GCM/setup`) times building a
+//! key from its bytes and dropping it: `hardware-aead/<tier>` is
+//! `with_backend`, `hardware-aead` is `new`, the peers their usual
+//! constructors (ring and aws-lc-rs: `LessSafeKey::new(UnboundKey::new(..))`).
 //! | hardware | `limit-vaes512`, `limit-vaes256`, `limit-aesni`: AES-CTR keystream XORed into the buffer, no GHASH (16 KiB and 1 MiB only) | the same |
 //!
 //! A tier entry appears only if `Aead::with_backend` accepts that tier on this
@@ -49,8 +56,7 @@ mod common;
 
 use std::hint::black_box;
 
-use aes_gcm::aead::generic_array::GenericArray;
-use aes_gcm::aead::{AeadInPlace, KeyInit};
+use aes_gcm::aead::{AeadInOut, KeyInit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hardware_aead::{Aead, Tag};
 use ring::aead::{AES_128_GCM, AES_256_GCM, Aad, LessSafeKey, UnboundKey};
@@ -65,6 +71,7 @@ struct Variant {
     name: &'static str,
     key: &'static [u8],
     ring: &'static ring::aead::Algorithm,
+    aws_lc: &'static aws_lc_rs::aead::Algorithm,
     /// The keystream-only loops for this key size that this CPU has.
     limits: Vec<limit::KeystreamXor>,
 }
@@ -76,6 +83,7 @@ fn aes_gcm(c: &mut Criterion) {
             name: "AES-128-GCM",
             key: &[0x2b; 16],
             ring: &AES_128_GCM,
+            aws_lc: &aws_lc_rs::aead::AES_128_GCM,
             limits: limit::aes128(),
         },
     );
@@ -85,19 +93,24 @@ fn aes_gcm(c: &mut Criterion) {
             name: "AES-256-GCM",
             key: &[0x60; 32],
             ring: &AES_256_GCM,
+            aws_lc: &aws_lc_rs::aead::AES_256_GCM,
             limits: limit::aes256(),
         },
     );
 }
 
 /// Benchmarks one variant: `Hw` is this crate's key type, `Rc` RustCrypto's.
-fn bench_variant<Hw: Aead, Rc: AeadInPlace + KeyInit>(c: &mut Criterion, variant: Variant) {
+fn bench_variant<Hw: Aead, Rc: AeadInOut + KeyInit>(c: &mut Criterion, variant: Variant) {
     let name = variant.name;
     let hw = Keys::<Hw>::new(name, variant.key);
     let ring_key =
         LessSafeKey::new(UnboundKey::new(variant.ring, variant.key).expect("ring accepts the key"));
+    let aws_key = aws_lc_rs::aead::LessSafeKey::new(
+        aws_lc_rs::aead::UnboundKey::new(variant.aws_lc, variant.key)
+            .expect("aws-lc-rs accepts the key"),
+    );
     let rc = Rc::new_from_slice(variant.key).expect("aes-gcm accepts the key");
-    let rc_nonce = GenericArray::from_slice(&NONCE);
+    let rc_nonce = &aes_gcm::aead::Nonce::<Rc>::try_from(&NONCE[..]).expect("a 12-byte nonce");
     let limit_names: Vec<_> = variant.limits.iter().map(|l| l.name()).collect();
     println!("{name}: limits on this CPU: {limit_names:?}");
     limit::check(name, &variant.limits);
@@ -130,12 +143,23 @@ fn bench_variant<Hw: Aead, Rc: AeadInPlace + KeyInit>(c: &mut Criterion, variant
                     .expect("seal")
             })
         });
+        group.bench_function("aws-lc-rs", |b| {
+            b.iter(|| {
+                aws_key
+                    .seal_in_place_separate_tag(
+                        aws_lc_rs::aead::Nonce::assume_unique_for_key(black_box(NONCE)),
+                        aws_lc_rs::aead::Aad::from(black_box(AAD)),
+                        black_box(&mut buffer),
+                    )
+                    .expect("seal")
+            })
+        });
         group.bench_function("aes-gcm", |b| {
             b.iter(|| {
-                rc.encrypt_in_place_detached(
+                rc.encrypt_inout_detached(
                     black_box(rc_nonce),
                     black_box(AAD),
-                    black_box(&mut buffer),
+                    black_box(&mut buffer[..]).into(),
                 )
                 .expect("seal")
             })
@@ -224,14 +248,27 @@ fn bench_variant<Hw: Aead, Rc: AeadInPlace + KeyInit>(c: &mut Criterion, variant
                     .expect("open")
             })
         });
-        let rc_tag = GenericArray::from_slice(&tag);
+        group.bench_function("aws-lc-rs", |b| {
+            b.iter(|| {
+                aws_key
+                    .open_separate_gather(
+                        aws_lc_rs::aead::Nonce::assume_unique_for_key(black_box(NONCE)),
+                        aws_lc_rs::aead::Aad::from(black_box(AAD)),
+                        black_box(ciphertext),
+                        black_box(&tag),
+                        black_box(&mut buffer),
+                    )
+                    .expect("open")
+            })
+        });
+        let rc_tag = &aes_gcm::aead::Tag::<Rc>::try_from(&tag[..]).expect("a 16-byte tag");
         group.bench_function("aes-gcm+copy", |b| {
             b.iter(|| {
                 buffer.copy_from_slice(black_box(ciphertext));
-                rc.decrypt_in_place_detached(
+                rc.decrypt_inout_detached(
                     black_box(rc_nonce),
                     black_box(AAD),
-                    &mut buffer,
+                    (&mut buffer[..]).into(),
                     black_box(rc_tag),
                 )
                 .expect("open")
@@ -246,6 +283,29 @@ fn bench_variant<Hw: Aead, Rc: AeadInPlace + KeyInit>(c: &mut Criterion, variant
         }
         group.finish();
     }
+
+    let mut group = c.benchmark_group(format!("{name}/setup"));
+    common::bench_setup::<Hw>(&mut group, variant.key);
+    group.bench_function("ring", |b| {
+        b.iter(|| {
+            LessSafeKey::new(
+                UnboundKey::new(variant.ring, black_box(variant.key))
+                    .expect("ring accepts the key"),
+            )
+        })
+    });
+    group.bench_function("aws-lc-rs", |b| {
+        b.iter(|| {
+            aws_lc_rs::aead::LessSafeKey::new(
+                aws_lc_rs::aead::UnboundKey::new(variant.aws_lc, black_box(variant.key))
+                    .expect("aws-lc-rs accepts the key"),
+            )
+        })
+    });
+    group.bench_function("aes-gcm", |b| {
+        b.iter(|| Rc::new_from_slice(black_box(variant.key)).expect("aes-gcm accepts the key"))
+    });
+    group.finish();
 }
 
 /// The hardware limits: AES-CTR keystream only, on 128-, 256- and 512-bit

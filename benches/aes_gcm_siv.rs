@@ -1,6 +1,6 @@
 //! AES-GCM-SIV seal and open: `hardware-aead` on each of its hardware tiers,
-//! side by side with RustCrypto `aes-gcm-siv` 0.11 and with this crate's own
-//! AES-GCM of the same key size.
+//! side by side with aws-lc-rs 1.19, RustCrypto `aes-gcm-siv` 0.12 and with this
+//! crate's own AES-GCM of the same key size, and the cost of key setup.
 //!
 //! Each (algorithm, direction, size) is one criterion group, named for example
 //! `AES-256-GCM-SIV/seal/16384`, so its entries are measured in the same process
@@ -10,13 +10,17 @@
 //! | library | seal entry: call | open entry: call |
 //! |---|---|---|
 //! | this crate, one entry per tier | `hardware-aead/avx512`, `/avx2`, `/aesni`: `encrypt_in_place_detached` | the same names: `decrypt_to` from `ciphertext \|\| tag` into a separate buffer |
-//! | aes-gcm-siv 0.11 | `aes-gcm-siv`: `AeadInPlace::encrypt_in_place_detached` | `aes-gcm-siv+copy`: copy the ciphertext into the buffer, then `AeadInPlace::decrypt_in_place_detached` |
+//! | aws-lc-rs 1.19 | `aws-lc-rs`: `seal_in_place_separate_tag` | `aws-lc-rs`: `open_separate_gather` from the ciphertext and tag into a separate buffer |
+//! | aes-gcm-siv 0.12 | `aes-gcm-siv`: `AeadInOut::encrypt_inout_detached` | `aes-gcm-siv+copy`: copy, then `AeadInOut::decrypt_inout_detached` |
 //! | this crate's AES-GCM, default tier | `hardware-aead-gcm`: `encrypt_in_place_detached` | `hardware-aead-gcm`: `decrypt_to` |
 //!
 //! A tier entry appears only if `Aead::with_backend` accepts that tier on this
 //! CPU (the skipped ones are printed). `hardware-aead-gcm` shows what the
 //! nonce-misuse resistance costs: GCM-SIV reads the plaintext twice (POLYVAL,
 //! then counter mode) and pays a key derivation per message.
+//!
+//! The group `AES-256-GCM-SIV/setup` (and `AES-128-GCM-SIV/setup`) times
+//! building a key from its bytes and dropping it, for each entry above.
 //!
 //! Nothing allocates inside the timed loop. Seal encrypts the same buffer again
 //! and again (its contents do not change the speed). Open must be given a valid
@@ -37,8 +41,7 @@ mod common;
 
 use std::hint::black_box;
 
-use aes_gcm_siv::aead::generic_array::GenericArray;
-use aes_gcm_siv::aead::{AeadInPlace, KeyInit};
+use aes_gcm_siv::aead::{AeadInOut, KeyInit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hardware_aead::Aead;
 
@@ -48,6 +51,7 @@ use common::{AAD, Keys, NONCE, SIZES, plaintext};
 struct Variant {
     name: &'static str,
     key: &'static [u8],
+    aws_lc: &'static aws_lc_rs::aead::Algorithm,
 }
 
 fn aes_gcm_siv(c: &mut Criterion) {
@@ -60,6 +64,7 @@ fn aes_gcm_siv(c: &mut Criterion) {
         Variant {
             name: "AES-128-GCM-SIV",
             key: &[0x2b; 16],
+            aws_lc: &aws_lc_rs::aead::AES_128_GCM_SIV,
         },
     );
     bench_variant::<
@@ -71,13 +76,14 @@ fn aes_gcm_siv(c: &mut Criterion) {
         Variant {
             name: "AES-256-GCM-SIV",
             key: &[0x60; 32],
+            aws_lc: &aws_lc_rs::aead::AES_256_GCM_SIV,
         },
     );
 }
 
 /// Benchmarks one variant: `Hw` is this crate's GCM-SIV key type, `Gcm` its
 /// AES-GCM key type of the same size, `Rc` RustCrypto's GCM-SIV.
-fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInPlace + KeyInit>(
+fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInOut + KeyInit>(
     c: &mut Criterion,
     variant: Variant,
 ) {
@@ -85,7 +91,11 @@ fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInPlace + KeyInit>(
     let hw = Keys::<Hw>::new(name, variant.key);
     let gcm = Keys::<Gcm>::new(&format!("{name} (AES-GCM)"), variant.key).default;
     let rc = Rc::new_from_slice(variant.key).expect("aes-gcm-siv accepts the key");
-    let rc_nonce = GenericArray::from_slice(&NONCE);
+    let rc_nonce = &aes_gcm_siv::aead::Nonce::<Rc>::try_from(&NONCE[..]).expect("a 12-byte nonce");
+    let aws_key = aws_lc_rs::aead::LessSafeKey::new(
+        aws_lc_rs::aead::UnboundKey::new(variant.aws_lc, variant.key)
+            .expect("aws-lc-rs accepts the key"),
+    );
 
     for size in SIZES {
         let mut group = c.benchmark_group(format!("{name}/seal/{size}"));
@@ -104,12 +114,23 @@ fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInPlace + KeyInit>(
                 })
             });
         }
+        group.bench_function("aws-lc-rs", |b| {
+            b.iter(|| {
+                aws_key
+                    .seal_in_place_separate_tag(
+                        aws_lc_rs::aead::Nonce::assume_unique_for_key(black_box(NONCE)),
+                        aws_lc_rs::aead::Aad::from(black_box(AAD)),
+                        black_box(&mut buffer),
+                    )
+                    .expect("seal")
+            })
+        });
         group.bench_function("aes-gcm-siv", |b| {
             b.iter(|| {
-                rc.encrypt_in_place_detached(
+                rc.encrypt_inout_detached(
                     black_box(rc_nonce),
                     black_box(AAD),
-                    black_box(&mut buffer),
+                    black_box(&mut buffer[..]).into(),
                 )
                 .expect("seal")
             })
@@ -137,7 +158,7 @@ fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInPlace + KeyInit>(
         // agree.
         let mut sealed = plaintext(size);
         let rc_tag = rc
-            .encrypt_in_place_detached(rc_nonce, AAD, &mut sealed)
+            .encrypt_inout_detached(rc_nonce, AAD, (&mut sealed[..]).into())
             .expect("seal");
         let ciphertext = sealed.clone();
         sealed.extend_from_slice(&rc_tag);
@@ -171,13 +192,26 @@ fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInPlace + KeyInit>(
                 })
             });
         }
+        group.bench_function("aws-lc-rs", |b| {
+            b.iter(|| {
+                aws_key
+                    .open_separate_gather(
+                        aws_lc_rs::aead::Nonce::assume_unique_for_key(black_box(NONCE)),
+                        aws_lc_rs::aead::Aad::from(black_box(AAD)),
+                        black_box(&ciphertext),
+                        black_box(&sealed[size..]),
+                        black_box(&mut buffer),
+                    )
+                    .expect("open")
+            })
+        });
         group.bench_function("aes-gcm-siv+copy", |b| {
             b.iter(|| {
                 buffer.copy_from_slice(black_box(&ciphertext));
-                rc.decrypt_in_place_detached(
+                rc.decrypt_inout_detached(
                     black_box(rc_nonce),
                     black_box(AAD),
-                    &mut buffer,
+                    (&mut buffer[..]).into(),
                     black_box(&rc_tag),
                 )
                 .expect("open")
@@ -199,6 +233,21 @@ fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInPlace + KeyInit>(
         }
         group.finish();
     }
+
+    let mut group = c.benchmark_group(format!("{name}/setup"));
+    common::bench_setup::<Hw>(&mut group, variant.key);
+    group.bench_function("aws-lc-rs", |b| {
+        b.iter(|| {
+            aws_lc_rs::aead::LessSafeKey::new(
+                aws_lc_rs::aead::UnboundKey::new(variant.aws_lc, black_box(variant.key))
+                    .expect("aws-lc-rs accepts the key"),
+            )
+        })
+    });
+    group.bench_function("aes-gcm-siv", |b| {
+        b.iter(|| Rc::new_from_slice(black_box(variant.key)).expect("aes-gcm-siv accepts the key"))
+    });
+    group.finish();
 }
 
 criterion_group! {

@@ -12,7 +12,7 @@ use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 /// RustCrypto `aes-gcm` seal: ct || tag.
 fn rustcrypto_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let payload = Payload { msg: pt, aad };
-    let nonce = aes_gcm::Nonce::from_slice(nonce);
+    let nonce = &aes_gcm::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
     match key.len() {
         16 => aes_gcm::Aes128Gcm::new_from_slice(key)
             .expect("key")
@@ -28,7 +28,7 @@ fn rustcrypto_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u
 /// RustCrypto `aes-gcm` open of ct || tag.
 fn rustcrypto_open(key: &[u8], nonce: &[u8; 12], aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
     let payload = Payload { msg: sealed, aad };
-    let nonce = aes_gcm::Nonce::from_slice(nonce);
+    let nonce = &aes_gcm::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
     match key.len() {
         16 => aes_gcm::Aes128Gcm::new_from_slice(key)
             .expect("key")

@@ -23,7 +23,7 @@ mod common;
 #[path = "../src/model.rs"]
 mod model;
 
-use aes_gcm::aes::cipher::{BlockDecrypt, KeyInit};
+use aes_gcm::aes::cipher::{BlockCipherDecrypt, KeyInit};
 use aes_gcm::aes::{Aes128, Aes256};
 use common::{
     TestRng, assert_rejected, assert_seals_and_opens, each_backend_from_slice, rustcrypto_siv_seal,

@@ -5,7 +5,7 @@
 
 mod common;
 
-use aes_gcm_siv::aead::{AeadInPlace, KeyInit};
+use aes_gcm_siv::aead::{AeadInOut, KeyInit};
 use common::{
     TestRng, assert_opens, each_backend_from_slice, rustcrypto_siv_open, rustcrypto_siv_seal,
     to_hex,
@@ -13,24 +13,24 @@ use common::{
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{Aead, Nonce, TAG_LEN};
 
-/// RustCrypto's detached seal (`AeadInPlace`): (ciphertext, tag).
+/// RustCrypto's detached seal (`AeadInOut`): (ciphertext, tag).
 fn rustcrypto_detached(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> (Vec<u8>, [u8; 16]) {
     let mut buffer = pt.to_vec();
-    let n = aes_gcm_siv::Nonce::from_slice(nonce);
+    let n = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
     let t = match key.len() {
         16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
             .expect("key")
-            .encrypt_in_place_detached(n, aad, &mut buffer),
+            .encrypt_inout_detached(n, aad, (&mut buffer[..]).into()),
         32 => aes_gcm_siv::Aes256GcmSiv::new_from_slice(key)
             .expect("key")
-            .encrypt_in_place_detached(n, aad, &mut buffer),
+            .encrypt_inout_detached(n, aad, (&mut buffer[..]).into()),
         n => panic!("{n}-byte key"),
     }
     .expect("RustCrypto detached seal");
     (buffer, t.into())
 }
 
-/// RustCrypto's detached open (`AeadInPlace`) of (ciphertext, tag).
+/// RustCrypto's detached open (`AeadInOut`) of (ciphertext, tag).
 fn rustcrypto_open_detached(
     key: &[u8],
     nonce: &Nonce,
@@ -39,15 +39,15 @@ fn rustcrypto_open_detached(
     tag: &[u8; 16],
 ) -> Option<Vec<u8>> {
     let mut buffer = ct.to_vec();
-    let n = aes_gcm_siv::Nonce::from_slice(nonce);
-    let t = aes_gcm_siv::Tag::from_slice(tag);
+    let n = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
+    let t = &aes_gcm_siv::Tag::try_from(&tag[..]).expect("a Tag of the right length");
     match key.len() {
         16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
             .expect("key")
-            .decrypt_in_place_detached(n, aad, &mut buffer, t),
+            .decrypt_inout_detached(n, aad, (&mut buffer[..]).into(), t),
         32 => aes_gcm_siv::Aes256GcmSiv::new_from_slice(key)
             .expect("key")
-            .decrypt_in_place_detached(n, aad, &mut buffer, t),
+            .decrypt_inout_detached(n, aad, (&mut buffer[..]).into(), t),
         n => panic!("{n}-byte key"),
     }
     .ok()?;

@@ -3,11 +3,24 @@
 
 use std::time::Duration;
 
-use criterion::Criterion;
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
 use hardware_aead::{Aead, Backend};
 
-/// The plaintext sizes, in bytes.
-pub const SIZES: [usize; 6] = [16, 64, 1024, 8 * 1024, 16 * 1024, 1024 * 1024];
+/// The plaintext sizes, in bytes: 1500 is a network packet.
+pub const SIZES: [usize; 9] = [
+    16,
+    64,
+    256,
+    1024,
+    1500,
+    4 * 1024,
+    8 * 1024,
+    16 * 1024,
+    1024 * 1024,
+];
 
 /// One nonce for every call: fine for a benchmark, never for real use.
 pub const NONCE: [u8; 12] = [
@@ -58,6 +71,30 @@ impl<Hw: Aead> Keys<Hw> {
             }
         };
         Keys { tiers, default }
+    }
+}
+
+/// Adds this crate's key-setup entries to `group`: `new` + drop on every
+/// tier the CPU has (`hardware-aead/<tier>`, through `with_backend`) and on
+/// the tier `new` picks (`hardware-aead`). The key is dropped inside the
+/// timing, so its zeroization is part of what is measured; the peers' entries
+/// return their key from the closure, which criterion drops inside the timing
+/// too.
+pub fn bench_setup<Hw: Aead>(group: &mut BenchmarkGroup<'_, WallTime>, key: &[u8]) {
+    let Ok(key_bytes) = Hw::KeyBytes::try_from(key) else {
+        panic!("a key of {} bytes", Hw::KEY_LEN);
+    };
+    for (entry, backend) in TIERS {
+        if Hw::with_backend(&key_bytes, backend).is_ok() {
+            group.bench_function(entry, |b| {
+                b.iter(|| drop(Hw::with_backend(black_box(&key_bytes), backend)))
+            });
+        }
+    }
+    if Hw::new(&key_bytes).is_ok() {
+        group.bench_function("hardware-aead", |b| {
+            b.iter(|| drop(Hw::new(black_box(&key_bytes))))
+        });
     }
 }
 

@@ -342,7 +342,7 @@ pub fn ring_open(key: &[u8], nonce: &Nonce, aad: &[u8], sealed: &[u8]) -> Option
 pub fn rustcrypto_siv_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
     use aes_gcm_siv::aead::{Aead as _, KeyInit, Payload};
     let payload = Payload { msg: pt, aad };
-    let nonce = aes_gcm_siv::Nonce::from_slice(nonce);
+    let nonce = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
     match key.len() {
         16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
             .expect("key")
@@ -364,7 +364,7 @@ pub fn rustcrypto_siv_open(
 ) -> Option<Vec<u8>> {
     use aes_gcm_siv::aead::{Aead as _, KeyInit, Payload};
     let payload = Payload { msg: sealed, aad };
-    let nonce = aes_gcm_siv::Nonce::from_slice(nonce);
+    let nonce = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
     match key.len() {
         16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
             .expect("key")

@@ -1,0 +1,341 @@
+//! Side-by-side timing of this crate against ring and aws-lc-rs: one process,
+//! the implementations interleaved in rounds (A B C A B C …), each sample a
+//! batch of about 2 ms, the median of the rounds reported. This is the quick
+//! A/B method of `shared/guide/measuring.md`; the criterion benches are the
+//! record.
+//!
+//! ```text
+//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|setup] [rounds]
+//! ```
+//!
+//! Without an argument it runs all of them. Every line gives the median time of
+//! one call (seal is `encrypt_in_place_detached` or the peer's equivalent, empty
+//! AAD; setup is `new` + drop) and, for this crate's entries, the ratio to the
+//! fastest peer's median (below 1 = faster than every peer).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::{Aead, Backend};
+
+/// The sizes of the seal cases, in bytes.
+const SIZES: [usize; 7] = [16, 256, 1024, 1500, 4096, 16384, 65536];
+
+/// This crate's tiers, with the entry name of each.
+const TIERS: [(&str, Backend); 3] = [
+    ("hw/avx512", Backend::VaesAvx512),
+    ("hw/avx2", Backend::VaesAvx2),
+    ("hw/aesni", Backend::AesNiClmul),
+];
+
+const NONCE: [u8; 12] = [9; 12];
+
+/// One measured entry: a name, whether it is a peer, and one call.
+struct Entry<'a> {
+    name: String,
+    peer: bool,
+    call: Box<dyn FnMut() + 'a>,
+}
+
+/// Times every entry in `rounds` interleaved rounds and prints the medians.
+fn run(title: &str, bytes: usize, rounds: usize, entries: &mut [Entry<'_>]) {
+    // Calibrate: calls per sample so that one sample takes about 2 ms.
+    let mut per_sample = Vec::new();
+    for e in entries.iter_mut() {
+        let mut n = 1u64;
+        loop {
+            let t = Instant::now();
+            for _ in 0..n {
+                (e.call)();
+            }
+            if t.elapsed() > Duration::from_millis(2) || n > 1 << 24 {
+                break;
+            }
+            n *= 2;
+        }
+        per_sample.push(n);
+    }
+    let mut samples = vec![Vec::with_capacity(rounds); entries.len()];
+    for _ in 0..rounds {
+        for (i, e) in entries.iter_mut().enumerate() {
+            let n = per_sample[i];
+            let t = Instant::now();
+            for _ in 0..n {
+                (e.call)();
+            }
+            samples[i].push(t.elapsed().as_secs_f64() * 1e9 / n as f64);
+        }
+    }
+    let medians: Vec<f64> = samples
+        .iter_mut()
+        .map(|s| {
+            s.sort_by(f64::total_cmp);
+            s[s.len() / 2]
+        })
+        .collect();
+    let best_peer = entries
+        .iter()
+        .zip(&medians)
+        .filter(|(e, _)| e.peer)
+        .map(|(_, &m)| m)
+        .fold(f64::INFINITY, f64::min);
+    println!("{title}");
+    for (e, m) in entries.iter().zip(&medians) {
+        let rate = if bytes >= 1024 {
+            format!("{:7.2} GB/s", bytes as f64 / m)
+        } else {
+            String::new()
+        };
+        let ratio = if e.peer {
+            String::new()
+        } else {
+            format!("  {:.2}x best peer's time", m / best_peer)
+        };
+        println!("  {:<14} {:10.1} ns {rate}{ratio}", e.name, m);
+    }
+}
+
+/// The seal entries of this crate for key type `K`: every tier the CPU has,
+/// and `new()`'s choice.
+fn hw_seal_entries<'a, K: Aead + 'a>(
+    key: &K::KeyBytes,
+    buf: &'a std::cell::RefCell<Vec<u8>>,
+) -> Vec<Entry<'a>> {
+    let mut entries = Vec::new();
+    let default = K::new(key).expect("a supported CPU");
+    let label = format!("hw/new={}", short(default.backend()));
+    entries.push(Entry {
+        name: label,
+        peer: false,
+        call: Box::new(move || {
+            black_box(
+                default
+                    .encrypt_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
+                    .unwrap(),
+            );
+        }),
+    });
+    for (name, backend) in TIERS {
+        if let Ok(k) = K::with_backend(key, backend) {
+            entries.push(Entry {
+                name: name.into(),
+                peer: false,
+                call: Box::new(move || {
+                    black_box(
+                        k.encrypt_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
+                            .unwrap(),
+                    );
+                }),
+            });
+        }
+    }
+    entries
+}
+
+fn short(b: Backend) -> &'static str {
+    match b {
+        Backend::VaesAvx512 => "avx512",
+        Backend::VaesAvx2 => "avx2",
+        Backend::AesNiClmul => "aesni",
+        _ => "other",
+    }
+}
+
+/// A ring-style peer seal entry (ring and aws-lc-rs share the API shape).
+macro_rules! ring_like_seal {
+    ($krate:ident, $name:expr, $alg:expr, $key:expr, $buf:expr) => {{
+        let k = $krate::aead::LessSafeKey::new(
+            $krate::aead::UnboundKey::new($alg, $key).expect("peer accepts the key"),
+        );
+        let buf = $buf;
+        Entry {
+            name: $name.into(),
+            peer: true,
+            call: Box::new(move || {
+                let _ = black_box(
+                    k.seal_in_place_separate_tag(
+                        $krate::aead::Nonce::assume_unique_for_key(NONCE),
+                        $krate::aead::Aad::empty(),
+                        &mut buf.borrow_mut()[..],
+                    )
+                    .unwrap(),
+                );
+            }),
+        }
+    }};
+}
+
+fn seal_cases<K: Aead>(
+    title: &str,
+    key: &[u8],
+    ring_alg: Option<&'static ring::aead::Algorithm>,
+    aws_alg: &'static aws_lc_rs::aead::Algorithm,
+    rounds: usize,
+) {
+    let key_bytes = K::KeyBytes::try_from(key).ok().expect("key length");
+    for size in SIZES {
+        let buf = std::cell::RefCell::new(vec![0x5a_u8; size]);
+        let mut entries = hw_seal_entries::<K>(&key_bytes, &buf);
+        if let Some(alg) = ring_alg {
+            entries.push(ring_like_seal!(ring, "ring", alg, key, &buf));
+        }
+        entries.push(ring_like_seal!(aws_lc_rs, "aws-lc-rs", aws_alg, key, &buf));
+        run(
+            &format!("{title} seal {size} B"),
+            size,
+            rounds,
+            &mut entries,
+        );
+    }
+}
+
+fn setup_case<K: Aead + 'static>(
+    title: &str,
+    key: &[u8],
+    ring_alg: Option<&'static ring::aead::Algorithm>,
+    aws_alg: &'static aws_lc_rs::aead::Algorithm,
+    rounds: usize,
+) {
+    let bytes = || K::KeyBytes::try_from(key).ok().expect("key length");
+    let key_bytes = bytes();
+    let mut entries = Vec::new();
+    entries.push(Entry {
+        name: "hw/new".into(),
+        peer: false,
+        call: Box::new(move || drop(black_box(K::new(black_box(&key_bytes)).unwrap()))),
+    });
+    for (name, backend) in TIERS {
+        let key_bytes = bytes();
+        if K::with_backend(&key_bytes, backend).is_ok() {
+            entries.push(Entry {
+                name: name.into(),
+                peer: false,
+                call: Box::new(move || {
+                    drop(black_box(
+                        K::with_backend(black_box(&key_bytes), backend).unwrap(),
+                    ))
+                }),
+            });
+        }
+    }
+    let key = key.to_vec();
+    if let Some(alg) = ring_alg {
+        let key = key.clone();
+        entries.push(Entry {
+            name: "ring".into(),
+            peer: true,
+            call: Box::new(move || {
+                // ring's key has no `Drop`: nothing to wipe.
+                black_box(ring::aead::LessSafeKey::new(
+                    ring::aead::UnboundKey::new(alg, black_box(&key)).unwrap(),
+                ));
+            }),
+        });
+    }
+    entries.push(Entry {
+        name: "aws-lc-rs".into(),
+        peer: true,
+        call: Box::new(move || {
+            drop(black_box(aws_lc_rs::aead::LessSafeKey::new(
+                aws_lc_rs::aead::UnboundKey::new(aws_alg, black_box(&key)).unwrap(),
+            )))
+        }),
+    });
+    run(
+        &format!("{title} key setup (new + drop)"),
+        0,
+        rounds,
+        &mut entries,
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let which = args.first().map(String::as_str).unwrap_or("all");
+    let rounds = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(21);
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        cpu.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    println!(
+        "CPU: {} family {} model {} ({}); {rounds} rounds",
+        field("vendor_id"),
+        field("cpu family"),
+        field("model\t"),
+        field("model name")
+    );
+    let all = which == "all";
+    if all || which == "setup" {
+        use aws_lc_rs::aead as aws;
+        setup_case::<Aes128Gcm>(
+            "AES-128-GCM",
+            &[1; 16],
+            Some(&ring::aead::AES_128_GCM),
+            &aws::AES_128_GCM,
+            rounds,
+        );
+        setup_case::<Aes256Gcm>(
+            "AES-256-GCM",
+            &[1; 32],
+            Some(&ring::aead::AES_256_GCM),
+            &aws::AES_256_GCM,
+            rounds,
+        );
+        setup_case::<Aes128GcmSiv>(
+            "AES-128-GCM-SIV",
+            &[1; 16],
+            None,
+            &aws::AES_128_GCM_SIV,
+            rounds,
+        );
+        setup_case::<Aes256GcmSiv>(
+            "AES-256-GCM-SIV",
+            &[1; 32],
+            None,
+            &aws::AES_256_GCM_SIV,
+            rounds,
+        );
+    }
+    if all || which == "gcm128" {
+        seal_cases::<Aes128Gcm>(
+            "AES-128-GCM",
+            &[1; 16],
+            Some(&ring::aead::AES_128_GCM),
+            &aws_lc_rs::aead::AES_128_GCM,
+            rounds,
+        );
+    }
+    if all || which == "gcm256" {
+        seal_cases::<Aes256Gcm>(
+            "AES-256-GCM",
+            &[1; 32],
+            Some(&ring::aead::AES_256_GCM),
+            &aws_lc_rs::aead::AES_256_GCM,
+            rounds,
+        );
+    }
+    if all || which == "siv128" {
+        seal_cases::<Aes128GcmSiv>(
+            "AES-128-GCM-SIV",
+            &[1; 16],
+            None,
+            &aws_lc_rs::aead::AES_128_GCM_SIV,
+            rounds,
+        );
+    }
+    if all || which == "siv256" {
+        seal_cases::<Aes256GcmSiv>(
+            "AES-256-GCM-SIV",
+            &[1; 32],
+            None,
+            &aws_lc_rs::aead::AES_256_GCM_SIV,
+            rounds,
+        );
+    }
+}
