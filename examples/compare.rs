@@ -5,10 +5,11 @@
 //! record.
 //!
 //! ```text
-//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|setup] [rounds]
+//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|setup|all] [rounds] [sizes]
 //! ```
 //!
-//! Without an argument it runs all of them. Every line gives the median time of
+//! Without an argument it runs all of them; `sizes` is a comma-separated list
+//! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
 //! one call (seal is `encrypt_in_place_detached` or the peer's equivalent, empty
 //! AAD; setup is `new` + drop) and, for this crate's entries, the ratio to the
 //! fastest peer's median (below 1 = faster than every peer).
@@ -20,7 +21,7 @@ use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{Aead, Backend};
 
-/// The sizes of the seal cases, in bytes.
+/// The sizes of the seal cases, in bytes, unless the command line names others.
 const SIZES: [usize; 7] = [16, 256, 1024, 1500, 4096, 16384, 65536];
 
 /// This crate's tiers, with the entry name of each.
@@ -173,9 +174,10 @@ fn seal_cases<K: Aead>(
     ring_alg: Option<&'static ring::aead::Algorithm>,
     aws_alg: &'static aws_lc_rs::aead::Algorithm,
     rounds: usize,
+    sizes: &[usize],
 ) {
     let key_bytes = K::KeyBytes::try_from(key).ok().expect("key length");
-    for size in SIZES {
+    for &size in sizes {
         let buf = std::cell::RefCell::new(vec![0x5a_u8; size]);
         let mut entries = hw_seal_entries::<K>(&key_bytes, &buf);
         if let Some(alg) = ring_alg {
@@ -255,6 +257,13 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().map(String::as_str).unwrap_or("all");
     let rounds = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(21);
+    let sizes: Vec<usize> = match args.get(2) {
+        Some(list) => list
+            .split(',')
+            .map(|s| s.parse().expect("a size in bytes"))
+            .collect(),
+        None => SIZES.to_vec(),
+    };
     let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let field = |name: &str| {
         cpu.lines()
@@ -309,6 +318,7 @@ fn main() {
             Some(&ring::aead::AES_128_GCM),
             &aws_lc_rs::aead::AES_128_GCM,
             rounds,
+            &sizes,
         );
     }
     if all || which == "gcm256" {
@@ -318,6 +328,7 @@ fn main() {
             Some(&ring::aead::AES_256_GCM),
             &aws_lc_rs::aead::AES_256_GCM,
             rounds,
+            &sizes,
         );
     }
     if all || which == "siv128" {
@@ -327,6 +338,7 @@ fn main() {
             None,
             &aws_lc_rs::aead::AES_128_GCM_SIV,
             rounds,
+            &sizes,
         );
     }
     if all || which == "siv256" {
@@ -336,6 +348,7 @@ fn main() {
             None,
             &aws_lc_rs::aead::AES_256_GCM_SIV,
             rounds,
+            &sizes,
         );
     }
 }

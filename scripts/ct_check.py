@@ -74,10 +74,10 @@ TAG_COMPARE = "hardware_aead::aead::verify_or_wipe"
 
 # (pattern, why): each must match at least one function in the binary.
 REQUIRED = [
-    (r"::aes::expand_128$", "AES-128 key schedule"),
-    (r"::aes::expand_256$", "AES-256 key schedule"),
-    (r"::gcm_aesni::h_powers::<11>$", "GHASH key powers, AES-128"),
-    (r"::gcm_aesni::h_powers::<15>$", "GHASH key powers, AES-256"),
+    (r"::aes::expand::<11, 16>$", "AES-128 key schedule"),
+    (r"::aes::expand::<15, 32>$", "AES-256 key schedule"),
+    (r"::gcm_aesni::init_key::<11, 16>$", "AES-128 schedule and GHASH key powers"),
+    (r"::gcm_aesni::init_key::<15, 32>$", "AES-256 schedule and GHASH key powers"),
     (r"::ctr::hash_padded::<true>$", "GHASH over the AAD"),
     (r"::ctr::hash_input::<false>$", "POLYVAL over the plaintext"),
 ]

@@ -204,6 +204,16 @@ pub(crate) fn wipe<const N: usize>(buf: &mut [u8; N]) {
 /// One 16-byte block.
 pub(crate) type Block = [u8; 16];
 
+/// The first `min(16, bytes.len())` bytes of `bytes`, zero-padded to a block.
+#[inline(always)]
+pub(crate) fn padded_block(bytes: &[u8]) -> Block {
+    let mut block = [0u8; 16];
+    let n = bytes.len().min(16);
+    // SAFETY: `n <= bytes.len()` and `n <= 16`; `block` is a distinct local.
+    unsafe { copy_short::<16>(bytes.as_ptr(), block.as_mut_ptr(), n) };
+    block
+}
+
 /// Overwrites blocks of key state with zeros when they drop: one volatile
 /// 16-byte store a block. (`Zeroize` on `[[u8; 16]; N]` stores byte by byte:
 /// 368 single-byte stores for an AES-256-GCM key, a third of its setup time.)

@@ -138,6 +138,27 @@ fn small_lengths<K: Aead>(seed: u64) {
     }
 }
 
+/// Every pair of AAD and text lengths up to 17 bytes: the one-block path
+/// (both at most 16) and its neighbours, against RustCrypto both ways.
+fn one_block_lengths<K: Aead>(seed: u64) {
+    let mut rng = TestRng::new(seed);
+    for aad_len in 0..=17 {
+        for pt_len in 0..=17 {
+            check_message::<K>(&mut rng, pt_len, aad_len);
+        }
+    }
+}
+
+#[test]
+fn aes_128_one_block_lengths() {
+    one_block_lengths::<Aes128GcmSiv>(0x51b128);
+}
+
+#[test]
+fn aes_256_one_block_lengths() {
+    one_block_lengths::<Aes256GcmSiv>(0x51b256);
+}
+
 /// Long messages around the kernels' wide loops, and long AAD.
 fn big_lengths<K: Aead>(seed: u64) {
     let mut rng = TestRng::new(seed);

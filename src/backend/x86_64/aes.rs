@@ -58,13 +58,17 @@ aesni_clmul! {
         key: &[u8; KB],
         out: &mut MaybeUninit<RoundKeys<NK>>,
     ) {
-        out.write(RoundKeys(store_each(&expand_key_regs::<NK, KB>(key))));
+        out.write(RoundKeys(store_each(&expand_key_regs::<NK, KB, 0>(key, &mut []))));
     }
 
     /// The key schedule of `key` in registers (`NK` = 11 for a 16-byte key, 15
-    /// for a 32-byte one).
+    /// for a 32-byte one), with `riders` encrypted under it on the way
+    /// (see [`ride`]).
     #[inline]
-    pub(crate) fn expand_key_regs<const NK: usize, const KB: usize>(key: &[u8; KB]) -> [__m128i; NK] {
+    pub(crate) fn expand_key_regs<const NK: usize, const KB: usize, const N: usize>(
+        key: &[u8; KB],
+        riders: &mut [__m128i; N],
+    ) -> [__m128i; NK] {
         const { assert!(KB == 4 * (NK - 7) && (KB == 16 || KB == 32)) };
         // SAFETY: `key` has KB ≥ 16 readable bytes; `loadu` has no alignment requirement.
         let k0 = unsafe { _mm_loadu_si128(key.as_ptr().cast()) };
@@ -74,57 +78,117 @@ aesni_clmul! {
         } else {
             k0
         };
-        expand_regs::<NK>(k0, k1)
+        expand_regs_riding::<NK, N>(k0, k1, riders)
     }
 
-    /// AES-128 key expansion in registers.
+    /// AES-128 key expansion in registers, with `riders` encrypted under the
+    /// new key round by round as its round keys appear (see [`ride`]). Written
+    /// out step by step: as a loop, LLVM kept it rolled and passed each key to
+    /// the next step through memory.
     #[inline]
-    fn expand_128_regs(key: __m128i) -> [__m128i; 11] {
+    fn expand_128_regs<const N: usize>(key: __m128i, riders: &mut [__m128i; N]) -> [__m128i; 11] {
         let mut k = [key; 11];
+        ride::<11, N>(riders, k[0], 0);
         k[1] = key_step_rot(k[0], k[0], 0x01);
+        ride::<11, N>(riders, k[1], 1);
         k[2] = key_step_rot(k[1], k[1], 0x02);
+        ride::<11, N>(riders, k[2], 2);
         k[3] = key_step_rot(k[2], k[2], 0x04);
+        ride::<11, N>(riders, k[3], 3);
         k[4] = key_step_rot(k[3], k[3], 0x08);
+        ride::<11, N>(riders, k[4], 4);
         k[5] = key_step_rot(k[4], k[4], 0x10);
+        ride::<11, N>(riders, k[5], 5);
         k[6] = key_step_rot(k[5], k[5], 0x20);
+        ride::<11, N>(riders, k[6], 6);
         k[7] = key_step_rot(k[6], k[6], 0x40);
+        ride::<11, N>(riders, k[7], 7);
         k[8] = key_step_rot(k[7], k[7], 0x80);
+        ride::<11, N>(riders, k[8], 8);
         k[9] = key_step_rot(k[8], k[8], 0x1b);
+        ride::<11, N>(riders, k[9], 9);
         k[10] = key_step_rot(k[9], k[9], 0x36);
+        ride::<11, N>(riders, k[10], 10);
         k
     }
 
-    /// AES-256 key expansion in registers.
+    /// AES-256 key expansion in registers, with `riders` (see [`ride`]).
     #[inline]
-    fn expand_256_regs(k0: __m128i, k1: __m128i) -> [__m128i; 15] {
+    fn expand_256_regs<const N: usize>(k0: __m128i, k1: __m128i, riders: &mut [__m128i; N]) -> [__m128i; 15] {
         let mut k = [k0; 15];
         k[1] = k1;
+        ride::<15, N>(riders, k[0], 0);
+        ride::<15, N>(riders, k[1], 1);
         k[2] = key_step_rot(k[0], k[1], 0x01);
+        ride::<15, N>(riders, k[2], 2);
         k[3] = key_step_sub(k[1], k[2]);
+        ride::<15, N>(riders, k[3], 3);
         k[4] = key_step_rot(k[2], k[3], 0x02);
+        ride::<15, N>(riders, k[4], 4);
         k[5] = key_step_sub(k[3], k[4]);
+        ride::<15, N>(riders, k[5], 5);
         k[6] = key_step_rot(k[4], k[5], 0x04);
+        ride::<15, N>(riders, k[6], 6);
         k[7] = key_step_sub(k[5], k[6]);
+        ride::<15, N>(riders, k[7], 7);
         k[8] = key_step_rot(k[6], k[7], 0x08);
+        ride::<15, N>(riders, k[8], 8);
         k[9] = key_step_sub(k[7], k[8]);
+        ride::<15, N>(riders, k[9], 9);
         k[10] = key_step_rot(k[8], k[9], 0x10);
+        ride::<15, N>(riders, k[10], 10);
         k[11] = key_step_sub(k[9], k[10]);
+        ride::<15, N>(riders, k[11], 11);
         k[12] = key_step_rot(k[10], k[11], 0x20);
+        ride::<15, N>(riders, k[12], 12);
         k[13] = key_step_sub(k[11], k[12]);
+        ride::<15, N>(riders, k[13], 13);
         k[14] = key_step_rot(k[12], k[13], 0x40);
+        ride::<15, N>(riders, k[14], 14);
         k
+    }
+
+    /// Applies round key `i` of `NK` to each rider: the initial XOR for `i` =
+    /// 0, `AESENC` up to `NK` − 2, `AESENCLAST` for the last. The expansions
+    /// call it right after computing key `i`, so a block to be encrypted
+    /// under a key that is still being expanded (H = E(K, 0) at key setup,
+    /// GCM-SIV's tag and keystream block) finishes a round after the schedule
+    /// does, not 10 or 14 rounds after it: the schedule is serial, each step
+    /// waiting on an `AESENCLAST`, and the rider's rounds fill those waits.
+    #[inline]
+    fn ride<const NK: usize, const N: usize>(riders: &mut [__m128i; N], k: __m128i, i: usize) {
+        for b in riders.iter_mut() {
+            *b = if i == 0 {
+                _mm_xor_si128(*b, k)
+            } else if i < NK - 1 {
+                _mm_aesenc_si128(*b, k)
+            } else {
+                _mm_aesenclast_si128(*b, k)
+            };
+        }
     }
 
     /// Key expansion in registers for `NK` = 11 (AES-128, from `k0`) or 15
     /// (AES-256, from `k0 || k1`): GCM-SIV's per-message encryption key.
     #[inline]
     pub(crate) fn expand_regs<const NK: usize>(k0: __m128i, k1: __m128i) -> [__m128i; NK] {
+        expand_regs_riding::<NK, 0>(k0, k1, &mut [])
+    }
+
+    /// [`expand_regs`] with `riders` encrypted under the new key on the way
+    /// (see [`ride`]).
+    #[inline]
+    pub(crate) fn expand_regs_riding<const NK: usize, const N: usize>(
+        k0: __m128i,
+        k1: __m128i,
+        riders: &mut [__m128i; N],
+    ) -> [__m128i; NK] {
         const { assert!(NK == 11 || NK == 15) };
         let mut out = [k0; NK];
         if NK == 11 {
-            out.copy_from_slice(&expand_128_regs(k0));
+            out.copy_from_slice(&expand_128_regs(k0, riders));
         } else {
-            out.copy_from_slice(&expand_256_regs(k0, k1));
+            out.copy_from_slice(&expand_256_regs(k0, k1, riders));
         }
         out
     }
@@ -134,7 +198,7 @@ aesni_clmul! {
     /// rest zero) under `key`; blocks 0 and 1 into `next`, the rest into `out`.
     /// The expanded key and the staging buffer are wiped before returning.
     pub(crate) fn keystream(_token: AesNiClmul, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
-        let mut rk = expand_key_regs::<15, 32>(key);
+        let mut rk = expand_key_regs::<15, 32, 0>(key, &mut []);
         let mut ctr = _mm_setzero_si128();
         let mut first: [__m128i; 2] = counter_blocks::<false, 2>(&mut ctr);
         encrypt_blocks(&rk, &mut first);

@@ -15,7 +15,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::aes::{encrypt_blocks, expand_key_regs, load_round_keys};
+use super::aes::{expand_key_regs, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers};
 use super::ctr::{by_tail_size, ctr_hash_input, ctr_hash_output, hash_padded, load_powers, tail};
 use super::{from_u128, store, store_each};
@@ -26,18 +26,16 @@ aesni_clmul! {
     /// Builds a GCM key's state where it will live: the round keys of `key`
     /// into `round_keys`, and H = E(K, 0^128) with its powers H^1..H^8, in the
     /// POLYVAL form GHASH uses here (see `clmul.rs`: H' =
-    /// mulX_POLYVAL(ByteReverse(H))), into `h_powers`. One function, so the
-    /// encryption of the zero block runs round by round as the schedule
-    /// produces its keys instead of after it.
+    /// mulX_POLYVAL(ByteReverse(H))), into `h_powers`. The zero block rides
+    /// the key schedule (`aes::ride`): H is ready a round after the last key.
     pub(crate) fn init_key<const NK: usize, const KB: usize>(
         _token: AesNiClmul,
         key: &[u8; KB],
         round_keys: &mut MaybeUninit<RoundKeys<NK>>,
         h_powers: &mut MaybeUninit<HPowers>,
     ) {
-        let rk = expand_key_regs::<NK, KB>(key);
         let mut h = [_mm_setzero_si128()];
-        encrypt_blocks(&rk, &mut h);
+        let rk = expand_key_regs::<NK, KB, 1>(key, &mut h);
         h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
         round_keys.write(RoundKeys(store_each(&rk)));
     }
@@ -251,9 +249,9 @@ mod tests {
             // SAFETY: `t` proves the tier's features are present.
             let (got256, got128) = unsafe {
                 let mut b256 = [load(&input)];
-                encrypt_blocks(&aes::load_round_keys(&rk256), &mut b256);
+                aes::encrypt_blocks(&aes::load_round_keys(&rk256), &mut b256);
                 let mut b128 = [load(&input)];
-                encrypt_blocks(&aes::load_round_keys(&rk128), &mut b128);
+                aes::encrypt_blocks(&aes::load_round_keys(&rk128), &mut b128);
                 (store(b256[0]), store(b128[0]))
             };
             assert_eq!(got256, model::aes_encrypt_block(&key256, &input));

@@ -19,11 +19,11 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks, expand_regs, load_round_keys};
+use super::aes::{encrypt_blocks, expand_regs, expand_regs_riding, load_round_keys};
 use super::clmul::{fold_blocks, powers, powers_upto};
 use super::ctr::{by_tail_size, ctr_hash_output, ctr_only, hash_input, hash_padded, tail};
-use super::{from_u128, store};
-use crate::backend::{Block, InOut, RoundKeys};
+use super::{from_u128, load, store};
+use crate::backend::{Block, InOut, RoundKeys, padded_block, wipe};
 use crate::cpu::AesNiClmul;
 
 aesni_clmul! {
@@ -32,9 +32,10 @@ aesni_clmul! {
     /// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
     /// message-encryption key from the first 8 bytes of the blocks for counters
     /// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
-    /// blocks are encrypted in one batch.
+    /// blocks are encrypted in one batch. Returns the authentication key and
+    /// the encryption key's two halves (the second unused for AES-128).
     #[inline]
-    fn derive_keys<const NK: usize>(rk: &[__m128i; NK], nonce: __m128i) -> (__m128i, [__m128i; NK]) {
+    fn derive_key_blocks<const NK: usize>(rk: &[__m128i; NK], nonce: __m128i) -> [__m128i; 3] {
         let base = _mm_slli_si128::<4>(nonce);
         let mut blocks = [base; 6];
         for (i, b) in blocks.iter_mut().enumerate() {
@@ -49,10 +50,20 @@ aesni_clmul! {
             four.zeroize();
         }
         // `[:8] || [:8]`: the low halves of two blocks, side by side.
-        let auth = _mm_unpacklo_epi64(blocks[0], blocks[1]);
-        let enc0 = _mm_unpacklo_epi64(blocks[2], blocks[3]);
-        let enc1 = _mm_unpacklo_epi64(blocks[4], blocks[5]);
+        let keys = [
+            _mm_unpacklo_epi64(blocks[0], blocks[1]),
+            _mm_unpacklo_epi64(blocks[2], blocks[3]),
+            _mm_unpacklo_epi64(blocks[4], blocks[5]),
+        ];
         blocks.zeroize();
+        keys
+    }
+
+    /// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
+    /// the expanded encryption key.
+    #[inline]
+    fn derive_keys<const NK: usize>(rk: &[__m128i; NK], nonce: __m128i) -> (__m128i, [__m128i; NK]) {
+        let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
         (auth, expand_regs::<NK>(enc0, enc1))
     }
 
@@ -61,10 +72,16 @@ aesni_clmul! {
     /// using the message-encryption key to produce the tag."
     #[inline]
     fn compute_tag<const NK: usize>(enc: &[__m128i; NK], s: __m128i, nonce: __m128i) -> __m128i {
-        let clear_top_bit = _mm_set_epi32(0x7fff_ffff, -1, -1, -1);
-        let mut t = [_mm_and_si128(_mm_xor_si128(s, nonce), clear_top_bit)];
+        let mut t = [tag_input(s, nonce)];
         encrypt_blocks(enc, &mut t);
         t[0]
+    }
+
+    /// The block [`compute_tag`] encrypts: S_s XOR the nonce, top bit cleared.
+    #[inline]
+    fn tag_input(s: __m128i, nonce: __m128i) -> __m128i {
+        let clear_top_bit = _mm_set_epi32(0x7fff_ffff, -1, -1, -1);
+        _mm_and_si128(_mm_xor_si128(s, nonce), clear_top_bit)
     }
 
     /// RFC 8452 §4: "the initial counter block is the tag with the most
@@ -91,6 +108,9 @@ aesni_clmul! {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
+        if is_one_block(aad, data) {
+            return one_block::<NK, true>(keys, nonce, aad, data, 0, len_block);
+        }
         let mut s = state_new(keys, nonce, aad, data.len());
         let tag = hash_from(&mut s, data, 0, len_block);
         seal_from(&mut s, data, 0);
@@ -111,9 +131,104 @@ aesni_clmul! {
         tag: u128,
         len_block: u128,
     ) -> Block {
+        if is_one_block(aad, data) {
+            return one_block::<NK, false>(keys, nonce, aad, data, tag, len_block);
+        }
         let mut s = state_new(keys, nonce, aad, data.len());
         s.ctr = initial_counter_from(tag);
         store(open_from(&mut s, data, 0, len_block))
+    }
+
+    /// Whether [`one_block`] takes the message: an AAD and a text of at most
+    /// one block each (the lengths are public).
+    #[inline]
+    pub(super) fn is_one_block(aad: &[u8], data: &InOut<'_>) -> bool {
+        aad.len() <= 16 && data.len() <= 16
+    }
+
+    /// Seal (`SEAL`) or open of a message whose AAD and text are at most one
+    /// block each, written for latency: after the key derivation every step
+    /// waits on the one before, so the block that can be encrypted first
+    /// rides the message key's schedule (`aes::ride`) — seal's tag input
+    /// (S_s needs only the authentication key), open's keystream block (the
+    /// received tag is the counter) — and the other follows. RFC 8452 §4 in
+    /// order: the per-nonce keys; S_s = POLYVAL(auth key, padded AAD, padded
+    /// text, length block), where an empty AAD or text adds no block; the tag
+    /// and one block of counter mode. Returns the tag (seal: the one to send;
+    /// open: the one computed over the plaintext, for the caller to compare).
+    #[inline]
+    fn one_block<const NK: usize, const SEAL: bool>(
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        let rk = load_round_keys(keys);
+        let nonce = from_u128(nonce);
+        let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
+        let n = data.len();
+        let mut text = [0u8; 16];
+        data.read_tail(0, &mut text);
+        let x = load(&text);
+        let mut blocks = [load(&padded_block(aad)), x, from_u128(len_block)];
+        let mut h = powers_upto(auth, 3);
+        let (mut enc, tag, out) = if SEAL {
+            let mut t = [tag_input(fold_present(&blocks, aad.len(), n, &h), nonce)];
+            let enc = expand_regs_riding::<NK, 1>(enc0, enc1, &mut t);
+            let mut ks = [initial_counter(t[0])];
+            encrypt_blocks(&enc, &mut ks);
+            (enc, t[0], _mm_xor_si128(x, ks[0]))
+        } else {
+            let mut ks = [initial_counter_from(tag)];
+            let enc = expand_regs_riding::<NK, 1>(enc0, enc1, &mut ks);
+            let p = _mm_xor_si128(x, ks[0]);
+            // POLYVAL takes the plaintext's `n` bytes, zero-padded.
+            blocks[1] = _mm_and_si128(p, first_bytes_mask(n));
+            let mut t = [tag_input(fold_present(&blocks, aad.len(), n, &h), nonce)];
+            encrypt_blocks(&enc, &mut t);
+            (enc, t[0], p)
+        };
+        let mut out_bytes = store(out);
+        data.write_tail(0, &out_bytes, n);
+        wipe(&mut out_bytes);
+        wipe(&mut text);
+        blocks.zeroize();
+        enc.zeroize();
+        h.zeroize();
+        store(tag)
+    }
+
+    /// A mask of `n` (at most 16) 0xff bytes followed by zeros.
+    #[inline]
+    fn first_bytes_mask(n: usize) -> __m128i {
+        const ONES_THEN_ZEROS: [u8; 32] = {
+            let mut t = [0u8; 32];
+            let mut i = 0;
+            while i < 16 {
+                t[i] = 0xff;
+                i += 1;
+            }
+            t
+        };
+        let start = 16 - n.min(16);
+        // SAFETY: `start <= 16`, so the 16 bytes read lie inside the 32-byte table.
+        unsafe { _mm_loadu_si128(ONES_THEN_ZEROS.as_ptr().add(start).cast()) }
+    }
+
+    /// POLYVAL of `blocks` = [padded AAD, padded text, length block] from
+    /// zero, leaving out the AAD block if the AAD is empty and the text block
+    /// if the text is (RFC 8452 pads an empty input to no blocks).
+    #[inline]
+    fn fold_present(blocks: &[__m128i; 3], aad_len: usize, text_len: usize, h: &[__m128i; 8]) -> __m128i {
+        let z = _mm_setzero_si128();
+        match (aad_len > 0, text_len > 0) {
+            (true, true) => fold_blocks(z, blocks, h),
+            (true, false) => fold_blocks(z, &[blocks[0], blocks[2]], h),
+            (false, true) => fold_blocks(z, &blocks[1..], h),
+            (false, false) => fold_blocks(z, &blocks[2..], h),
+        }
     }
 
     /// Derives the per-message keys and powers and hashes the AAD. RFC 8452 §4:

@@ -545,13 +545,16 @@ macro_rules! wide_engine {
 
             /// GCM-SIV encryption (contract: `siv::seal`): the POLYVAL pass, then CTR.
             pub(crate) fn siv_seal<const NK: usize>(
-                _token: $token,
+                token: $token,
                 keys: &RoundKeys<NK>,
                 nonce: u128,
                 aad: &[u8],
                 data: &mut InOut<'_>,
                 len_block: u128,
             ) -> Block {
+                if siv::is_one_block(aad, data) {
+                    return siv::seal(token.aesni(), keys, nonce, aad, data, len_block);
+                }
                 let mut s = siv::state_new(keys, nonce, aad, data.len());
                 if data.len() < RB * SMALL {
                     let tag = siv::hash_from(&mut s, data, 0, len_block);
@@ -588,7 +591,7 @@ macro_rules! wide_engine {
             /// GCM-SIV decryption (contract: `siv::open`): one stitched pass.
             #[allow(clippy::too_many_arguments)]
             pub(crate) fn siv_open<const NK: usize>(
-                _token: $token,
+                token: $token,
                 keys: &RoundKeys<NK>,
                 nonce: u128,
                 aad: &[u8],
@@ -596,6 +599,9 @@ macro_rules! wide_engine {
                 tag: u128,
                 len_block: u128,
             ) -> Block {
+                if siv::is_one_block(aad, data) {
+                    return siv::open(token.aesni(), keys, nonce, aad, data, tag, len_block);
+                }
                 let mut s = siv::state_new(keys, nonce, aad, data.len());
                 s.ctr = siv::initial_counter_from(tag);
                 let mut done = 0;
