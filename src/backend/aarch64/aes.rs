@@ -25,8 +25,10 @@ use super::{load, store_blocks, store_blocks_to, store_each, zero};
 use crate::backend::RoundKeys;
 use crate::cpu::Armv8;
 
-/// The body of [`encrypt_blocks`], for the places that must have it inline:
-/// the bulk loops, which run it once per group, and the per-message paths.
+/// Encrypts `N` independent blocks in place, round by round so that `N` AES
+/// operations are in flight at once: the bulk loops run it once per group, the
+/// per-message paths once or twice. (`encrypt_blocks`, the same as a function,
+/// serves the tests.)
 ///
 /// LLVM decides whether to inline an `#[inline]` function by its size, and on
 /// aarch64 it prices an unrolled 8-block AES (cost ≈ 800) just above its
@@ -99,13 +101,17 @@ armv8_aes! {
         key: &[u8; KB],
         out: &mut MaybeUninit<RoundKeys<NK>>,
     ) {
-        out.write(RoundKeys(store_each(&expand_key_regs::<NK, KB>(key))));
+        out.write(RoundKeys(store_each(&expand_key_regs::<NK, KB, 0>(key, &mut []))));
     }
 
     /// The key schedule of `key` in registers (`NK` = 11 for a 16-byte key, 15
-    /// for a 32-byte one).
+    /// for a 32-byte one), with `riders` encrypted under it on the way (see
+    /// [`ride`]).
     #[inline]
-    pub(crate) fn expand_key_regs<const NK: usize, const KB: usize>(key: &[u8; KB]) -> [uint8x16_t; NK] {
+    pub(crate) fn expand_key_regs<const NK: usize, const KB: usize, const N: usize>(
+        key: &[u8; KB],
+        riders: &mut [uint8x16_t; N],
+    ) -> [uint8x16_t; NK] {
         const { assert!(KB == 4 * (NK - 7) && (KB == 16 || KB == 32)) };
         // SAFETY: `key` has KB ≥ 16 readable bytes; `vld1q_u8` has no alignment requirement.
         let k0 = unsafe { vld1q_u8(key.as_ptr()) };
@@ -115,57 +121,115 @@ armv8_aes! {
         } else {
             k0
         };
-        expand_regs::<NK>(k0, k1)
+        expand_regs_riding::<NK, N>(k0, k1, riders)
     }
 
-    /// AES-128 key expansion in registers.
+    /// AES-128 key expansion in registers, with `riders` encrypted under the
+    /// new key round by round as its round keys appear (see [`ride`]).
     #[inline]
-    fn expand_128_regs(key: uint8x16_t) -> [uint8x16_t; 11] {
+    fn expand_128_regs<const N: usize>(key: uint8x16_t, riders: &mut [uint8x16_t; N]) -> [uint8x16_t; 11] {
         let mut k = [key; 11];
         k[1] = key_step_rot(k[0], k[0], 0x01);
+        ride::<11, N>(riders, k[0], k[1], 1);
         k[2] = key_step_rot(k[1], k[1], 0x02);
+        ride::<11, N>(riders, k[1], k[2], 2);
         k[3] = key_step_rot(k[2], k[2], 0x04);
+        ride::<11, N>(riders, k[2], k[3], 3);
         k[4] = key_step_rot(k[3], k[3], 0x08);
+        ride::<11, N>(riders, k[3], k[4], 4);
         k[5] = key_step_rot(k[4], k[4], 0x10);
+        ride::<11, N>(riders, k[4], k[5], 5);
         k[6] = key_step_rot(k[5], k[5], 0x20);
+        ride::<11, N>(riders, k[5], k[6], 6);
         k[7] = key_step_rot(k[6], k[6], 0x40);
+        ride::<11, N>(riders, k[6], k[7], 7);
         k[8] = key_step_rot(k[7], k[7], 0x80);
+        ride::<11, N>(riders, k[7], k[8], 8);
         k[9] = key_step_rot(k[8], k[8], 0x1b);
+        ride::<11, N>(riders, k[8], k[9], 9);
         k[10] = key_step_rot(k[9], k[9], 0x36);
+        ride::<11, N>(riders, k[9], k[10], 10);
         k
     }
 
-    /// AES-256 key expansion in registers.
+    /// AES-256 key expansion in registers, with `riders` (see [`ride`]).
     #[inline]
-    fn expand_256_regs(k0: uint8x16_t, k1: uint8x16_t) -> [uint8x16_t; 15] {
+    fn expand_256_regs<const N: usize>(
+        k0: uint8x16_t,
+        k1: uint8x16_t,
+        riders: &mut [uint8x16_t; N],
+    ) -> [uint8x16_t; 15] {
         let mut k = [k0; 15];
         k[1] = k1;
+        ride::<15, N>(riders, k[0], k[1], 1);
         k[2] = key_step_rot(k[0], k[1], 0x01);
+        ride::<15, N>(riders, k[1], k[2], 2);
         k[3] = key_step_sub(k[1], k[2]);
+        ride::<15, N>(riders, k[2], k[3], 3);
         k[4] = key_step_rot(k[2], k[3], 0x02);
+        ride::<15, N>(riders, k[3], k[4], 4);
         k[5] = key_step_sub(k[3], k[4]);
+        ride::<15, N>(riders, k[4], k[5], 5);
         k[6] = key_step_rot(k[4], k[5], 0x04);
+        ride::<15, N>(riders, k[5], k[6], 6);
         k[7] = key_step_sub(k[5], k[6]);
+        ride::<15, N>(riders, k[6], k[7], 7);
         k[8] = key_step_rot(k[6], k[7], 0x08);
+        ride::<15, N>(riders, k[7], k[8], 8);
         k[9] = key_step_sub(k[7], k[8]);
+        ride::<15, N>(riders, k[8], k[9], 9);
         k[10] = key_step_rot(k[8], k[9], 0x10);
+        ride::<15, N>(riders, k[9], k[10], 10);
         k[11] = key_step_sub(k[9], k[10]);
+        ride::<15, N>(riders, k[10], k[11], 11);
         k[12] = key_step_rot(k[10], k[11], 0x20);
+        ride::<15, N>(riders, k[11], k[12], 12);
         k[13] = key_step_sub(k[11], k[12]);
+        ride::<15, N>(riders, k[12], k[13], 13);
         k[14] = key_step_rot(k[12], k[13], 0x40);
+        ride::<15, N>(riders, k[13], k[14], 14);
         k
+    }
+
+    /// Once round key `i` (≥ 1) of `NK` exists, applies to each rider the
+    /// round that needs key `i`: `AESE` with key `i − 1` and `AESMC` up to `NK`
+    /// − 2, and for the last key `AESE` with key `NK` − 2 then the XOR with key
+    /// `NK` − 1 (see the module docs for where ARM cuts the round). As on
+    /// x86_64 (`x86_64/aes.rs`, `ride`), a block encrypted under a key still
+    /// being expanded finishes right after the schedule.
+    #[inline]
+    fn ride<const NK: usize, const N: usize>(
+        riders: &mut [uint8x16_t; N],
+        prev: uint8x16_t,
+        k: uint8x16_t,
+        i: usize,
+    ) {
+        for b in riders.iter_mut() {
+            *b = if i < NK - 1 { round(*b, prev) } else { last_round(*b, prev, k) };
+        }
     }
 
     /// Key expansion in registers for `NK` = 11 (AES-128, from `k0`) or 15
     /// (AES-256, from `k0 || k1`): GCM-SIV's per-message encryption key.
     #[inline]
     pub(crate) fn expand_regs<const NK: usize>(k0: uint8x16_t, k1: uint8x16_t) -> [uint8x16_t; NK] {
+        expand_regs_riding::<NK, 0>(k0, k1, &mut [])
+    }
+
+    /// [`expand_regs`] with `riders` encrypted under the new key on the way
+    /// (see [`ride`]).
+    #[inline]
+    pub(crate) fn expand_regs_riding<const NK: usize, const N: usize>(
+        k0: uint8x16_t,
+        k1: uint8x16_t,
+        riders: &mut [uint8x16_t; N],
+    ) -> [uint8x16_t; NK] {
         const { assert!(NK == 11 || NK == 15) };
         let mut out = [k0; NK];
         if NK == 11 {
-            out.copy_from_slice(&expand_128_regs(k0));
+            out.copy_from_slice(&expand_128_regs(k0, riders));
         } else {
-            out.copy_from_slice(&expand_256_regs(k0, k1));
+            out.copy_from_slice(&expand_256_regs(k0, k1, riders));
         }
         out
     }
@@ -176,7 +240,7 @@ armv8_aes! {
     /// into `out`. The expanded key and the staging buffers are wiped before
     /// returning.
     pub(crate) fn keystream(_token: Armv8, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
-        let mut rk = expand_key_regs::<15, 32>(key);
+        let mut rk = expand_key_regs::<15, 32, 0>(key, &mut []);
         let mut ctr = zero();
         let mut first: [uint8x16_t; 2] = counter_blocks::<false, 2>(&mut ctr);
         encrypt_blocks_inline!(&rk, &mut first);
@@ -223,7 +287,9 @@ armv8_aes! {
     }
 
     /// Encrypts `N` independent blocks, round by round so that `N` AES operations
-    /// are in flight at once. (`encrypt_blocks_inline!` is its body inline.)
+    /// are in flight at once. (`encrypt_blocks_inline!` is its body inline;
+    /// the kernels use that, the tests this.)
+    #[cfg(test)]
     #[inline]
     pub(crate) fn encrypt_blocks<const NK: usize, const N: usize>(
         rk: &[uint8x16_t; NK],

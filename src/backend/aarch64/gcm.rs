@@ -16,7 +16,7 @@
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
-use super::aes::{encrypt_blocks, expand_key_regs, load_round_keys};
+use super::aes::{expand_key_regs, load_round_keys};
 use super::ctr::{
     by_tail_size, counter_add, counter_register, ctr_hash_input, ctr_hash_output, hash_padded,
     load_powers, tail,
@@ -31,16 +31,15 @@ armv8_aes! {
     /// keys of `key` into `round_keys`, and H = E(K, 0^128) with its powers
     /// H^1..H^8 in the POLYVAL form GHASH uses here (see `x86_64/clmul.rs`:
     /// H' = mulX_POLYVAL(ByteReverse(H))) into `h_powers`: the same bytes the
-    /// x86_64 tiers store.
+    /// x86_64 tiers store. The zero block rides the key schedule (`aes::ride`).
     pub(crate) fn init_key<const NK: usize, const KB: usize>(
         _token: Armv8,
         key: &[u8; KB],
         round_keys: &mut MaybeUninit<RoundKeys<NK>>,
         h_powers: &mut MaybeUninit<HPowers>,
     ) {
-        let rk = expand_key_regs::<NK, KB>(key);
         let mut h = [zero()];
-        encrypt_blocks(&rk, &mut h);
+        let rk = expand_key_regs::<NK, KB, 1>(key, &mut h);
         h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
         round_keys.write(RoundKeys(store_each(&rk)));
     }
@@ -209,9 +208,9 @@ mod tests {
             // SAFETY: `t` proves the tier's features are present.
             let (got256, got128) = unsafe {
                 let mut b256 = [load(&input)];
-                encrypt_blocks(&aes::load_round_keys(&rk256), &mut b256);
+                aes::encrypt_blocks(&aes::load_round_keys(&rk256), &mut b256);
                 let mut b128 = [load(&input)];
-                encrypt_blocks(&aes::load_round_keys(&rk128), &mut b128);
+                aes::encrypt_blocks(&aes::load_round_keys(&rk128), &mut b128);
                 (store(b256[0]), store(b128[0]))
             };
             assert_eq!(got256, model::aes_encrypt_block(&key256, &input));

@@ -20,11 +20,11 @@ use core::arch::aarch64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks_inline, expand_regs, load_round_keys};
+use super::aes::{encrypt_blocks_inline, expand_regs, expand_regs_riding, load_round_keys};
 use super::ctr::{by_tail_size, ctr_hash_output, ctr_only, hash_input, hash_padded, tail};
-use super::pmull::{fold_blocks_inline, powers};
-use super::{from_u128, store, zero};
-use crate::backend::{Block, InOut, RoundKeys};
+use super::pmull::{fold_blocks, fold_blocks_inline, powers, powers_upto};
+use super::{from_u128, load, store, zero};
+use crate::backend::{Block, InOut, RoundKeys, padded_block, wipe};
 use crate::cpu::Armv8;
 
 armv8_aes! {
@@ -33,9 +33,10 @@ armv8_aes! {
     /// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
     /// message-encryption key from the first 8 bytes of the blocks for counters
     /// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
-    /// blocks are encrypted in one batch.
+    /// blocks are encrypted in one batch. Returns the authentication key and
+    /// the encryption key's two halves (the second unused for AES-128).
     #[inline]
-    fn derive_keys<const NK: usize>(rk: &[uint8x16_t; NK], nonce: uint8x16_t) -> (uint8x16_t, [uint8x16_t; NK]) {
+    fn derive_key_blocks<const NK: usize>(rk: &[uint8x16_t; NK], nonce: uint8x16_t) -> [uint8x16_t; 3] {
         // `little_endian_uint32(i) || nonce`: the nonce moved up one word
         // (`EXT` with zero), then i in word 0.
         let base = vreinterpretq_u32_u8(vextq_u8::<12>(zero(), nonce));
@@ -51,10 +52,20 @@ armv8_aes! {
             blocks[..4].copy_from_slice(&four);
             four.zeroize();
         }
-        let auth = low_halves(blocks[0], blocks[1]);
-        let enc0 = low_halves(blocks[2], blocks[3]);
-        let enc1 = low_halves(blocks[4], blocks[5]);
+        let keys = [
+            low_halves(blocks[0], blocks[1]),
+            low_halves(blocks[2], blocks[3]),
+            low_halves(blocks[4], blocks[5]),
+        ];
         blocks.zeroize();
+        keys
+    }
+
+    /// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
+    /// the expanded encryption key.
+    #[inline]
+    fn derive_keys<const NK: usize>(rk: &[uint8x16_t; NK], nonce: uint8x16_t) -> (uint8x16_t, [uint8x16_t; NK]) {
+        let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
         (auth, expand_regs::<NK>(enc0, enc1))
     }
 
@@ -69,10 +80,16 @@ armv8_aes! {
     /// using the message-encryption key to produce the tag."
     #[inline]
     fn compute_tag<const NK: usize>(enc: &[uint8x16_t; NK], s: uint8x16_t, nonce: uint8x16_t) -> uint8x16_t {
-        let clear_top_bit = vsetq_lane_u8::<15>(0x7f, vdupq_n_u8(0xff));
-        let mut t = [vandq_u8(veorq_u8(s, nonce), clear_top_bit)];
+        let mut t = [tag_input(s, nonce)];
         encrypt_blocks_inline!(enc, &mut t);
         t[0]
+    }
+
+    /// The block [`compute_tag`] encrypts: S_s XOR the nonce, top bit cleared.
+    #[inline]
+    fn tag_input(s: uint8x16_t, nonce: uint8x16_t) -> uint8x16_t {
+        let clear_top_bit = vsetq_lane_u8::<15>(0x7f, vdupq_n_u8(0xff));
+        vandq_u8(veorq_u8(s, nonce), clear_top_bit)
     }
 
     /// RFC 8452 §4: "the initial counter block is the tag with the most
@@ -93,6 +110,9 @@ armv8_aes! {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
+        if is_one_block(aad, data) {
+            return one_block::<NK, true>(keys, nonce, aad, data, 0, len_block);
+        }
         let s = state_new(keys, nonce, aad);
         // First pass: RFC 8452 §4, "S_s = POLYVAL(message-authentication-key,
         // padded AAD, padded plaintext, length block)", then the tag.
@@ -122,12 +142,101 @@ armv8_aes! {
         tag: u128,
         len_block: u128,
     ) -> Block {
+        if is_one_block(aad, data) {
+            return one_block::<NK, false>(keys, nonce, aad, data, tag, len_block);
+        }
         let s = state_new(keys, nonce, aad);
         let mut ctr = initial_counter(from_u128(tag));
         let (acc, bulk) = ctr_hash_output::<NK, false>(&s.enc, &s.h, &mut ctr, s.acc, data, 0);
         let len = from_u128(len_block);
         let s_s = by_tail_size!(data.len() - bulk, open_tail::<NK>(&s.enc, &s.h, ctr, acc, data, bulk, len));
         store(compute_tag(&s.enc, s_s, s.nonce))
+    }
+
+    /// Whether [`one_block`] takes the message: an AAD and a text of at most
+    /// one block each (the lengths are public).
+    #[inline]
+    fn is_one_block(aad: &[u8], data: &InOut<'_>) -> bool {
+        aad.len() <= 16 && data.len() <= 16
+    }
+
+    /// Seal (`SEAL`) or open of a message whose AAD and text are at most one
+    /// block each, ordered for latency as on x86_64 (`x86_64/siv.rs`,
+    /// `one_block`, which says why): seal's tag input or open's keystream
+    /// block rides the message key's schedule, the other follows. Returns the
+    /// tag (seal: the one to send; open: the one computed over the plaintext).
+    #[inline]
+    fn one_block<const NK: usize, const SEAL: bool>(
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        let rk = load_round_keys(keys);
+        let nonce = from_u128(nonce);
+        let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
+        let n = data.len();
+        let mut text = [0u8; 16];
+        data.read_tail(0, &mut text);
+        let x = load(&text);
+        let mut blocks = [load(&padded_block(aad)), x, from_u128(len_block)];
+        let mut h = powers_upto(auth, 3);
+        let (mut enc, tag, out) = if SEAL {
+            let mut t = [tag_input(fold_present(&blocks, aad.len(), n, &h), nonce)];
+            let enc = expand_regs_riding::<NK, 1>(enc0, enc1, &mut t);
+            let mut ks = [initial_counter(t[0])];
+            encrypt_blocks_inline!(&enc, &mut ks);
+            (enc, t[0], veorq_u8(x, ks[0]))
+        } else {
+            let mut ks = [initial_counter(from_u128(tag))];
+            let enc = expand_regs_riding::<NK, 1>(enc0, enc1, &mut ks);
+            let p = veorq_u8(x, ks[0]);
+            // POLYVAL takes the plaintext's `n` bytes, zero-padded.
+            blocks[1] = vandq_u8(p, first_bytes_mask(n));
+            let mut t = [tag_input(fold_present(&blocks, aad.len(), n, &h), nonce)];
+            encrypt_blocks_inline!(&enc, &mut t);
+            (enc, t[0], p)
+        };
+        let mut out_bytes = store(out);
+        data.write_tail(0, &out_bytes, n);
+        wipe(&mut out_bytes);
+        wipe(&mut text);
+        blocks.zeroize();
+        enc.zeroize();
+        h.zeroize();
+        store(tag)
+    }
+
+    /// A mask of `n` (at most 16) 0xff bytes followed by zeros.
+    #[inline]
+    fn first_bytes_mask(n: usize) -> uint8x16_t {
+        const ONES_THEN_ZEROS: [u8; 32] = {
+            let mut t = [0u8; 32];
+            let mut i = 0;
+            while i < 16 {
+                t[i] = 0xff;
+                i += 1;
+            }
+            t
+        };
+        let start = 16 - n.min(16);
+        // SAFETY: `start <= 16`, so the 16 bytes read lie inside the 32-byte table.
+        unsafe { vld1q_u8(ONES_THEN_ZEROS.as_ptr().add(start)) }
+    }
+
+    /// POLYVAL of `blocks` = [padded AAD, padded text, length block] from
+    /// zero, leaving out the AAD block if the AAD is empty and the text block
+    /// if the text is (RFC 8452 pads an empty input to no blocks).
+    #[inline]
+    fn fold_present(blocks: &[uint8x16_t; 3], aad_len: usize, text_len: usize, h: &[uint8x16_t; 8]) -> uint8x16_t {
+        match (aad_len > 0, text_len > 0) {
+            (true, true) => fold_blocks(zero(), blocks, h),
+            (true, false) => fold_blocks(zero(), &[blocks[0], blocks[2]], h),
+            (false, true) => fold_blocks(zero(), &blocks[1..], h),
+            (false, false) => fold_blocks(zero(), &blocks[2..], h),
+        }
     }
 
     /// Derives the per-message keys and powers and hashes the AAD, the first
