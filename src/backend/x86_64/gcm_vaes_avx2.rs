@@ -211,6 +211,9 @@ vaes_avx2! {
     }
 }
 
+/// The longest message [`gcm_short`] takes: less than a small group.
+const GCM_SHORT_MAX: usize = RB * SMALL - 1;
+
 vaes_avx2! {
     /// GCM of a message shorter than a small group: the AES-NI tier's code
     /// (byte-masked loads and stores, which a one-batch tail needs, are

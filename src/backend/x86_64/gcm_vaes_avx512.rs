@@ -40,6 +40,12 @@ const RB: usize = 64;
 /// 117).
 const XMM_REST: usize = 32;
 
+/// The longest message [`gcm_short`] takes: one small group (four registers),
+/// the most [`one_batch`] holds. At exactly one group the masked batch beats
+/// the group loop with its per-call powers (Zen 4, `examples/compare.rs`:
+/// docs/design.md, "Tier and path choice per CPU").
+const GCM_SHORT_MAX: usize = RB * SMALL;
+
 /// A register of blocks.
 type Reg = __m512i;
 
@@ -260,8 +266,8 @@ vaes_avx512! {
 }
 
 vaes_avx512! {
-    /// GCM of a message shorter than a small group: up to `XMM_REST` bytes
-    /// the AES-NI tier's code, longer ones [`short_batch`].
+    /// GCM of a message of at most `GCM_SHORT_MAX` bytes: up to `XMM_REST`
+    /// bytes the AES-NI tier's code, longer ones [`short_batch`].
     #[inline]
     #[allow(clippy::too_many_arguments)]
     fn gcm_short<const NK: usize, const SEAL: bool>(

@@ -15,7 +15,7 @@
 //! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last` | counter blocks and AES rounds of a group |
 //! | `Wide`, `wide_zero`, `mul_acc_k`, `karatsuba_done` | unreduced sums of lane-wise products, three multiplies each |
 //! | `sum_value` | the reduced value of an unreduced sum, lanes added |
-//! | `gcm_short` | GCM of a message shorter than a small group |
+//! | `gcm_short`, `GCM_SHORT_MAX` | GCM of a message of at most `GCM_SHORT_MAX` bytes (less than a small group, or on AVX-512 exactly one) |
 //!
 //! # Why the loops look like this
 //!
@@ -504,7 +504,7 @@ macro_rules! wide_engine {
                 data: &mut InOut<'_>,
                 len_block: u128,
             ) -> Block {
-                if data.len() < RB * SMALL {
+                if data.len() <= GCM_SHORT_MAX {
                     return gcm_short::<NK, SEAL>(token, keys, h_powers, j0, aad, data, len_block);
                 }
                 let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
