@@ -12,7 +12,10 @@
 //! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
 //! one call (seal is `encrypt_in_place_detached` or the peer's equivalent, empty
 //! AAD; setup is `new` + drop) and, for this crate's entries, the ratio to the
-//! fastest peer's median (below 1 = faster than every peer).
+//! fastest peer's median (below 1 = faster than every peer). Each size runs
+//! seal, then open (`decrypt_to` here; ring copies the ciphertext back and
+//! opens in place, having no out-of-place open; aws-lc-rs
+//! `open_separate_gather`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -190,7 +193,92 @@ fn seal_cases<K: Aead>(
             rounds,
             &mut entries,
         );
+        drop(entries);
+        open_case::<K>(title, key, ring_alg, aws_alg, rounds, size);
     }
+}
+
+/// The open entries of `size` bytes: this crate's `decrypt_to` on every tier
+/// (out of place), ring's in-place open after copying the ciphertext back (it
+/// has no out-of-place open), aws-lc-rs's `open_separate_gather` (out of
+/// place). Every entry of this crate checks once that it recovers the
+/// plaintext.
+fn open_case<K: Aead>(
+    title: &str,
+    key: &[u8],
+    ring_alg: Option<&'static ring::aead::Algorithm>,
+    aws_alg: &'static aws_lc_rs::aead::Algorithm,
+    rounds: usize,
+    size: usize,
+) {
+    let key_bytes = K::KeyBytes::try_from(key).ok().expect("key length");
+    let plaintext = vec![0x5a_u8; size];
+    let default = K::new(&key_bytes).expect("a supported CPU");
+    let sealed = default.encrypt(&NONCE, b"", &plaintext).expect("seal");
+    let (ciphertext, tag) = sealed.split_at(size);
+    let out = std::cell::RefCell::new(vec![0u8; size]);
+    let mut keys: Vec<(String, K)> =
+        vec![(format!("hw/new={}", short(default.backend())), default)];
+    for (name, backend) in TIERS {
+        if let Ok(k) = K::with_backend(&key_bytes, backend) {
+            keys.push((name.into(), k));
+        }
+    }
+    let mut entries = Vec::new();
+    for (name, k) in keys {
+        k.decrypt_to(&NONCE, b"", &sealed, &mut out.borrow_mut())
+            .expect("open");
+        assert!(*out.borrow() == plaintext, "{name}: open is wrong");
+        let (sealed, out) = (&sealed, &out);
+        entries.push(Entry {
+            name,
+            peer: false,
+            call: Box::new(move || {
+                black_box(
+                    k.decrypt_to(&NONCE, b"", sealed, &mut out.borrow_mut())
+                        .unwrap(),
+                );
+            }),
+        });
+    }
+    if let Some(alg) = ring_alg {
+        let k = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(alg, key).unwrap());
+        let tag = ring::aead::Tag::try_from(tag).unwrap();
+        let out = &out;
+        entries.push(Entry {
+            name: "ring+copy".into(),
+            peer: true,
+            call: Box::new(move || {
+                let mut buf = out.borrow_mut();
+                buf.copy_from_slice(ciphertext);
+                let nonce = ring::aead::Nonce::assume_unique_for_key(NONCE);
+                let aad = ring::aead::Aad::empty();
+                black_box(
+                    k.open_in_place_separate_tag(nonce, aad, tag, &mut buf, 0..)
+                        .unwrap(),
+                );
+            }),
+        });
+    }
+    let k =
+        aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(aws_alg, key).unwrap());
+    let out = &out;
+    entries.push(Entry {
+        name: "aws-lc-rs".into(),
+        peer: true,
+        call: Box::new(move || {
+            let nonce = aws_lc_rs::aead::Nonce::assume_unique_for_key(NONCE);
+            let aad = aws_lc_rs::aead::Aad::empty();
+            k.open_separate_gather(nonce, aad, ciphertext, tag, &mut out.borrow_mut())
+                .unwrap();
+        }),
+    });
+    run(
+        &format!("{title} open {size} B"),
+        size,
+        rounds,
+        &mut entries,
+    );
 }
 
 fn setup_case<K: Aead + 'static>(

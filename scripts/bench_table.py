@@ -56,9 +56,9 @@ def main() -> None:
 
 
 def fmt_size(n: int) -> str:
-    if n >= 1 << 20:
+    if n >= 1 << 20 and n % (1 << 20) == 0:
         return f"{n >> 20} MiB"
-    if n >= 1024:
+    if n >= 1024 and n % 1024 == 0:
         return f"{n >> 10} KiB"
     return f"{n} B"
 

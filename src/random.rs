@@ -5,7 +5,9 @@
 //! first 32 bytes replace the key at once and the next [`BUFFER`] bytes are
 //! served to requests, each byte overwritten with zero as it is served.
 //! Requests larger than half the buffer get a keystream of their own, whose
-//! first 32 bytes likewise replace the key. Once a request returns, the state
+//! first 32 bytes likewise replace the key; one key serves at most
+//! [`KEYSTREAM_MAX`] bytes, so a longer request is served in pieces, each
+//! under a new key, with a reseed between pieces when the budget runs out. Once a request returns, the state
 //! holds nothing from which its output, or any earlier one, can be recomputed:
 //! the key that produced it is gone, and so are the served bytes.
 //!
@@ -55,6 +57,18 @@ pub const RESEED_REQUESTS: u64 = 1 << 20;
 
 /// Bytes of keystream produced per refill and served to small requests.
 pub const BUFFER: usize = 256;
+
+/// The most output one key produces before it is replaced: a longer request
+/// is served in pieces of this size, each under the key the piece before it
+/// left (fast key erasure within the request), with a reseed between pieces
+/// once [`RESEED_BYTES`] is reached. A keystream uses the 32-bit block
+/// counter from 0, two blocks for the next key, so one key's counter never
+/// comes near 2^32: one keystream of 2^36 bytes or more would wrap it and
+/// repeat its output.
+pub const KEYSTREAM_MAX: usize = 1 << 20;
+
+// Counter blocks per keystream: the next key (2) and the output, far below 2^32.
+const _: () = assert!(2 + KEYSTREAM_MAX / 16 < 1 << 32);
 
 /// Fills `out` from the operating system's generator.
 pub(crate) fn os_fill(out: &mut [u8]) -> Result<(), Error> {
@@ -135,8 +149,16 @@ impl Generator {
         {
             self.reseed()?;
         }
+        self.requests += 1;
         if out.len() > BUFFER / 2 {
-            rekey(self.tier, &mut self.key, out);
+            // A keystream of its own per piece of at most KEYSTREAM_MAX bytes.
+            for piece in out.chunks_mut(KEYSTREAM_MAX) {
+                if self.bytes >= RESEED_BYTES {
+                    self.reseed()?;
+                }
+                rekey(self.tier, &mut self.key, piece);
+                self.bytes += piece.len() as u64;
+            }
         } else {
             let mut done = 0;
             while done < out.len() {
@@ -151,9 +173,8 @@ impl Generator {
                 self.pos += take;
                 done += take;
             }
+            self.bytes += out.len() as u64;
         }
-        self.bytes += out.len() as u64;
-        self.requests += 1;
         Ok(())
     }
 
@@ -240,7 +261,16 @@ impl core::fmt::Debug for Generator {
     }
 }
 
+thread_local! {
+    /// This thread's generator for [`fill`], created on first use.
+    static GENERATOR: RefCell<Option<Generator>> = const { RefCell::new(None) };
+}
+
 /// Fills `out` from this thread's generator (created on first use).
+///
+/// A call made while the same thread is already inside `fill` (from a signal
+/// handler that interrupted it) does not touch the interrupted generator: it
+/// seeds a generator of its own from the OS for that one call.
 ///
 /// ```
 /// # fn main() -> Result<(), hardware_aead::Error> {
@@ -249,16 +279,20 @@ impl core::fmt::Debug for Generator {
 /// # Ok(()) }
 /// ```
 pub fn fill(out: &mut [u8]) -> Result<(), Error> {
-    thread_local! {
-        static GENERATOR: RefCell<Option<Generator>> = const { RefCell::new(None) };
-    }
-    GENERATOR.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let rng = match &mut *slot {
-            Some(rng) => rng,
-            None => slot.insert(Generator::new()?),
-        };
-        rng.fill(out)
+    GENERATOR.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => {
+            let rng = match &mut *slot {
+                Some(rng) => rng,
+                None => slot.insert(Generator::new()?),
+            };
+            rng.fill(out)
+        }
+        // Re-entered on this thread while the generator is in use: a signal
+        // handler that interrupted a `fill`. The interrupted call's state may
+        // be half updated, so it is left alone, and this call gets a
+        // generator of its own, seeded from the OS, dropped (and wiped) when
+        // it returns.
+        Err(_) => Generator::new()?.fill(out),
     })
 }
 
@@ -453,6 +487,81 @@ pub(crate) mod tests {
         keystream(rng.tier, &before, &mut next, &mut buffer);
         assert_eq!(span[..tail_len], tail[..]);
         assert_eq!(span[tail_len..], buffer[..span.len() - tail_len]);
+    }
+
+    /// A request longer than [`KEYSTREAM_MAX`] is served by successive keys,
+    /// each the first 32 bytes of the keystream before it, so no key's block
+    /// counter runs far; no 16-byte block of the output repeats.
+    #[test]
+    fn long_requests_change_key_every_keystream_max_bytes() {
+        let mut rng = Generator::new().unwrap();
+        let mut key = rng.key;
+        let mut out = vec![0u8; 2 * KEYSTREAM_MAX + 100];
+        rng.fill(&mut out).unwrap();
+        let mut expected = vec![0u8; out.len()];
+        let mut next = [0u8; 32];
+        for piece in expected.chunks_mut(KEYSTREAM_MAX) {
+            keystream(rng.tier, &key, &mut next, piece);
+            key = next;
+        }
+        assert!(
+            out == expected,
+            "pieces of KEYSTREAM_MAX bytes under successive keys"
+        );
+        assert_eq!(rng.key, key, "the key the last piece left");
+        let blocks: std::collections::HashSet<&[u8]> = out.chunks(16).collect();
+        assert_eq!(blocks.len(), out.len().div_ceil(16), "a repeated block");
+    }
+
+    /// The reseed budget holds inside one request: a request that crosses
+    /// [`RESEED_BYTES`] reseeds between its pieces.
+    #[test]
+    fn reseeds_inside_a_long_request() {
+        let mut rng = Generator::new().unwrap();
+        rng.bytes = RESEED_BYTES - 1;
+        let key = rng.key;
+        let mut out = vec![0u8; 2 * KEYSTREAM_MAX];
+        rng.fill(&mut out).unwrap();
+        // The first piece came from the key before; then the budget was
+        // spent, so the second came after a reseed, not from the key the
+        // first piece left.
+        let (mut first, mut next) = (vec![0u8; KEYSTREAM_MAX], [0u8; 32]);
+        keystream(rng.tier, &key, &mut next, &mut first);
+        assert!(out[..KEYSTREAM_MAX] == first[..]);
+        let mut unreseeded = vec![0u8; KEYSTREAM_MAX];
+        keystream(rng.tier, &next, &mut [0u8; 32], &mut unreseeded);
+        assert!(
+            out[KEYSTREAM_MAX..] != unreseeded[..],
+            "no reseed between the pieces"
+        );
+        assert_eq!(
+            rng.bytes, KEYSTREAM_MAX as u64,
+            "the budget restarted at the reseed"
+        );
+    }
+
+    /// `fill` re-entered on a thread whose generator is in use (as from a
+    /// signal handler) returns fresh bytes instead of panicking on the
+    /// `RefCell`, and leaves the interrupted generator alone.
+    #[test]
+    fn fill_reentered_while_the_thread_generator_is_borrowed() {
+        let mut first = [0u8; 32];
+        fill(&mut first).unwrap();
+        GENERATOR.with(|cell| {
+            let held = cell.borrow_mut();
+            let key = held.as_ref().expect("created by the first fill").key;
+            let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+            fill(&mut a).unwrap();
+            fill(&mut b).unwrap();
+            assert_ne!(a, b);
+            assert_ne!(a, first);
+            assert_eq!(
+                held.as_ref().unwrap().key,
+                key,
+                "the held generator was used"
+            );
+        });
+        fill(&mut first).unwrap();
     }
 
     #[test]
