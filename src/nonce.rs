@@ -30,7 +30,12 @@
 //! The salt and its generation form a sequence lock: a writer (first use, or
 //! first use after a fork) marks the state locked, writes the salt and
 //! publishes the new generation; readers check that the generation they saw
-//! before and after reading the salt is the same, unlocked one.
+//! before and after reading the salt is the same, unlocked one. A reader that
+//! finds the lock held waits, spinning briefly and then yielding the CPU (the
+//! writer may be blocked in `getrandom`); if the holder is its own thread — a
+//! signal handler that interrupted the draw and now seals under the same key
+//! — it does not wait for itself but takes a random 96-bit nonce from the OS
+//! for that call.
 
 use core::cell::Cell;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering, compiler_fence, fence};
@@ -67,12 +72,17 @@ impl NonceSequence {
     /// The next nonce of this key.
     #[inline]
     pub(crate) fn next(&self) -> Result<Nonce, Error> {
+        let mut waits = 0u32;
         loop {
             let generation = fork::generation();
             let expected = generation << 1;
             let seen = self.state.load(Ordering::Acquire);
             if seen != expected {
-                self.resalt(seen, generation)?;
+                match self.resalt(seen, generation)? {
+                    Resalt::Done => {}
+                    Resalt::HeldByOther => back_off(&mut waits),
+                    Resalt::HeldByThisThread => return random_nonce(),
+                }
                 continue;
             }
             let salt = [
@@ -169,13 +179,20 @@ impl NonceSequence {
     /// Draws a new salt for `generation`, unless another thread is doing so.
     /// `seen` is the state this thread read.
     #[cold]
-    fn resalt(&self, seen: u32, generation: u32) -> Result<(), Error> {
+    fn resalt(&self, seen: u32, generation: u32) -> Result<Resalt, Error> {
         // A lock left by a thread of another process generation (a fork in the
         // middle of a re-salt) is stale: take it over.
         let stale = seen & LOCKED == 0 || seen >> 1 != generation;
         if !stale {
-            core::hint::spin_loop();
-            return Ok(());
+            // Locked in this generation: another thread is drawing the salt,
+            // or this thread is, and a signal handler interrupted it inside
+            // the draw and now seals under the same key. Waiting would then
+            // never end.
+            return Ok(if RESALTING.try_with(Cell::get).unwrap_or(false) {
+                Resalt::HeldByThisThread
+            } else {
+                Resalt::HeldByOther
+            });
         }
         let locked = generation << 1 | LOCKED;
         if self
@@ -183,12 +200,15 @@ impl NonceSequence {
             .compare_exchange(seen, locked, Ordering::Acquire, Ordering::Relaxed)
             .is_err()
         {
-            return Ok(());
+            return Ok(Resalt::Done);
         }
         // The process id check too: the salt is drawn once per process anyway.
         let generation = fork::checked_generation();
         let mut salt = [0u8; 12];
-        if crate::random::os_fill(&mut salt).is_err() {
+        let _ = RESALTING.try_with(|r| r.set(true));
+        let drawn = crate::random::os_fill(&mut salt);
+        let _ = RESALTING.try_with(|r| r.set(false));
+        if drawn.is_err() {
             self.state.store(seen & !LOCKED, Ordering::Release);
             return Err(Error::Entropy);
         }
@@ -199,7 +219,7 @@ impl NonceSequence {
             word.store(u32::from_le_bytes(bytes), Ordering::Relaxed);
         }
         self.state.store(generation << 1, Ordering::Release);
-        Ok(())
+        Ok(Resalt::Done)
     }
 
     /// Sets the counter and forgets this thread's reservations (tests of
@@ -213,6 +233,43 @@ impl NonceSequence {
             }
         });
     }
+}
+
+/// What [`NonceSequence::resalt`] found.
+enum Resalt {
+    /// This thread drew the salt, or saw another thread finish: read it again.
+    Done,
+    /// Another thread holds the lock (it is waiting for the OS): wait.
+    HeldByOther,
+    /// This thread holds the lock: a signal handler re-entered `next` while
+    /// the interrupted code was drawing the salt.
+    HeldByThisThread,
+}
+
+/// Waits a little longer each time while another thread draws a salt (a
+/// `getrandom` call, which can block early in boot): spins first, then gives
+/// the CPU away instead of burning it.
+#[cold]
+fn back_off(waits: &mut u32) {
+    *waits = waits.saturating_add(1);
+    if *waits < 64 {
+        core::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
+/// A nonce for a call that cannot use the key's sequence (a signal handler
+/// that interrupted the draw of the key's salt on the same thread): 96 bits
+/// from the OS, taken with no lock. Random nonces of this kind are rare (one
+/// per such interruption), so their chance of colliding with each other or
+/// with the sequence's nonces is negligible next to the 2^-32 that SP 800-38D
+/// allows.
+#[cold]
+fn random_nonce() -> Result<Nonce, Error> {
+    let mut nonce = [0u8; 12];
+    crate::random::os_fill(&mut nonce)?;
+    Ok(nonce)
 }
 
 /// Counter values a thread reserves at a time. A thread that switches
@@ -252,6 +309,10 @@ impl Reservation {
 }
 
 std::thread_local! {
+    /// Whether this thread holds a key's salt lock (is inside the OS draw in
+    /// [`NonceSequence::resalt`]).
+    static RESALTING: Cell<bool> = const { Cell::new(false) };
+
     static RESERVED: Reservations = const {
         Reservations {
             busy: Cell::new(false),
@@ -311,6 +372,52 @@ mod tests {
         // first value after it; the cache goes on where it was.
         assert_eq!(counter(n1), super::RESERVE);
         assert_eq!(counter(n2), 1);
+    }
+
+    /// The salt lock held by this very thread (a signal handler re-entering
+    /// during the salt's draw): `next` returns at once with a random nonce
+    /// instead of waiting for itself forever.
+    #[test]
+    fn reentry_while_this_thread_draws_the_salt_does_not_wait() {
+        use core::sync::atomic::Ordering;
+        let seq = NonceSequence::new();
+        let generation = crate::random::fork::generation();
+        seq.state
+            .store(generation << 1 | super::LOCKED, Ordering::Release);
+        super::RESALTING.with(|r| r.set(true));
+        let (a, b) = (seq.next().unwrap(), seq.next().unwrap());
+        super::RESALTING.with(|r| r.set(false));
+        assert_ne!(a, b);
+        assert_eq!(
+            seq.counter.load(Ordering::Relaxed),
+            0,
+            "no counter value was taken"
+        );
+    }
+
+    /// The salt lock held by another thread: `next` waits (yielding) until
+    /// that thread publishes the salt, then uses it.
+    #[test]
+    fn next_waits_for_another_thread_that_holds_the_salt_lock() {
+        use core::sync::atomic::Ordering;
+        let seq = std::sync::Arc::new(NonceSequence::new());
+        let generation = crate::random::fork::generation();
+        seq.state
+            .store(generation << 1 | super::LOCKED, Ordering::Release);
+        let holder = {
+            let seq = seq.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                for (i, word) in seq.salt.iter().enumerate() {
+                    word.store(0x0101_0101 * (i as u32 + 1), Ordering::Relaxed);
+                }
+                seq.state.store(generation << 1, Ordering::Release);
+            })
+        };
+        let nonce = seq.next().unwrap();
+        holder.join().unwrap();
+        // Counter 0 under the salt the other thread published.
+        assert_eq!(nonce, [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
     }
 
     #[test]
