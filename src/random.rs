@@ -261,6 +261,35 @@ impl core::fmt::Debug for Generator {
     }
 }
 
+/// Tells the library that this process is a copy that its own process could
+/// also be running: a VM or process snapshot being restored (Firecracker, VM
+/// templates, CRIU), or a child created in a way that bypasses libc on a
+/// system the library cannot watch. Every key then draws a new nonce salt
+/// from the operating system before its next generated nonce, and every
+/// generator reseeds before its next output, so two restored copies never
+/// share a nonce sequence or random output from this point on.
+///
+/// A `fork()` through libc needs no call (see the module documentation);
+/// a snapshot restore does, as early as possible after it, before any key
+/// seals with a generated nonce. Where copies of a process are routine,
+/// prefer explicit random nonces with AES-GCM-SIV (misuse-resistant) over
+/// generated nonces.
+///
+/// ```
+/// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, random};
+///
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Aes256Gcm::new(&[7; 32])?;
+/// let (before, _) = key.encrypt_with_generated_nonce(b"", b"a")?;
+/// random::process_restored(); // e.g. in the VM's restore hook
+/// let (after, _) = key.encrypt_with_generated_nonce(b"", b"b")?;
+/// assert_ne!(before[..4], after[..4]); // a new salt
+/// # Ok(()) }
+/// ```
+pub fn process_restored() {
+    fork::forked();
+}
+
 thread_local! {
     /// This thread's generator for [`fill`], created on first use.
     static GENERATOR: RefCell<Option<Generator>> = const { RefCell::new(None) };

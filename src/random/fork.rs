@@ -10,12 +10,22 @@
 //!    and older kernels refuse it, so it is never the only mechanism.
 //! 2. A `pthread_atfork` child handler, which bumps the generation in every
 //!    child created through libc's `fork()`, whatever the kernel or emulator.
-//! 3. A process-id check, made where a syscall is affordable: whenever a
-//!    salt or a generator seed is drawn from the operating system
-//!    ([`checked_generation`]).
+//! 3. A process-id check: whenever a salt or a generator seed is drawn from
+//!    the operating system ([`checked_generation`]), and on every call of the
+//!    fast path where there is no marker page (kernels before 4.14, other
+//!    systems), since then nothing else would see a fork that bypasses libc
+//!    (`syscall(SYS_fork)`, `clone`, `_Fork`).
 //!
-//! The fast path ([`generation`]) is two loads: the page marker and the
-//! atfork counter.
+//! On FreeBSD and OpenBSD the marker page is made with `minherit(INHERIT_ZERO)`,
+//! their equivalent of `MADV_WIPEONFORK`.
+//!
+//! A process copied by other means — a VM or process snapshot restored twice
+//! (Firecracker, VM templates, CRIU) — keeps its process id and its memory;
+//! no mechanism can see that from inside. The application says so with
+//! [`crate::random::process_restored`], which starts a new generation.
+//!
+//! The fast path ([`generation`]) is two loads (the page marker and the
+//! atfork counter) where the page exists.
 
 use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use std::sync::Once;
@@ -47,20 +57,47 @@ fn setup() {
         unsafe {
             libc::pthread_atfork(None, None, Some(in_child));
         }
-        #[cfg(target_os = "linux")]
+        #[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd"))]
         MARKER.store(wipe_on_fork_page(), Ordering::SeqCst);
     });
 }
 
+/// The system's page size.
+#[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd"))]
+fn page_size() -> usize {
+    // SAFETY: `sysconf` with a valid name has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size)
+        .ok()
+        .filter(|&s| s > 0)
+        .unwrap_or(4096)
+}
+
+/// Asks the kernel to give children a zero-filled copy of `len` bytes at
+/// `page`: `MADV_WIPEONFORK` on Linux, `minherit(INHERIT_ZERO)` on the BSDs.
+///
+/// # Safety
+/// `page` must be a page-aligned mapping of `len` bytes owned by the caller.
+#[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd"))]
+unsafe fn zero_in_children(page: *mut libc::c_void, len: usize) -> bool {
+    #[cfg(target_os = "linux")]
+    // SAFETY: the caller's mapping (see above).
+    let status = unsafe { libc::madvise(page, len, libc::MADV_WIPEONFORK) };
+    #[cfg(any(target_os = "freebsd", target_os = "openbsd"))]
+    // SAFETY: the caller's mapping (see above).
+    let status = unsafe { libc::minherit(page, len, libc::INHERIT_ZERO) };
+    status == 0
+}
+
 /// Maps one page, asks the kernel to wipe it in children, and writes the
 /// marker. Returns null if the kernel refused.
-#[cfg(target_os = "linux")]
+#[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd"))]
 fn wipe_on_fork_page() -> *mut u8 {
     // SAFETY: an anonymous private mapping of one page, not tied to any Rust
     // object; checked for failure before use; never unmapped (it lives as long
     // as the process, like the statics that point to it).
     unsafe {
-        let len = 4096;
+        let len = page_size();
         let page = libc::mmap(
             core::ptr::null_mut(),
             len,
@@ -72,7 +109,7 @@ fn wipe_on_fork_page() -> *mut u8 {
         if page == libc::MAP_FAILED {
             return core::ptr::null_mut();
         }
-        if libc::madvise(page, len, libc::MADV_WIPEONFORK) != 0 {
+        if !zero_in_children(page, len) {
             libc::munmap(page, len);
             return core::ptr::null_mut();
         }
@@ -87,9 +124,13 @@ fn wipe_on_fork_page() -> *mut u8 {
 pub(crate) fn generation() -> u32 {
     setup();
     let marker = MARKER.load(Ordering::Acquire);
+    if marker.is_null() {
+        // No marker page: only the process id can see a fork that bypassed
+        // libc's handlers.
+        check_pid();
     // SAFETY: a non-null marker points into the page mapped in
     // `wipe_on_fork_page`, which is never unmapped.
-    if !marker.is_null() && unsafe { marker.read_volatile() } == 0 {
+    } else if unsafe { marker.read_volatile() } == 0 {
         // The kernel wiped the page: this is a child. Re-arm and move on.
         forked();
         // SAFETY: as above.
@@ -98,19 +139,44 @@ pub(crate) fn generation() -> u32 {
     GENERATION.load(Ordering::Acquire)
 }
 
-/// [`generation`], also checking the process id (one syscall): used where
-/// the operating system is asked for randomness anyway.
-pub(crate) fn checked_generation() -> u32 {
-    setup();
+/// Starts a new generation if the process id changed since the last check.
+fn check_pid() {
     let pid = std::process::id();
     if PID.swap(pid, Ordering::SeqCst) != pid {
         forked();
     }
+}
+
+/// [`generation`], also checking the process id (one syscall): used where
+/// the operating system is asked for randomness anyway.
+pub(crate) fn checked_generation() -> u32 {
+    setup();
+    check_pid();
     generation()
 }
 
-fn forked() {
+/// Starts a new generation: every key re-draws its nonce salt and every
+/// generator reseeds at its next use.
+pub(crate) fn forked() {
     GENERATION.fetch_add(1, Ordering::SeqCst);
+}
+
+/// The marker byte as it is now (`None` without a marker page): zero in a
+/// child only where the kernel honours the wipe advice (qemu-user accepts
+/// and ignores it).
+#[cfg(test)]
+pub(crate) fn marker_for_test() -> Option<u8> {
+    let marker = MARKER.load(Ordering::Acquire);
+    // SAFETY: a non-null marker points into the page that is never unmapped.
+    (!marker.is_null()).then(|| unsafe { marker.read_volatile() })
+}
+
+/// Takes the marker page away (or gives it back) for a test of the path
+/// without it; returns what was there.
+#[cfg(test)]
+pub(crate) fn set_marker_for_test(marker: *mut u8) -> *mut u8 {
+    setup();
+    MARKER.swap(marker, Ordering::SeqCst)
 }
 
 /// Whether the kernel accepted `MADV_WIPEONFORK` for the marker page (it may
