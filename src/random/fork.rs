@@ -83,9 +83,12 @@ unsafe fn zero_in_children(page: *mut libc::c_void, len: usize) -> bool {
     #[cfg(target_os = "linux")]
     // SAFETY: the caller's mapping (see above).
     let status = unsafe { libc::madvise(page, len, libc::MADV_WIPEONFORK) };
-    #[cfg(any(target_os = "freebsd", target_os = "openbsd"))]
+    #[cfg(target_os = "freebsd")]
     // SAFETY: the caller's mapping (see above).
     let status = unsafe { libc::minherit(page, len, libc::INHERIT_ZERO) };
+    #[cfg(target_os = "openbsd")]
+    // SAFETY: the caller's mapping (see above).
+    let status = unsafe { libc::minherit(page, len, libc::MAP_INHERIT_ZERO) };
     status == 0
 }
 
