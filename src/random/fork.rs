@@ -27,7 +27,7 @@
 //! The fast path ([`generation`]) is two loads (the page marker and the
 //! atfork counter) where the page exists.
 
-use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicPtr, AtomicU8, AtomicU32, Ordering};
 use std::sync::Once;
 
 /// The generation bumped by the atfork handler and by detected forks.
@@ -117,27 +117,39 @@ fn wipe_on_fork_page() -> *mut u8 {
             return core::ptr::null_mut();
         }
         let marker = page.cast::<u8>();
-        marker.write_volatile(1);
+        // Before the pointer is published (in `setup`'s `Once`), so plain.
+        marker.write(1);
         marker
     }
+}
+
+/// The marker byte as an atomic, if there is a marker page: every thread
+/// reads it, and the first to find it wiped re-arms it.
+fn marker() -> Option<&'static AtomicU8> {
+    let marker = MARKER.load(Ordering::Acquire);
+    // SAFETY: a non-null marker points into the page mapped in
+    // `wipe_on_fork_page`, which is never unmapped; after `setup` publishes
+    // it, the byte is only ever accessed through this atomic view.
+    (!marker.is_null()).then(|| unsafe { AtomicU8::from_ptr(marker) })
 }
 
 /// The current fork generation: it differs in a child from its parent's.
 #[inline]
 pub(crate) fn generation() -> u32 {
     setup();
-    let marker = MARKER.load(Ordering::Acquire);
-    if marker.is_null() {
+    match marker() {
         // No marker page: only the process id can see a fork that bypassed
         // libc's handlers.
-        check_pid();
-    // SAFETY: a non-null marker points into the page mapped in
-    // `wipe_on_fork_page`, which is never unmapped.
-    } else if unsafe { marker.read_volatile() } == 0 {
-        // The kernel wiped the page: this is a child. Re-arm and move on.
-        forked();
-        // SAFETY: as above.
-        unsafe { marker.write_volatile(1) };
+        None => check_pid(),
+        // The kernel wiped the page: this is a child. New generation first,
+        // then re-arm, so that a thread that finds the marker re-armed also
+        // finds the new generation (two threads that both saw it wiped start
+        // two generations, which costs a second salt and nothing else).
+        Some(m) if m.load(Ordering::Acquire) == 0 => {
+            forked();
+            m.store(1, Ordering::Release);
+        }
+        Some(_) => {}
     }
     GENERATION.load(Ordering::Acquire)
 }
@@ -169,9 +181,7 @@ pub(crate) fn forked() {
 /// and ignores it).
 #[cfg(test)]
 pub(crate) fn marker_for_test() -> Option<u8> {
-    let marker = MARKER.load(Ordering::Acquire);
-    // SAFETY: a non-null marker points into the page that is never unmapped.
-    (!marker.is_null()).then(|| unsafe { marker.read_volatile() })
+    marker().map(|m| m.load(Ordering::Acquire))
 }
 
 /// Takes the marker page away (or gives it back) for a test of the path
