@@ -164,6 +164,14 @@ impl AesKey {
         }
     }
 
+    /// The round keys, 16 bytes each, in order (FIPS-197's byte order).
+    pub fn round_keys(&self) -> Vec<Block> {
+        self.w
+            .chunks_exact(4)
+            .map(|words| core::array::from_fn(|i| words[i / 4][i % 4]))
+            .collect()
+    }
+
     /// Cipher (FIPS-197 §5.1).
     pub fn encrypt_block(&self, block: &Block) -> Block {
         let sbox = sbox_table();

@@ -7,7 +7,9 @@
 //!   field by field (the state is never moved after it is built), and returns a
 //!   [`Placed`] guard that dereferences to the key.
 //! - Dropping the guard drops the key (which zeroizes its round keys and
-//!   GHASH powers) and then overwrites every byte of the slot with zeros.
+//!   GHASH powers) and then overwrites every byte of the slot with zeros;
+//!   dropping the slot overwrites them again, so a guard that was forgotten
+//!   (`mem::forget`) still leaves no key behind once its slot goes.
 //! - For memory the caller allocates itself (e.g. `mmap` + `mlock`),
 //!   [`key_state_layout`] gives the size and alignment, and the `unsafe`
 //!   [`Aead::new_at`] builds the key at a raw pointer.
@@ -116,21 +118,38 @@ impl<K> Drop for Placed<'_, K> {
         // SAFETY: the slot holds an initialised `K` (see `deref`); it is dropped
         // exactly once, here, and not used afterwards except as bytes.
         unsafe { core::ptr::drop_in_place(self.slot.as_mut_ptr()) };
-        // SAFETY: the storage is `size_of::<K>()` bytes, valid for writes; after
-        // the drop it holds no live value, so it is overwritten as bytes.
+        self.slot.wipe();
+    }
+}
+
+impl<K> KeySlot<K> {
+    /// Overwrites every byte of the storage with zeros (volatile stores, which
+    /// the optimiser may not drop though nothing reads the bytes again). The
+    /// storage holds no live value afterwards.
+    fn wipe(&mut self) {
+        // SAFETY: the storage is `size_of::<K>()` bytes, valid for writes, and
+        // is overwritten as bytes (`MaybeUninit<u8>` has no validity needs).
         let bytes = unsafe {
             core::slice::from_raw_parts_mut(
-                self.slot.as_mut_ptr().cast::<MaybeUninit<u8>>(),
+                self.as_mut_ptr().cast::<MaybeUninit<u8>>(),
                 size_of::<K>(),
             )
         };
         for b in bytes.iter_mut() {
-            // Volatile: the optimiser may not drop a store to memory that is
-            // never read again.
             // SAFETY: `b` is one byte of the slot.
             unsafe { core::ptr::write_volatile(b.as_mut_ptr(), 0) };
         }
         core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// A slot is wiped when it goes, too: if its [`Placed`] guard was forgotten
+/// (`mem::forget`), the key in it was never dropped, and this is what still
+/// clears its bytes. (The key's own `Drop` only zeroizes, so skipping it
+/// leaves nothing undone.)
+impl<K> Drop for KeySlot<K> {
+    fn drop(&mut self) {
+        self.wipe();
     }
 }
 
