@@ -184,9 +184,13 @@ macro_rules! on_tier {
             // SAFETY: the token in `Tier::VaesAvx512` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
             Tier::VaesAvx512(t) => unsafe { $avx512(t, $($arg),*) },
-            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+            // Data-independent timing set around the kernel, where the CPU has it.
             #[cfg(target_arch = "aarch64")]
-            Tier::Armv8(t) => unsafe { $armv8(t, $($arg),*) },
+            Tier::Armv8(t) => {
+                let _dit = aarch64::DitGuard::new();
+                // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+                unsafe { $armv8(t, $($arg),*) }
+            }
         }
     };
 }
@@ -272,6 +276,8 @@ fn expand_key<const NK: usize, const KB: usize>(
     unsafe {
         x86_64::aes::expand(tier.aesni(), key, round_keys)
     }
+    #[cfg(target_arch = "aarch64")]
+    let _dit = aarch64::DitGuard::new();
     // SAFETY: the ARMv8 token proves its features were detected.
     #[cfg(target_arch = "aarch64")]
     unsafe {
@@ -292,6 +298,8 @@ fn init_gcm_key<const NK: usize, const KB: usize>(
     unsafe {
         x86_64::gcm_aesni::init_key(tier.aesni(), key, round_keys, h_powers)
     }
+    #[cfg(target_arch = "aarch64")]
+    let _dit = aarch64::DitGuard::new();
     // SAFETY: the ARMv8 token proves its features were detected.
     #[cfg(target_arch = "aarch64")]
     unsafe {

@@ -346,6 +346,7 @@ fn keystream(tier: Tier, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
     // SAFETY: the ARMv8 token proves AES was detected.
     unsafe {
         let crate::backend::Tier::Armv8(t) = tier;
+        let _dit = crate::backend::aarch64::DitGuard::new();
         crate::backend::aarch64::aes::keystream(t, key, next, out)
     }
 }
