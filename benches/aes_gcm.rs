@@ -285,7 +285,7 @@ fn bench_variant<Hw: Aead, Rc: AeadInOut + KeyInit>(c: &mut Criterion, variant: 
     }
 
     let mut group = c.benchmark_group(format!("{name}/setup"));
-    common::bench_setup::<Hw>(&mut group, variant.key);
+    common::bench_setup::<Hw, Rc>(&mut group, variant.key, variant.aws_lc, "aes-gcm");
     group.bench_function("ring", |b| {
         b.iter(|| {
             LessSafeKey::new(
@@ -293,17 +293,6 @@ fn bench_variant<Hw: Aead, Rc: AeadInOut + KeyInit>(c: &mut Criterion, variant: 
                     .expect("ring accepts the key"),
             )
         })
-    });
-    group.bench_function("aws-lc-rs", |b| {
-        b.iter(|| {
-            aws_lc_rs::aead::LessSafeKey::new(
-                aws_lc_rs::aead::UnboundKey::new(variant.aws_lc, black_box(variant.key))
-                    .expect("aws-lc-rs accepts the key"),
-            )
-        })
-    });
-    group.bench_function("aes-gcm", |b| {
-        b.iter(|| Rc::new_from_slice(black_box(variant.key)).expect("aes-gcm accepts the key"))
     });
     group.finish();
 }

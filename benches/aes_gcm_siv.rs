@@ -235,18 +235,7 @@ fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInOut + KeyInit>(
     }
 
     let mut group = c.benchmark_group(format!("{name}/setup"));
-    common::bench_setup::<Hw>(&mut group, variant.key);
-    group.bench_function("aws-lc-rs", |b| {
-        b.iter(|| {
-            aws_lc_rs::aead::LessSafeKey::new(
-                aws_lc_rs::aead::UnboundKey::new(variant.aws_lc, black_box(variant.key))
-                    .expect("aws-lc-rs accepts the key"),
-            )
-        })
-    });
-    group.bench_function("aes-gcm-siv", |b| {
-        b.iter(|| Rc::new_from_slice(black_box(variant.key)).expect("aes-gcm-siv accepts the key"))
-    });
+    common::bench_setup::<Hw, Rc>(&mut group, variant.key, variant.aws_lc, "aes-gcm-siv");
     group.finish();
 }
 

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use std::hint::black_box;
 
+use aes_gcm::aead::KeyInit;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
 use hardware_aead::{Aead, Backend};
@@ -74,13 +75,18 @@ impl<Hw: Aead> Keys<Hw> {
     }
 }
 
-/// Adds this crate's key-setup entries to `group`: `new` + drop on every
+/// Adds the key-setup entries (`new` + drop) to `group`: this crate on every
 /// tier the CPU has (`hardware-aead/<tier>`, through `with_backend`) and on
-/// the tier `new` picks (`hardware-aead`). The key is dropped inside the
-/// timing, so its zeroization is part of what is measured; the peers' entries
-/// return their key from the closure, which criterion drops inside the timing
-/// too.
-pub fn bench_setup<Hw: Aead>(group: &mut BenchmarkGroup<'_, WallTime>, key: &[u8]) {
+/// the tier `new` picks (`hardware-aead`), aws-lc-rs (`LessSafeKey::new(
+/// UnboundKey::new(..))`) and RustCrypto's `Rc` (`KeyInit::new_from_slice`,
+/// entry `rc_name`). Every key is dropped inside the timing, so a wipe on drop
+/// is part of what is measured.
+pub fn bench_setup<Hw: Aead, Rc: KeyInit>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    key: &[u8],
+    aws_lc: &'static aws_lc_rs::aead::Algorithm,
+    rc_name: &str,
+) {
     let Ok(key_bytes) = Hw::KeyBytes::try_from(key) else {
         panic!("a key of {} bytes", Hw::KEY_LEN);
     };
@@ -96,6 +102,17 @@ pub fn bench_setup<Hw: Aead>(group: &mut BenchmarkGroup<'_, WallTime>, key: &[u8
             b.iter(|| drop(Hw::new(black_box(&key_bytes))))
         });
     }
+    group.bench_function("aws-lc-rs", |b| {
+        b.iter(|| {
+            aws_lc_rs::aead::LessSafeKey::new(
+                aws_lc_rs::aead::UnboundKey::new(aws_lc, black_box(key))
+                    .expect("aws-lc-rs accepts the key"),
+            )
+        })
+    });
+    group.bench_function(rc_name, |b| {
+        b.iter(|| Rc::new_from_slice(black_box(key)).expect("RustCrypto accepts the key"))
+    });
 }
 
 /// A deterministic plaintext of `len` bytes.
