@@ -21,8 +21,10 @@ use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks, expand_regs, expand_regs_riding, load_round_keys};
 use super::clmul::{fold_blocks, powers, powers_upto};
-use super::ctr::{by_tail_size, ctr_hash_output, ctr_only, hash_input, hash_padded, tail};
-use super::{from_u128, load, store};
+use super::ctr::{
+    GROUP, by_tail_size, counter_blocks, ctr_hash_output, ctr_only, hash_input, hash_padded, tail,
+};
+use super::{from_u128, load, load_blocks, store, store_blocks};
 use crate::backend::{Block, InOut, RoundKeys, padded_block, wipe};
 use crate::cpu::AesNiClmul;
 
@@ -108,8 +110,8 @@ aesni_clmul! {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        if is_one_block(aad, data) {
-            return one_block::<NK, true>(keys, nonce, aad, data, 0, len_block);
+        if is_one_group(aad, data) {
+            return one_group::<NK, true>(keys, nonce, aad, data, 0, len_block);
         }
         let mut s = state_new(keys, nonce, aad, data.len());
         let tag = hash_from(&mut s, data, 0, len_block);
@@ -131,33 +133,52 @@ aesni_clmul! {
         tag: u128,
         len_block: u128,
     ) -> Block {
-        if is_one_block(aad, data) {
-            return one_block::<NK, false>(keys, nonce, aad, data, tag, len_block);
+        if is_one_group(aad, data) {
+            return one_group::<NK, false>(keys, nonce, aad, data, tag, len_block);
         }
         let mut s = state_new(keys, nonce, aad, data.len());
         s.ctr = initial_counter_from(tag);
         store(open_from(&mut s, data, 0, len_block))
     }
 
-    /// Whether [`one_block`] takes the message: an AAD and a text of at most
-    /// one block each (the lengths are public).
+    /// Whether [`one_group`] takes the message: an AAD of at most one block
+    /// and a text of at most one group, eight blocks (the lengths are public).
     #[inline]
-    pub(super) fn is_one_block(aad: &[u8], data: &InOut<'_>) -> bool {
-        aad.len() <= 16 && data.len() <= 16
+    pub(super) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
+        aad.len() <= 16 && data.len() <= GROUP
     }
 
-    /// Seal (`SEAL`) or open of a message whose AAD and text are at most one
-    /// block each, written for latency: after the key derivation every step
-    /// waits on the one before, so the block that can be encrypted first
-    /// rides the message key's schedule (`aes::ride`) — seal's tag input
-    /// (S_s needs only the authentication key), open's keystream block (the
-    /// received tag is the counter) — and the other follows. RFC 8452 §4 in
-    /// order: the per-nonce keys; S_s = POLYVAL(auth key, padded AAD, padded
-    /// text, length block), where an empty AAD or text adds no block; the tag
-    /// and one block of counter mode. Returns the tag (seal: the one to send;
-    /// open: the one computed over the plaintext, for the caller to compare).
+    /// [`one_group_of`] with one block of keystream for a text of at most 16
+    /// bytes, eight for a longer one.
     #[inline]
-    fn one_block<const NK: usize, const SEAL: bool>(
+    pub(super) fn one_group<const NK: usize, const SEAL: bool>(
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        if data.len() <= 16 {
+            one_group_of::<NK, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
+        } else {
+            one_group_of::<NK, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
+        }
+    }
+
+    /// Seal (`SEAL`) or open of a message whose AAD is at most one block and
+    /// whose text fits `M` blocks (`B` = 16·`M` bytes), written for latency:
+    /// after the key derivation every step waits on the one before, so what
+    /// can be encrypted first rides the message key's schedule (`aes::ride`)
+    /// — seal's tag input (S_s needs only the authentication key), open's
+    /// keystream (the received tag is the counter) — and the rest follows.
+    /// RFC 8452 §4 in order: the per-nonce keys; S_s = POLYVAL(auth key,
+    /// padded AAD, padded text, length block), where an empty AAD or text adds
+    /// no block; the tag; counter mode. Returns the tag (seal: the one to
+    /// send; open: the one computed over the plaintext, for the caller to
+    /// compare).
+    #[inline]
+    fn one_group_of<const NK: usize, const SEAL: bool, const M: usize, const B: usize>(
         keys: &RoundKeys<NK>,
         nonce: u128,
         aad: &[u8],
@@ -169,66 +190,89 @@ aesni_clmul! {
         let nonce = from_u128(nonce);
         let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
         let n = data.len();
-        let mut text = [0u8; 16];
+        let mut text = [0u8; B];
         data.read_tail(0, &mut text);
-        let x = load(&text);
-        let mut blocks = [load(&padded_block(aad)), x, from_u128(len_block)];
-        let mut h = powers_upto(auth, 3);
-        let (mut enc, tag, out) = if SEAL {
-            let mut t = [tag_input(fold_present(&blocks, aad.len(), n, &h), nonce)];
+        let x: [__m128i; M] = load_blocks(&text);
+        // As many powers as the hash has blocks (AAD, text, length), up to 8.
+        let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
+        let mut h = powers_upto(auth, hashed.min(8));
+        let (mut enc, tag, mut out) = if SEAL {
+            let mut t = [tag_input(polyval_short(aad, &x, n, len_block, &h), nonce)];
             let enc = expand_regs_riding::<NK, 1>(enc0, enc1, &mut t);
-            let mut ks = [initial_counter(t[0])];
+            let mut ctr = initial_counter(t[0]);
+            let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
             encrypt_blocks(&enc, &mut ks);
-            (enc, t[0], _mm_xor_si128(x, ks[0]))
+            (enc, t[0], xor_blocks(x, &ks))
         } else {
-            let mut ks = [initial_counter_from(tag)];
-            let enc = expand_regs_riding::<NK, 1>(enc0, enc1, &mut ks);
-            let p = _mm_xor_si128(x, ks[0]);
+            let mut ctr = initial_counter_from(tag);
+            let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
+            let enc = expand_regs_riding::<NK, M>(enc0, enc1, &mut ks);
+            let mut p = xor_blocks(x, &ks);
             // POLYVAL takes the plaintext's `n` bytes, zero-padded.
-            blocks[1] = _mm_and_si128(p, first_bytes_mask(n));
-            let mut t = [tag_input(fold_present(&blocks, aad.len(), n, &h), nonce)];
+            for (i, b) in p.iter_mut().enumerate() {
+                *b = _mm_and_si128(*b, first_bytes_mask(n.saturating_sub(16 * i)));
+            }
+            let mut t = [tag_input(polyval_short(aad, &p, n, len_block, &h), nonce)];
             encrypt_blocks(&enc, &mut t);
             (enc, t[0], p)
         };
-        let mut out_bytes = store(out);
+        let mut out_bytes: [u8; B] = store_blocks(&out);
         data.write_tail(0, &out_bytes, n);
         wipe(&mut out_bytes);
         wipe(&mut text);
-        blocks.zeroize();
+        out.zeroize();
         enc.zeroize();
         h.zeroize();
         store(tag)
     }
 
-    /// A mask of `n` (at most 16) 0xff bytes followed by zeros.
+    /// Lane-wise XOR of two arrays of blocks.
     #[inline]
-    fn first_bytes_mask(n: usize) -> __m128i {
-        const ONES_THEN_ZEROS: [u8; 32] = {
-            let mut t = [0u8; 32];
-            let mut i = 0;
-            while i < 16 {
-                t[i] = 0xff;
-                i += 1;
-            }
-            t
-        };
-        let start = 16 - n.min(16);
-        // SAFETY: `start <= 16`, so the 16 bytes read lie inside the 32-byte table.
-        unsafe { _mm_loadu_si128(ONES_THEN_ZEROS.as_ptr().add(start).cast()) }
+    fn xor_blocks<const M: usize>(mut a: [__m128i; M], b: &[__m128i; M]) -> [__m128i; M] {
+        for (a, b) in a.iter_mut().zip(b) {
+            *a = _mm_xor_si128(*a, *b);
+        }
+        a
     }
 
-    /// POLYVAL of `blocks` = [padded AAD, padded text, length block] from
-    /// zero, leaving out the AAD block if the AAD is empty and the text block
-    /// if the text is (RFC 8452 pads an empty input to no blocks).
+    /// A mask of `min(n, 16)` 0xff bytes followed by zeros, by comparison
+    /// with the byte positions (no table, so no load at an index).
     #[inline]
-    fn fold_present(blocks: &[__m128i; 3], aad_len: usize, text_len: usize, h: &[__m128i; 8]) -> __m128i {
-        let z = _mm_setzero_si128();
-        match (aad_len > 0, text_len > 0) {
-            (true, true) => fold_blocks(z, blocks, h),
-            (true, false) => fold_blocks(z, &[blocks[0], blocks[2]], h),
-            (false, true) => fold_blocks(z, &blocks[1..], h),
-            (false, false) => fold_blocks(z, &blocks[2..], h),
+    fn first_bytes_mask(n: usize) -> __m128i {
+        let positions = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        _mm_cmpgt_epi8(_mm_set1_epi8(n.min(16) as i8), positions)
+    }
+
+    /// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
+    /// adds none), the first `n.div_ceil(16)` blocks of `text` (already
+    /// zero-padded) and the length block: at most ten blocks, folded eight
+    /// at a time with `h` = H^1..H^8.
+    #[inline]
+    fn polyval_short<const M: usize>(
+        aad: &[u8],
+        text: &[__m128i; M],
+        n: usize,
+        len_block: u128,
+        h: &[__m128i; 8],
+    ) -> __m128i {
+        let mut blocks = [_mm_setzero_si128(); 10];
+        let mut count = 0;
+        if !aad.is_empty() {
+            blocks[0] = load(&padded_block(aad));
+            count = 1;
         }
+        for b in &text[..n.div_ceil(16).min(M)] {
+            blocks[count] = *b;
+            count += 1;
+        }
+        blocks[count] = from_u128(len_block);
+        count += 1;
+        let mut acc = _mm_setzero_si128();
+        for chunk in blocks[..count].chunks(8) {
+            acc = fold_blocks(acc, chunk, h);
+        }
+        blocks.zeroize();
+        acc
     }
 
     /// Derives the per-message keys and powers and hashes the AAD. RFC 8452 §4:
