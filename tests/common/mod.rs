@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: hex, a deterministic byte source,
 //! every-backend key construction, the peers (ring for AES-GCM, RustCrypto
 //! `aes-gcm-siv` for AES-GCM-SIV), and parsers for the vector files under
-//! `$HARDWARE_AEAD_VECTORS` (formats described in the vector directory's README).
+//! `tests/data/` (formats and provenance in its README).
 //!
 //! Each test binary uses a subset, hence the `dead_code` allowance.
 
@@ -9,7 +9,6 @@
 
 pub mod api_check;
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use hardware_aead::{Aead, Backend, Error, Nonce, TAG_LEN, Tag};
@@ -381,35 +380,35 @@ pub fn rustcrypto_siv_open(
 // Vector files
 // ---------------------------------------------------------------------------
 
-/// The variable naming the shared vector directory.
+/// The variable that, if set, names a directory to read the vector files from
+/// instead of the compressed copies committed under `tests/data/`.
 pub const VECTORS_ENV: &str = "HARDWARE_AEAD_VECTORS";
 
-/// The vector directory, or `None` after printing a "skipped" line for `test`
-/// when the variable is not set.
-pub fn vectors_dir(test: &str) -> Option<PathBuf> {
-    match std::env::var_os(VECTORS_ENV) {
-        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
-        _ => {
-            // Written to the stderr handle directly, not through `eprintln!`, so
-            // that the test harness's output capture does not hide it.
-            let _ = writeln!(std::io::stderr(), "{test}: skipped: {VECTORS_ENV} not set");
-            None
-        }
-    }
-}
-
-/// The text of `relative` in the vector directory. `None` (with a "skipped" line)
-/// when the variable is unset; when it is set, a missing or unreadable file fails
-/// the test.
+/// The text of the vector file `relative` (e.g. `nist_cavp/gcmDecrypt128_iv96.rsp`):
+/// from `$HARDWARE_AEAD_VECTORS/relative` when the variable is set, else from
+/// `tests/data/relative.gz`, the repository's gzip copy of the same file
+/// (`tests/data/README.md`). A missing or unreadable file fails the test.
+/// Always `Some` (the callers' `?` predates the committed copies).
 pub fn read_vector_file(test: &str, relative: &str) -> Option<String> {
-    let path = vectors_dir(test)?.join(relative);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(e) => panic!(
-            "{test}: {VECTORS_ENV} is set but {} cannot be read: {e}",
-            path.display()
-        ),
+    if let Some(dir) = std::env::var_os(VECTORS_ENV).filter(|d| !d.is_empty()) {
+        let path = PathBuf::from(dir).join(relative);
+        return match std::fs::read_to_string(&path) {
+            Ok(text) => Some(text),
+            Err(e) => panic!(
+                "{test}: {VECTORS_ENV} is set but {} cannot be read: {e}",
+                path.display()
+            ),
+        };
     }
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(format!("{relative}.gz"));
+    let file = std::fs::File::open(&path)
+        .unwrap_or_else(|e| panic!("{test}: {} cannot be read: {e}", path.display()));
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut text)
+        .unwrap_or_else(|e| panic!("{test}: {} does not decompress: {e}", path.display()));
+    Some(text)
 }
 
 /// One record of a NIST CAVP GCMVS `.rsp` file.
