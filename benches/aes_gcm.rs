@@ -52,7 +52,7 @@ use std::hint::black_box;
 use aes_gcm::aead::generic_array::GenericArray;
 use aes_gcm::aead::{AeadInPlace, KeyInit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hardware_aead::{Aead, Tag};
+use hardware_aead::{Aead, Nonce, Tag};
 use ring::aead::{AES_128_GCM, AES_256_GCM, Aad, LessSafeKey, UnboundKey};
 
 use common::{AAD, Keys, NONCE, SIZES, plaintext};
@@ -91,7 +91,10 @@ fn aes_gcm(c: &mut Criterion) {
 }
 
 /// Benchmarks one variant: `Hw` is this crate's key type, `Rc` RustCrypto's.
-fn bench_variant<Hw: Aead, Rc: AeadInPlace + KeyInit>(c: &mut Criterion, variant: Variant) {
+fn bench_variant<Hw: Aead<Nonce = Nonce>, Rc: AeadInPlace + KeyInit>(
+    c: &mut Criterion,
+    variant: Variant,
+) {
     let name = variant.name;
     let hw = Keys::<Hw>::new(name, variant.key);
     let ring_key =

@@ -40,7 +40,7 @@ use std::hint::black_box;
 use aes_gcm_siv::aead::generic_array::GenericArray;
 use aes_gcm_siv::aead::{AeadInPlace, KeyInit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hardware_aead::Aead;
+use hardware_aead::{Aead, Nonce};
 
 use common::{AAD, Keys, NONCE, SIZES, plaintext};
 
@@ -77,7 +77,7 @@ fn aes_gcm_siv(c: &mut Criterion) {
 
 /// Benchmarks one variant: `Hw` is this crate's GCM-SIV key type, `Gcm` its
 /// AES-GCM key type of the same size, `Rc` RustCrypto's GCM-SIV.
-fn bench_variant<Hw: Aead, Gcm: Aead, Rc: AeadInPlace + KeyInit>(
+fn bench_variant<Hw: Aead<Nonce = Nonce>, Gcm: Aead<Nonce = Nonce>, Rc: AeadInPlace + KeyInit>(
     c: &mut Criterion,
     variant: Variant,
 ) {

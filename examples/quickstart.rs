@@ -36,7 +36,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Encrypts a message, prints the result and decrypts it again.
-fn round_trip(name: &str, key: &impl Aead) -> Result<(), Box<dyn std::error::Error>> {
+fn round_trip(
+    name: &str,
+    key: &impl Aead<Nonce = Nonce>,
+) -> Result<(), Box<dyn std::error::Error>> {
     // A nonce must never repeat under one key; a counter or 12 random bytes
     // per message are the usual choices.
     let nonce: Nonce = *b"unique nonce";
@@ -59,7 +62,7 @@ fn round_trip(name: &str, key: &impl Aead) -> Result<(), Box<dyn std::error::Err
 }
 
 /// Flips one ciphertext bit and shows that decryption refuses it.
-fn tamper(name: &str, key: &impl Aead) -> Result<(), Box<dyn std::error::Error>> {
+fn tamper(name: &str, key: &impl Aead<Nonce = Nonce>) -> Result<(), Box<dyn std::error::Error>> {
     let nonce: Nonce = *b"other nonce!";
     let mut sealed = key.encrypt(&nonce, b"", b"pay 100 EUR to Alice")?;
     sealed[4] ^= 0x01;

@@ -38,6 +38,7 @@ pub(crate) mod aarch64;
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Backend {
     /// x86_64 AES-NI and PCLMULQDQ on 128-bit registers, 8 blocks per iteration.
     AesNiClmul,
@@ -191,6 +192,10 @@ macro_rules! on_tier {
         }
     };
 }
+
+// XAES-256-GCM's key state: after `on_tier!`, which it uses.
+mod xaes;
+pub(crate) use xaes::XaesKey;
 
 /// Overwrites a stack buffer of message bytes before it goes out of scope
 /// (tails and partial blocks copied through the stack): one volatile store of

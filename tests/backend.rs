@@ -18,6 +18,7 @@ fn cpu_has(backend: Backend) -> bool {
         Backend::VaesAvx2 => vaes,
         Backend::VaesAvx512 => vaes && has!("avx512f") && has!("avx512bw") && has!("avx512vl"),
         Backend::Armv8 => false,
+        _ => false,
     }
 }
 
@@ -29,6 +30,7 @@ fn cpu_has(backend: Backend) -> bool {
     match backend {
         Backend::Armv8 => has!("neon") && has!("aes") && has!("pmull"),
         Backend::AesNiClmul | Backend::VaesAvx2 | Backend::VaesAvx512 => false,
+        _ => false,
     }
 }
 

@@ -238,7 +238,7 @@ fn settle() {
 }
 
 /// The key type's key bytes from a slice of the right length.
-fn key_from<K: Aead>(bytes: &[u8]) -> K::KeyBytes {
+fn key_from<K: Aead<Nonce = Nonce>>(bytes: &[u8]) -> K::KeyBytes {
     K::KeyBytes::try_from(bytes).unwrap_or_else(|_| panic!("a {}-byte key", K::KEY_LEN))
 }
 
@@ -251,7 +251,7 @@ struct Outcome {
     asserted: bool,
 }
 
-fn run_algorithm<K: Aead>(
+fn run_algorithm<K: Aead<Nonce = Nonce>>(
     algorithm: &'static str,
     n: usize,
     rng: &mut Rng,
@@ -262,7 +262,7 @@ fn run_algorithm<K: Aead>(
     }
 }
 
-fn run_length<K: Aead>(
+fn run_length<K: Aead<Nonce = Nonce>>(
     algorithm: &'static str,
     len: usize,
     n: usize,

@@ -147,6 +147,27 @@ armv8_aes! {
         [h, h2, h3, h4, mul(h4, h), mul(h4, h2), mul(h4, h3), mul(h4, h4)]
     }
 
+    /// H^1..H^n (n ≤ 8) as in [`powers`]; the entries past n are zero and
+    /// must not be used.
+    #[inline]
+    pub(crate) fn powers_upto(h: uint8x16_t, n: usize) -> [uint8x16_t; 8] {
+        let mut p = [vdupq_n_u8(0); 8];
+        p[0] = h;
+        if n >= 2 {
+            p[1] = mul(h, h);
+        }
+        if n >= 3 {
+            p[2] = mul(p[1], h);
+        }
+        if n >= 4 {
+            p[3] = mul(p[1], p[1]);
+        }
+        for i in 4..n.min(8) {
+            p[i] = mul(p[3], p[i - 4]);
+        }
+        p
+    }
+
     /// Folds up to eight blocks into `acc`: `acc = dot(acc + x[0], H^n) + … +
     /// dot(x[n-1], H^1)` with one reduction (`h[i]` holds H^(i+1)).
     /// (`fold_blocks_inline!` is its body inline.)

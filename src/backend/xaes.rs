@@ -1,0 +1,227 @@
+//! XAES-256-GCM's key state: the fixed part of the key derivation, done once
+//! at key setup, and the per-message AES-256-GCM key derived from it on the
+//! key's tier before each call into that tier's GCM kernels.
+//!
+//! The C2SP XAES-256-GCM specification derives, for each 192-bit nonce N, an
+//! AES-256 key Kx from the first 96 bits of N with a CMAC-based KDF
+//! (NIST SP 800-108r1 counter mode) keyed with K, then runs AES-256-GCM under
+//! Kx with the last 96 bits of N. What does not depend on N — K's round keys
+//! and CMAC's subkey K1 — is this state; what does (Kx's round keys and the
+//! GHASH powers of H = AES-256_Kx(0^128)) lives on the stack for one call and
+//! is wiped when the call returns.
+
+use zeroize::Zeroize;
+
+use super::{Block, HPowers, InOut, RoundKeys, Tier};
+
+#[cfg(target_arch = "aarch64")]
+use super::aarch64;
+#[cfg(target_arch = "x86_64")]
+use super::x86_64;
+
+/// The longest message for which a GCM call, on every tier, reads no power
+/// of H beyond those [`powers_needed`] counts. Up to 32 bytes every tier
+/// runs the AES-NI (or ARMv8) code: AAD folds of up to eight blocks take
+/// H^1..H^blocks, and the message's blocks with the length block take
+/// H^1..H^(blocks + 1). Longer messages on the wide tiers load all eight
+/// powers (`group_powers`, the AVX-512 one-batch path), so they get all
+/// eight. The differential tests run every tier over every length up to 300
+/// bytes, so a change to those paths that broke this would fail them.
+const FEW_POWERS_MAX_TEXT: usize = 32;
+
+/// How many of H^1..H^8 a GCM call over `aad_len` and `text_len` bytes
+/// reads: the short message's blocks plus its length block, or the AAD's
+/// blocks, at most eight. Only these are computed per message; a 16-byte
+/// message with a short AAD needs H and H^2, one multiplication instead of
+/// seven.
+fn powers_needed(aad_len: usize, text_len: usize) -> usize {
+    if text_len > FEW_POWERS_MAX_TEXT {
+        8
+    } else {
+        (aad_len.div_ceil(16).max(text_len.div_ceil(16) + 1)).min(8)
+    }
+}
+
+/// XAES-256-GCM's key state: K's AES-256 round keys, CMAC's subkey K1 and
+/// the tier. 240 + 16 bytes of key-equivalent state, zeroized on drop.
+pub(crate) struct XaesKey {
+    round_keys: RoundKeys<15>,
+    k1: Block,
+    tier: Tier,
+}
+
+/// The AES-256-GCM key state of one message: Kx's round keys and the powers
+/// of its H (those past the count the call needs are zero). Both parts wipe
+/// themselves on drop.
+pub(crate) struct MessageKey {
+    pub(crate) round_keys: RoundKeys<15>,
+    pub(crate) h_powers: HPowers,
+}
+
+impl MessageKey {
+    /// All zero, to be filled by a kernel's `derive_key`.
+    fn zeroed() -> Self {
+        Self {
+            round_keys: RoundKeys([[0u8; 16]; 15]),
+            h_powers: HPowers([[0u8; 16]; 8]),
+        }
+    }
+}
+
+/// CMAC's subkey K1 from K's round keys. The spec, step 1 of the KDF: "L =
+/// AES-256ₖ(0¹²⁸); If MSB₁(L) = 0, K1 = L << 1; Else K1 = (L << 1) ⊕
+/// 0¹²⁰10000111" (NIST SP 800-38B §6.1). The conditional XOR is a mask made
+/// from L's top bit: no branch on the key.
+fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
+    // SAFETY: the AES-NI token proves its features were detected.
+    #[cfg(target_arch = "x86_64")]
+    let mut l = unsafe { x86_64::xaes::encrypt_block(tier.aesni(), round_keys, 0) };
+    // SAFETY: the ARMv8 token proves its features were detected.
+    #[cfg(target_arch = "aarch64")]
+    let mut l = unsafe { aarch64::xaes::encrypt_block(tier.armv8(), round_keys, 0) };
+    // CMAC reads blocks as big-endian bit strings: MSB₁ is bit 7 of byte 0.
+    let mut value = u128::from_be_bytes(l);
+    let top_bit_mask = 0u128.wrapping_sub(value >> 127);
+    let k1 = ((value << 1) ^ (top_bit_mask & 0x87)).to_be_bytes();
+    value.zeroize();
+    l.zeroize();
+    k1
+}
+
+impl XaesKey {
+    /// The key state for K's already expanded round keys.
+    pub(crate) fn new(tier: Tier, round_keys: RoundKeys<15>) -> Self {
+        let k1 = cmac_subkey(tier, &round_keys);
+        Self {
+            round_keys,
+            k1,
+            tier,
+        }
+    }
+
+    /// Builds the key state at `at`, field by field, so that it is never
+    /// moved after construction (caller-placed keys, `placement.rs`).
+    ///
+    /// # Safety
+    /// `at` must be valid for writes of `Self` and aligned for it. Whatever
+    /// it held is overwritten without being dropped.
+    pub(crate) unsafe fn init_at(
+        at: *mut Self,
+        tier: Tier,
+        round_keys: impl FnOnce() -> RoundKeys<15>,
+    ) {
+        // SAFETY: `at` is valid for writes and aligned (caller); each write
+        // targets one field of it, and the field read back (`round_keys`) was
+        // fully written just before.
+        unsafe {
+            core::ptr::addr_of_mut!((*at).tier).write(tier);
+            core::ptr::addr_of_mut!((*at).round_keys).write(round_keys());
+            let k1 = cmac_subkey(tier, &*core::ptr::addr_of!((*at).round_keys));
+            core::ptr::addr_of_mut!((*at).k1).write(k1);
+        }
+    }
+
+    /// The tier this key runs on.
+    pub(crate) fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    /// The AES-256-GCM key state for one message: Kx = AES-256ₖ(M1 ⊕ K1) ||
+    /// AES-256ₖ(M2 ⊕ K1) for `kdf_blocks` = [M1, M2] (as
+    /// `u128::from_le_bytes`), then Kx's round keys and the first `powers`
+    /// powers of its H.
+    fn message_key(&self, kdf_blocks: [u128; 2], powers: usize) -> MessageKey {
+        let mut key = MessageKey::zeroed();
+        // SAFETY: the AES-NI token proves its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            x86_64::xaes::derive_key(
+                self.tier.aesni(),
+                &self.round_keys,
+                &self.k1,
+                kdf_blocks,
+                powers,
+                &mut key,
+            )
+        };
+        // SAFETY: the ARMv8 token proves its features were detected.
+        #[cfg(target_arch = "aarch64")]
+        unsafe {
+            aarch64::xaes::derive_key(
+                self.tier.armv8(),
+                &self.round_keys,
+                &self.k1,
+                kdf_blocks,
+                powers,
+                &mut key,
+            )
+        };
+        key
+    }
+
+    /// XAES-256-GCM encryption of `data`, returning the tag: the message's
+    /// key (see [`message_key`](Self::message_key)), then the tier's
+    /// AES-256-GCM seal with `j0` and `len_block` (as for `GcmKey::seal`).
+    pub(crate) fn seal(
+        &self,
+        kdf_blocks: [u128; 2],
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        let key = self.message_key(kdf_blocks, powers_needed(aad.len(), data.len()));
+        on_tier!(
+            self.tier,
+            aesni: x86_64::gcm_aesni::seal,
+            avx2: x86_64::gcm_vaes_avx2::seal,
+            avx512: x86_64::gcm_vaes_avx512::seal,
+            armv8: aarch64::gcm::seal,
+            (&key.round_keys, &key.h_powers, j0, aad, data, len_block)
+        )
+    }
+
+    /// XAES-256-GCM decryption of `data`, returning the tag computed over
+    /// the ciphertext for the caller to compare (as for `GcmKey::open`).
+    pub(crate) fn open(
+        &self,
+        kdf_blocks: [u128; 2],
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        let key = self.message_key(kdf_blocks, powers_needed(aad.len(), data.len()));
+        on_tier!(
+            self.tier,
+            aesni: x86_64::gcm_aesni::open,
+            avx2: x86_64::gcm_vaes_avx2::open,
+            avx512: x86_64::gcm_vaes_avx512::open,
+            armv8: aarch64::gcm::open,
+            (&key.round_keys, &key.h_powers, j0, aad, data, len_block)
+        )
+    }
+}
+
+impl Drop for XaesKey {
+    fn drop(&mut self) {
+        // The round keys wipe themselves (`RoundKeys`'s own drop).
+        self.k1.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::powers_needed;
+
+    #[test]
+    fn powers_needed_counts_blocks_and_the_length_block() {
+        assert_eq!(powers_needed(0, 0), 1);
+        assert_eq!(powers_needed(0, 16), 2);
+        assert_eq!(powers_needed(0, 17), 3);
+        assert_eq!(powers_needed(20, 16), 2);
+        assert_eq!(powers_needed(48, 16), 3);
+        assert_eq!(powers_needed(1000, 1), 8);
+        assert_eq!(powers_needed(0, 33), 8);
+    }
+}
