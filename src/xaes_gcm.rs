@@ -60,25 +60,58 @@
 //! # Ok(()) }
 //! ```
 
-use crate::aead::{TAG_LEN, Tag};
+use crate::aead::Tag;
 use crate::aes_gcm::{length_block, pre_counter_block};
 use crate::backend::{InOut, RoundKeys, Tier, XaesKey};
 use crate::error::Error;
 
-/// A 192-bit XAES-256-GCM nonce.
+/// A 192-bit XAES-256-GCM nonce: the first 12 bytes go into the key
+/// derivation, the last 12 are the AES-256-GCM nonce Nₓ.
+///
+/// ```
+/// use hardware_aead::{Aead, xaes_gcm::{XNonce, Xaes256Gcm}};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Xaes256Gcm::new(&[7; 32])?;
+/// let mut nonce: XNonce = [0; 24];
+/// hardware_aead::random::fill(&mut nonce)?; // random nonces are the point
+/// let sealed = key.encrypt(&nonce, b"", b"hi")?;
+/// assert_eq!(key.decrypt(&nonce, b"", &sealed)?, b"hi");
+/// # Ok(()) }
+/// ```
 pub type XNonce = [u8; 24];
 
-/// The length of an [`XNonce`] in bytes.
+/// The length of an [`XNonce`] in bytes (also [`Aead::NONCE_LEN`](crate::Aead::NONCE_LEN)
+/// of [`Xaes256Gcm`]).
+///
+/// ```
+/// use hardware_aead::{Aead, TAG_LEN, xaes_gcm::{XNONCE_LEN, Xaes256Gcm}};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Xaes256Gcm::new(&[7; 32])?;
+/// let sealed = key.encrypt_nonce_appended_generated(b"", b"abc")?;
+/// assert_eq!(sealed.len(), 3 + TAG_LEN + XNONCE_LEN);
+/// assert_eq!(XNONCE_LEN, Xaes256Gcm::NONCE_LEN);
+/// # Ok(()) }
+/// ```
 pub const XNONCE_LEN: usize = 24;
 
 /// The longest plaintext XAES-256-GCM allows, in bytes: that of AES-256-GCM
 /// under the derived key ([`aes_gcm::MAX_PLAINTEXT_LEN`](crate::aes_gcm::MAX_PLAINTEXT_LEN),
 /// 2^36 − 32), the spec's "up to approximately 64GiB".
+///
+/// ```
+/// use hardware_aead::xaes_gcm::MAX_PLAINTEXT_LEN;
+/// assert_eq!(MAX_PLAINTEXT_LEN, (1 << 36) - 32);
+/// ```
 pub const MAX_PLAINTEXT_LEN: u64 = crate::aes_gcm::MAX_PLAINTEXT_LEN;
 
 /// The longest AAD XAES-256-GCM allows, in bytes: that of AES-256-GCM
 /// ([`aes_gcm::MAX_AAD_LEN`](crate::aes_gcm::MAX_AAD_LEN), 2^61 − 1), the
 /// spec's "up to 2 EiB".
+///
+/// ```
+/// use hardware_aead::xaes_gcm::MAX_AAD_LEN;
+/// assert_eq!(MAX_AAD_LEN, (1 << 61) - 1);
+/// ```
 pub const MAX_AAD_LEN: u64 = crate::aes_gcm::MAX_AAD_LEN;
 
 /// The KDF's two input blocks for nonce `nonce`, before the XOR with K1 (as
@@ -187,8 +220,6 @@ impl core::fmt::Debug for Xaes256Gcm {
             .finish_non_exhaustive()
     }
 }
-
-const _: () = assert!(TAG_LEN == 16 && XNONCE_LEN == 24);
 
 #[cfg(test)]
 mod tests {

@@ -68,24 +68,19 @@ impl MessageKey {
     }
 }
 
-/// CMAC's subkey K1 from K's round keys. The spec, step 1 of the KDF: "L =
-/// AES-256ₖ(0¹²⁸); If MSB₁(L) = 0, K1 = L << 1; Else K1 = (L << 1) ⊕
-/// 0¹²⁰10000111" (NIST SP 800-38B §6.1). The conditional XOR is a mask made
-/// from L's top bit: no branch on the key.
+/// CMAC's subkey K1 from K's round keys, on the key's tier (the kernels
+/// quote the spec's steps 1 and 2).
 fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
     // SAFETY: the AES-NI token proves its features were detected.
     #[cfg(target_arch = "x86_64")]
-    let mut l = unsafe { x86_64::xaes::encrypt_block(tier.aesni(), round_keys, 0) };
+    unsafe {
+        x86_64::xaes::cmac_subkey(tier.aesni(), round_keys)
+    }
     // SAFETY: the ARMv8 token proves its features were detected.
     #[cfg(target_arch = "aarch64")]
-    let mut l = unsafe { aarch64::xaes::encrypt_block(tier.armv8(), round_keys, 0) };
-    // CMAC reads blocks as big-endian bit strings: MSB₁ is bit 7 of byte 0.
-    let mut value = u128::from_be_bytes(l);
-    let top_bit_mask = 0u128.wrapping_sub(value >> 127);
-    let k1 = ((value << 1) ^ (top_bit_mask & 0x87)).to_be_bytes();
-    value.zeroize();
-    l.zeroize();
-    k1
+    unsafe {
+        aarch64::xaes::cmac_subkey(tier.armv8(), round_keys)
+    }
 }
 
 impl XaesKey {

@@ -20,15 +20,23 @@ use crate::backend::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
 
 aesni_clmul! {
-    /// AES-256 of one block (`block` as `u128::from_le_bytes`): CMAC's L at
-    /// key setup.
-    pub(crate) fn encrypt_block(_token: AesNiClmul, keys: &RoundKeys<15>, block: u128) -> Block {
+    /// CMAC's subkey K1 from K's round keys (NIST SP 800-38B §6.1), the
+    /// spec's steps 1 and 2: "L = AES-256ₖ(0x00, ..., 0x00)"; "If MSB₁(L) = 0,
+    /// then K1 = L << 1; Else K1 = (L << 1) ⊕ (0x00, ..., 0x00, 0b10000111)".
+    /// CMAC reads a block as a big-endian bit string, so MSB₁ is bit 7 of byte
+    /// 0; the conditional XOR is a mask made from that bit, not a branch.
+    pub(crate) fn cmac_subkey(_token: AesNiClmul, keys: &RoundKeys<15>) -> Block {
         let rk = load_round_keys(keys);
-        let mut b = [from_u128(block)];
-        encrypt_blocks(&rk, &mut b);
-        let out = store(b[0]);
-        b.zeroize();
-        out
+        let mut l = [_mm_setzero_si128()];
+        encrypt_blocks(&rk, &mut l);
+        let mut l_bytes = store(l[0]);
+        let mut value = u128::from_be_bytes(l_bytes);
+        let top_bit_mask = 0u128.wrapping_sub(value >> 127);
+        let k1 = ((value << 1) ^ (top_bit_mask & 0x87)).to_be_bytes();
+        l.zeroize();
+        l_bytes.zeroize();
+        value.zeroize();
+        k1
     }
 
     /// The per-message AES-256-GCM key; see the module contract. The spec:
