@@ -80,6 +80,8 @@ REQUIRED = [
     (r"::gcm_aesni::h_powers::<15>$", "GHASH key powers, AES-256"),
     (r"::ctr::hash_padded::<true>$", "GHASH over the AAD"),
     (r"::ctr::hash_input::<false>$", "POLYVAL over the plaintext"),
+    (r"::xaes::cmac_subkey$", "XAES-256-GCM: CMAC subkey K1 at key setup"),
+    (r"::xaes::derive_key$", "XAES-256-GCM: per-message KDF, key schedule and GHASH powers"),
 ]
 for _nk in ("11", "15"):
     for _f in ("seal", "open"):
