@@ -22,7 +22,9 @@ pub(crate) mod aarch64;
 ///
 /// [`new`](crate::Aead::new) picks the fastest tier the CPU supports;
 /// [`with_backend`](crate::Aead::with_backend) forces one and returns
-/// [`Error::UnsupportedCpu`] if the CPU (or this build) lacks it.
+/// [`Error::UnsupportedCpu`] if the CPU (or this build) lacks it. The enum is
+/// `#[non_exhaustive]`: later versions may add tiers, so a `match` on it
+/// needs a `_` arm.
 ///
 /// # Example
 ///

@@ -4,6 +4,7 @@
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::xaes_gcm::Xaes256Gcm;
 use hardware_aead::{Aead, Backend, Error};
 
 /// Whether this CPU has every feature of a tier, re-derived here from
@@ -92,6 +93,11 @@ fn new_selects_the_best_tier_the_cpu_has() {
         Aes256GcmSiv::new_from_slice(&[1u8; 32]).unwrap().backend(),
         want
     );
+    assert_eq!(Xaes256Gcm::new(&[1u8; 32]).unwrap().backend(), want);
+    assert_eq!(
+        Xaes256Gcm::new_from_slice(&[1u8; 32]).unwrap().backend(),
+        want
+    );
 }
 
 /// `with_backend` gives exactly the tiers that are built and that the CPU has,
@@ -156,6 +162,10 @@ fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
         );
         assert_eq!(
             Aes256GcmSiv::with_backend(&[2u8; 32], backend).is_ok(),
+            available
+        );
+        assert_eq!(
+            Xaes256Gcm::with_backend(&[2u8; 32], backend).is_ok(),
             available
         );
     }

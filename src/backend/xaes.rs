@@ -10,6 +10,8 @@
 //! GHASH powers of H = AES-256_Kx(0^128)) lives on the stack for one call and
 //! is wiped when the call returns.
 
+use core::mem::ManuallyDrop;
+
 use zeroize::Zeroize;
 
 use super::{Block, HPowers, InOut, RoundKeys, Tier};
@@ -51,20 +53,39 @@ pub(crate) struct XaesKey {
 }
 
 /// The AES-256-GCM key state of one message: Kx's round keys and the powers
-/// of its H (those past the count the call needs are zero). Both parts wipe
-/// themselves on drop.
+/// of its H (those past the count the call needs are zero), in `GcmKey`'s
+/// layout, for the GCM kernels.
+///
+/// Wiped on drop by one volatile store of each whole array, which compiles
+/// to wide stores. The fields are `ManuallyDrop` so that `RoundKeys`'s and
+/// `HPowers`'s own drops do not run as well: they wipe through `zeroize`,
+/// one byte per store (368 stores, more than a short seal costs), which is
+/// fine once per key but not once per message.
 pub(crate) struct MessageKey {
-    pub(crate) round_keys: RoundKeys<15>,
-    pub(crate) h_powers: HPowers,
+    pub(crate) round_keys: ManuallyDrop<RoundKeys<15>>,
+    pub(crate) h_powers: ManuallyDrop<HPowers>,
 }
 
 impl MessageKey {
     /// All zero, to be filled by a kernel's `derive_key`.
     fn zeroed() -> Self {
         Self {
-            round_keys: RoundKeys([[0u8; 16]; 15]),
-            h_powers: HPowers([[0u8; 16]; 8]),
+            round_keys: ManuallyDrop::new(RoundKeys([[0u8; 16]; 15])),
+            h_powers: ManuallyDrop::new(HPowers([[0u8; 16]; 8])),
         }
+    }
+}
+
+impl Drop for MessageKey {
+    fn drop(&mut self) {
+        // SAFETY: both pointers come from `&mut` borrows of this value's
+        // fields, so they are valid and aligned; the arrays overwritten hold
+        // plain bytes, which need no drop.
+        unsafe {
+            core::ptr::write_volatile(&mut self.round_keys.0, [[0u8; 16]; 15]);
+            core::ptr::write_volatile(&mut self.h_powers.0, [[0u8; 16]; 8]);
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -121,12 +142,12 @@ impl XaesKey {
         self.tier
     }
 
-    /// The AES-256-GCM key state for one message: Kx = AES-256ₖ(M1 ⊕ K1) ||
-    /// AES-256ₖ(M2 ⊕ K1) for `kdf_blocks` = [M1, M2] (as
-    /// `u128::from_le_bytes`), then Kx's round keys and the first `powers`
-    /// powers of its H.
-    fn message_key(&self, kdf_blocks: [u128; 2], powers: usize) -> MessageKey {
-        let mut key = MessageKey::zeroed();
+    /// Fills `key` with the AES-256-GCM key state for one message: Kx =
+    /// AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1) for `kdf_blocks` = [M1, M2]
+    /// (as `u128::from_le_bytes`), then Kx's round keys and the first
+    /// `powers` powers of its H. (Filled in place, not returned: a move
+    /// could leave an unwiped copy behind.)
+    fn derive(&self, kdf_blocks: [u128; 2], powers: usize, key: &mut MessageKey) {
         // SAFETY: the AES-NI token proves its features were detected.
         #[cfg(target_arch = "x86_64")]
         unsafe {
@@ -136,7 +157,7 @@ impl XaesKey {
                 &self.k1,
                 kdf_blocks,
                 powers,
-                &mut key,
+                key,
             )
         };
         // SAFETY: the ARMv8 token proves its features were detected.
@@ -148,14 +169,13 @@ impl XaesKey {
                 &self.k1,
                 kdf_blocks,
                 powers,
-                &mut key,
+                key,
             )
         };
-        key
     }
 
     /// XAES-256-GCM encryption of `data`, returning the tag: the message's
-    /// key (see [`message_key`](Self::message_key)), then the tier's
+    /// key (see [`derive`](Self::derive)), then the tier's
     /// AES-256-GCM seal with `j0` and `len_block` (as for `GcmKey::seal`).
     pub(crate) fn seal(
         &self,
@@ -165,14 +185,15 @@ impl XaesKey {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        let key = self.message_key(kdf_blocks, powers_needed(aad.len(), data.len()));
+        let mut key = MessageKey::zeroed();
+        self.derive(kdf_blocks, powers_needed(aad.len(), data.len()), &mut key);
         on_tier!(
             self.tier,
             aesni: x86_64::gcm_aesni::seal,
             avx2: x86_64::gcm_vaes_avx2::seal,
             avx512: x86_64::gcm_vaes_avx512::seal,
             armv8: aarch64::gcm::seal,
-            (&key.round_keys, &key.h_powers, j0, aad, data, len_block)
+            (&*key.round_keys, &*key.h_powers, j0, aad, data, len_block)
         )
     }
 
@@ -186,14 +207,15 @@ impl XaesKey {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        let key = self.message_key(kdf_blocks, powers_needed(aad.len(), data.len()));
+        let mut key = MessageKey::zeroed();
+        self.derive(kdf_blocks, powers_needed(aad.len(), data.len()), &mut key);
         on_tier!(
             self.tier,
             aesni: x86_64::gcm_aesni::open,
             avx2: x86_64::gcm_vaes_avx2::open,
             avx512: x86_64::gcm_vaes_avx512::open,
             armv8: aarch64::gcm::open,
-            (&key.round_keys, &key.h_powers, j0, aad, data, len_block)
+            (&*key.round_keys, &*key.h_powers, j0, aad, data, len_block)
         )
     }
 }

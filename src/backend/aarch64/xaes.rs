@@ -3,10 +3,10 @@
 //! Contract of [`derive_key`] (that of `x86_64/xaes.rs`): `keys` are K's
 //! round keys, `k1` CMAC's subkey K1, `kdf_blocks` the KDF's two input blocks
 //! M1 and M2 before the XOR with K1 (as `u128::from_le_bytes`; `xaes_gcm.rs`
-//! builds them). It writes Kx's round keys and H^1..H^`powers_count` of Kx's GHASH
-//! key into `out`, in the layout `GcmKey` keeps (the rest of the powers stay
-//! zero), and wipes its registers' copies. The caller passes `out` to the GCM
-//! kernels and wipes it after.
+//! builds them). It writes Kx's round keys and H^1..H^`powers_count` of
+//! Kx's GHASH key into `out`, in the layout `GcmKey` keeps (the rest of the
+//! powers stay zero), and wipes its registers' copies. The caller passes
+//! `out` to the GCM kernels and wipes it after.
 
 use core::arch::aarch64::*;
 
