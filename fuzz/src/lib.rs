@@ -1,4 +1,4 @@
-//! What the three fuzz targets share: reading fields out of the fuzzer's bytes,
+//! What the fuzz targets share: reading fields out of the fuzzer's bytes,
 //! choosing an algorithm and a backend, and the checks every opening must pass.
 //!
 //! Input layout (all targets): a control byte, then fields read in order; a
