@@ -21,27 +21,23 @@ use super::aarch64;
 #[cfg(target_arch = "x86_64")]
 use super::x86_64;
 
-/// The longest message for which a GCM call, on every tier, reads no power
-/// of H beyond those [`powers_needed`] counts. Up to 32 bytes every tier
-/// runs the AES-NI (or ARMv8) code: AAD folds of up to eight blocks take
-/// H^1..H^blocks, and the message's blocks with the length block take
-/// H^1..H^(blocks + 1). Longer messages on the wide tiers load all eight
-/// powers (`group_powers`, the AVX-512 one-batch path), so they get all
-/// eight. The differential tests run every tier over every length up to 300
-/// bytes, so a change to those paths that broke this would fail them.
-const FEW_POWERS_MAX_TEXT: usize = 32;
+/// The longest message that takes the short path (`gcm_short` in the
+/// kernels): the derived key stays in registers and the AES-NI (or ARMv8)
+/// GCM code runs on it. Up to 32 bytes is where every tier's own GCM code
+/// uses those pieces too (`gcm_vaes_avx512`'s `XMM_REST`, `gcm_vaes_avx2`'s
+/// small group), so a short message runs the code its tier would run, minus
+/// the round trip of the derived key through memory. Longer messages derive
+/// into a [`MessageKey`] and run the tier's own AES-256-GCM kernels.
+pub(crate) const SHORT_MAX: usize = 32;
 
-/// How many of H^1..H^8 a GCM call over `aad_len` and `text_len` bytes
-/// reads: the short message's blocks plus its length block, or the AAD's
-/// blocks, at most eight. Only these are computed per message; a 16-byte
-/// message with a short AAD needs H and H^2, one multiplication instead of
+/// How many of H^1..H^8 the short path reads for `aad_len` bytes of AAD
+/// and `text_len` (at most [`SHORT_MAX`]) of message: the message's blocks
+/// plus the length block (folded together), or the AAD's blocks (folded
+/// eight at a time), at most eight. Only these are computed: a 16-byte
+/// message with a short AAD needs H and H², one multiplication instead of
 /// seven.
 fn powers_needed(aad_len: usize, text_len: usize) -> usize {
-    if text_len > FEW_POWERS_MAX_TEXT {
-        8
-    } else {
-        (aad_len.div_ceil(16).max(text_len.div_ceil(16) + 1)).min(8)
-    }
+    aad_len.div_ceil(16).max(text_len.div_ceil(16) + 1).min(8)
 }
 
 /// XAES-256-GCM's key state: K's AES-256 round keys, CMAC's subkey K1 and
@@ -52,9 +48,9 @@ pub(crate) struct XaesKey {
     tier: Tier,
 }
 
-/// The AES-256-GCM key state of one message: Kx's round keys and the powers
-/// of its H (those past the count the call needs are zero), in `GcmKey`'s
-/// layout, for the GCM kernels.
+/// The AES-256-GCM key state of one message longer than [`SHORT_MAX`]:
+/// Kx's round keys and H^1..H^8, in `GcmKey`'s layout, for the tier's GCM
+/// kernels.
 ///
 /// Wiped on drop by one volatile 16-byte store per block (23 stores). The
 /// fields are `ManuallyDrop` so that `RoundKeys`'s and `HPowers`'s own drops
@@ -149,10 +145,10 @@ impl XaesKey {
 
     /// Fills `key` with the AES-256-GCM key state for one message: Kx =
     /// AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1) for `kdf_blocks` = [M1, M2]
-    /// (as `u128::from_le_bytes`), then Kx's round keys and the first
-    /// `powers` powers of its H. (Filled in place, not returned: a move
-    /// could leave an unwiped copy behind.)
-    fn derive(&self, kdf_blocks: [u128; 2], powers: usize, key: &mut MessageKey) {
+    /// (as `u128::from_le_bytes`), then Kx's round keys and H^1..H^8.
+    /// (Filled in place, not returned: a move could leave an unwiped copy
+    /// behind.)
+    fn derive(&self, kdf_blocks: [u128; 2], key: &mut MessageKey) {
         // SAFETY: the AES-NI token proves its features were detected.
         #[cfg(target_arch = "x86_64")]
         unsafe {
@@ -161,7 +157,6 @@ impl XaesKey {
                 &self.round_keys,
                 &self.k1,
                 kdf_blocks,
-                powers,
                 key,
             )
         };
@@ -173,14 +168,57 @@ impl XaesKey {
                 &self.round_keys,
                 &self.k1,
                 kdf_blocks,
-                powers,
                 key,
             )
         };
     }
 
-    /// XAES-256-GCM encryption of `data`, returning the tag: the message's
-    /// key (see [`derive`](Self::derive)), then the tier's
+    /// Seal (`SEAL`) or open of a message of at most [`SHORT_MAX`] bytes:
+    /// derivation and GCM in one kernel call, the derived key in registers.
+    fn short<const SEAL: bool>(
+        &self,
+        kdf_blocks: [u128; 2],
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        let powers = powers_needed(aad.len(), data.len());
+        // SAFETY: the AES-NI token proves its features were detected.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            x86_64::xaes::gcm_short::<SEAL>(
+                self.tier.aesni(),
+                &self.round_keys,
+                &self.k1,
+                kdf_blocks,
+                powers,
+                j0,
+                aad,
+                data,
+                len_block,
+            )
+        }
+        // SAFETY: the ARMv8 token proves its features were detected.
+        #[cfg(target_arch = "aarch64")]
+        unsafe {
+            aarch64::xaes::gcm_short::<SEAL>(
+                self.tier.armv8(),
+                &self.round_keys,
+                &self.k1,
+                kdf_blocks,
+                powers,
+                j0,
+                aad,
+                data,
+                len_block,
+            )
+        }
+    }
+
+    /// XAES-256-GCM encryption of `data`, returning the tag: up to
+    /// [`SHORT_MAX`] bytes the short path ([`short`](Self::short)), else the
+    /// message's key (see [`derive`](Self::derive)) and the tier's
     /// AES-256-GCM seal with `j0` and `len_block` (as for `GcmKey::seal`).
     pub(crate) fn seal(
         &self,
@@ -190,8 +228,11 @@ impl XaesKey {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
+        if data.len() <= SHORT_MAX {
+            return self.short::<true>(kdf_blocks, j0, aad, data, len_block);
+        }
         let mut key = MessageKey::zeroed();
-        self.derive(kdf_blocks, powers_needed(aad.len(), data.len()), &mut key);
+        self.derive(kdf_blocks, &mut key);
         on_tier!(
             self.tier,
             aesni: x86_64::gcm_aesni::seal,
@@ -203,7 +244,8 @@ impl XaesKey {
     }
 
     /// XAES-256-GCM decryption of `data`, returning the tag computed over
-    /// the ciphertext for the caller to compare (as for `GcmKey::open`).
+    /// the ciphertext for the caller to compare (as for `GcmKey::open`); the
+    /// same two paths as [`seal`](Self::seal).
     pub(crate) fn open(
         &self,
         kdf_blocks: [u128; 2],
@@ -212,8 +254,11 @@ impl XaesKey {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
+        if data.len() <= SHORT_MAX {
+            return self.short::<false>(kdf_blocks, j0, aad, data, len_block);
+        }
         let mut key = MessageKey::zeroed();
-        self.derive(kdf_blocks, powers_needed(aad.len(), data.len()), &mut key);
+        self.derive(kdf_blocks, &mut key);
         on_tier!(
             self.tier,
             aesni: x86_64::gcm_aesni::open,
@@ -244,6 +289,6 @@ mod tests {
         assert_eq!(powers_needed(20, 16), 2);
         assert_eq!(powers_needed(48, 16), 3);
         assert_eq!(powers_needed(1000, 1), 8);
-        assert_eq!(powers_needed(0, 33), 8);
+        assert_eq!(powers_needed(0, 32), 3);
     }
 }

@@ -1,23 +1,45 @@
 //! XAES-256-GCM's key derivation on ARMv8 AES + PMULL.
 //!
-//! Contract of [`derive_key`] (that of `x86_64/xaes.rs`): `keys` are K's
-//! round keys, `k1` CMAC's subkey K1, `kdf_blocks` the KDF's two input blocks
-//! M1 and M2 before the XOR with K1 (as `u128::from_le_bytes`; `xaes_gcm.rs`
-//! builds them). It writes Kx's round keys and H^1..H^`powers_count` of
-//! Kx's GHASH key into `out`, in the layout `GcmKey` keeps (the rest of the
-//! powers stay zero), and wipes its registers' copies. The caller passes
-//! `out` to the GCM kernels and wipes it after.
+//! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of
+//! `x86_64/xaes.rs`.
 
 use core::arch::aarch64::*;
 
 use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks, expand_regs, load_round_keys};
+use super::ctr::{by_tail_size, counter_add, counter_register, hash_padded, tail};
 use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
 use super::{from_u128, load, store, zero};
-use crate::backend::xaes::MessageKey;
-use crate::backend::{Block, RoundKeys};
+use crate::backend::xaes::{MessageKey, SHORT_MAX};
+use crate::backend::{Block, InOut, RoundKeys};
 use crate::cpu::Armv8;
+
+/// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
+/// the steps of `x86_64/xaes.rs`'s `derive_regs!`, a macro for the same
+/// reason. Expand it only inside an `armv8_aes!` function.
+macro_rules! derive_regs {
+    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr) => {{
+        let (keys, k1, kdf_blocks, powers_count): (&RoundKeys<15>, &Block, [u128; 2], usize) =
+            ($keys, $k1, $kdf_blocks, $powers_count);
+        let rk = load_round_keys(keys);
+        let k1 = load(k1);
+        let mut kx = kdf_blocks.map(|m| veorq_u8(from_u128(m), k1));
+        encrypt_blocks(&rk, &mut kx);
+        let kx_keys = expand_regs::<15>(kx[0], kx[1]);
+        let mut h = [zero()];
+        encrypt_blocks(&kx_keys, &mut h);
+        let h1 = mul_x(byte_reverse(h[0]));
+        let p = if powers_count >= 8 {
+            powers(h1)
+        } else {
+            powers_upto(h1, powers_count)
+        };
+        kx.zeroize();
+        h.zeroize();
+        (kx_keys, p)
+    }};
+}
 
 armv8_aes! {
     /// CMAC's subkey K1 from K's round keys (NIST SP 800-38B §6.1), the
@@ -39,34 +61,71 @@ armv8_aes! {
         k1
     }
 
-    /// The per-message AES-256-GCM key; see the module contract and
-    /// `x86_64/xaes.rs`, whose steps these are.
+    /// The per-message AES-256-GCM key into `out`, with all eight powers;
+    /// see the module contract and `derive_regs!`.
     pub(crate) fn derive_key(
         _token: Armv8,
         keys: &RoundKeys<15>,
         k1: &Block,
         kdf_blocks: [u128; 2],
-        powers_count: usize,
         out: &mut MessageKey,
     ) {
-        let rk = load_round_keys(keys);
-        let k1 = load(k1);
-        let mut kx = kdf_blocks.map(|m| veorq_u8(from_u128(m), k1));
-        encrypt_blocks(&rk, &mut kx);
-        let mut kx_keys = expand_regs::<15>(kx[0], kx[1]);
-        let mut h = [zero()];
-        encrypt_blocks(&kx_keys, &mut h);
-        let h1 = mul_x(byte_reverse(h[0]));
-        let mut p = if powers_count >= 8 { powers(h1) } else { powers_upto(h1, powers_count) };
+        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8);
         for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
             *dst = store(*src);
         }
         for (dst, src) in out.h_powers.0.iter_mut().zip(&p) {
             *dst = store(*src);
         }
-        kx.zeroize();
+        kx_keys.zeroize();
+        p.zeroize();
+    }
+
+    /// XAES-256-GCM seal (`SEAL`) or open of a message of at most
+    /// `SHORT_MAX` bytes with the derived key in registers: `derive_regs!`,
+    /// then what `gcm.rs` does for a message shorter than a group (the AAD's
+    /// GHASH, one AES batch of the message's counter blocks and J0, the
+    /// length block, the tag). As `x86_64/xaes.rs`'s `gcm_short`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gcm_short<const SEAL: bool>(
+        _token: Armv8,
+        keys: &RoundKeys<15>,
+        k1: &Block,
+        kdf_blocks: [u128; 2],
+        powers_count: usize,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        assert!(data.len() <= SHORT_MAX);
+        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count);
+        let acc = hash_padded::<true>(zero(), aad, &h);
+        let j0 = from_u128(j0);
+        let ctr = counter_add::<true>(counter_register::<true>(j0), 1);
+        let len = byte_reverse(from_u128(len_block));
+        let tag = by_tail_size!(data.len(), short_finish::<SEAL>(&kx_keys, &h, j0, ctr, acc, data, len));
         kx_keys.zeroize();
         h.zeroize();
-        p.zeroize();
+        tag
+    }
+
+    /// The message (`M` blocks at most) and E(Kₓ, J0) in one batch, the
+    /// GHASH of the ciphertext and the length block, and the tag
+    /// (`gcm.rs`'s `finish` on register keys).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn short_finish<const SEAL: bool, const M: usize, const B: usize>(
+        rk: &[uint8x16_t; 15],
+        h: &[uint8x16_t; 8],
+        j0: uint8x16_t,
+        ctr: uint8x16_t,
+        acc: uint8x16_t,
+        data: &mut InOut<'_>,
+        len: uint8x16_t,
+    ) -> Block {
+        // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+        let (acc, tag_mask) = tail::<15, true, true, SEAL, M, B>(rk, ctr, data, 0, j0, acc, h, len);
+        store(veorq_u8(byte_reverse(acc), tag_mask))
     }
 }
