@@ -1,14 +1,16 @@
 //! XAES-256-GCM's key state: the fixed part of the key derivation, done once
-//! at key setup, and the per-message AES-256-GCM key derived from it on the
-//! key's tier before each call into that tier's GCM kernels.
+//! at key setup, and the two per-message paths: up to [`SHORT_MAX`] bytes
+//! one kernel call derives the AES-256-GCM key and seals or opens with it in
+//! registers; longer messages derive it into a [`MessageKey`] on the stack
+//! and run the tier's own GCM kernels on it.
 //!
 //! The C2SP XAES-256-GCM specification derives, for each 192-bit nonce N, an
 //! AES-256 key Kx from the first 96 bits of N with a CMAC-based KDF
 //! (NIST SP 800-108r1 counter mode) keyed with K, then runs AES-256-GCM under
 //! Kx with the last 96 bits of N. What does not depend on N — K's round keys
 //! and CMAC's subkey K1 — is this state; what does (Kx's round keys and the
-//! GHASH powers of H = AES-256_Kx(0^128)) lives on the stack for one call and
-//! is wiped when the call returns.
+//! GHASH powers of H = AES-256_Kx(0^128)) lives in registers or on the stack
+//! for one call and is wiped when the call returns.
 
 use core::mem::ManuallyDrop;
 
