@@ -474,7 +474,8 @@ pub trait Aead: sealed::Core + Send + Sync {
     }
 
     /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated)
-    /// into `out`; returns the bytes written (`plaintext.len() + 28`). Never
+    /// into `out`; returns the bytes written (`plaintext.len() + 16 +
+    /// NONCE_LEN`: + 28, or + 40 for XAES-256-GCM). Never
     /// allocates. If `out` is too short: [`Error::BufferTooSmall`], nothing
     /// written and no nonce used.
     ///
