@@ -12,7 +12,8 @@ use std::process::exit;
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Backend, Error};
+use hardware_aead::xaes_gcm::Xaes256Gcm;
+use hardware_aead::{Aead, Backend, Error, Nonce};
 
 /// Every backend, fastest x86_64 tier first.
 const BACKENDS: [Backend; 4] = [
@@ -78,7 +79,17 @@ fn main() {
         "07f5f4169bbf55a8400cd47ea6fd400f",
     );
 
-    if aes128 && aes256 && siv128 && siv256 {
+    // The C2SP XAES-256-GCM spec's first vector: key 01…, nonce
+    // "ABCDEFGHIJKLMNOPQRSTUVWX", plaintext "XAES-256-GCM", empty AAD.
+    let xaes = check_with(
+        "Xaes256Gcm",
+        Xaes256Gcm::new(&[1; 32]),
+        b"ABCDEFGHIJKLMNOPQRSTUVWX",
+        b"XAES-256-GCM",
+        "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271",
+    );
+
+    if aes128 && aes256 && siv128 && siv256 && xaes {
         println!(
             "\nOK: every key type runs on the CPU's AES and carry-less multiply instructions."
         );
@@ -90,7 +101,7 @@ fn main() {
 
 /// Reports what `new` selected, and checks one seal against `expected` (hex).
 /// Returns whether both worked.
-fn check<K: Aead>(name: &str, key: Result<K, Error>, expected: &str) -> bool {
+fn check<K: Aead<Nonce = Nonce>>(name: &str, key: Result<K, Error>, expected: &str) -> bool {
     check_with(name, key, &[0; 12], &[0; 16], expected)
 }
 
@@ -98,7 +109,7 @@ fn check<K: Aead>(name: &str, key: Result<K, Error>, expected: &str) -> bool {
 fn check_with<K: Aead>(
     name: &str,
     key: Result<K, Error>,
-    nonce: &[u8; 12],
+    nonce: &K::Nonce,
     plaintext: &[u8],
     expected: &str,
 ) -> bool {

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Backend};
+use hardware_aead::{Aead, Backend, Nonce};
 
 /// The sizes of the seal cases, in bytes, unless the command line names others.
 const SIZES: [usize; 7] = [16, 256, 1024, 1500, 4096, 16384, 65536];
@@ -103,7 +103,7 @@ fn run(title: &str, bytes: usize, rounds: usize, entries: &mut [Entry<'_>]) {
 
 /// The seal entries of this crate for key type `K`: every tier the CPU has,
 /// and `new()`'s choice.
-fn hw_seal_entries<'a, K: Aead + 'a>(
+fn hw_seal_entries<'a, K: Aead<Nonce = Nonce> + 'a>(
     key: &K::KeyBytes,
     buf: &'a std::cell::RefCell<Vec<u8>>,
 ) -> Vec<Entry<'a>> {
@@ -171,7 +171,7 @@ macro_rules! ring_like_seal {
     }};
 }
 
-fn seal_cases<K: Aead>(
+fn seal_cases<K: Aead<Nonce = Nonce>>(
     title: &str,
     key: &[u8],
     ring_alg: Option<&'static ring::aead::Algorithm>,
@@ -203,7 +203,7 @@ fn seal_cases<K: Aead>(
 /// has no out-of-place open), aws-lc-rs's `open_separate_gather` (out of
 /// place). Every entry of this crate checks once that it recovers the
 /// plaintext.
-fn open_case<K: Aead>(
+fn open_case<K: Aead<Nonce = Nonce>>(
     title: &str,
     key: &[u8],
     ring_alg: Option<&'static ring::aead::Algorithm>,

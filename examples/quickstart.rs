@@ -1,5 +1,5 @@
-//! Quick start: seal and open a message with AES-128-GCM and AES-256-GCM, and see
-//! a tampered message rejected.
+//! Quick start: seal and open a message with AES-128-GCM, AES-256-GCM,
+//! AES-256-GCM-SIV and XAES-256-GCM, and see a tampered message rejected.
 //!
 //! ```text
 //! cargo run --example quickstart
@@ -7,6 +7,7 @@
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::Aes256GcmSiv;
+use hardware_aead::xaes_gcm::Xaes256Gcm;
 use hardware_aead::{Aead, Error, Nonce};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -16,14 +17,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let aes256 = Aes256Gcm::new(&[0x0c; 32])?;
     println!("backend in use: {}\n", aes256.backend());
 
-    round_trip("AES-128-GCM", &aes128)?;
-    round_trip("AES-256-GCM", &aes256)?;
+    // A nonce must never repeat under one key; a counter or 12 random bytes
+    // per message are the usual choices.
+    let nonce: Nonce = *b"unique nonce";
+    round_trip("AES-128-GCM", &aes128, &nonce)?;
+    round_trip("AES-256-GCM", &aes256, &nonce)?;
     tamper("AES-256-GCM", &aes256)?;
 
     // AES-GCM-SIV (RFC 8452): a repeated nonce leaks only whether the same
     // message was sent again; it does not break confidentiality as in GCM.
     let siv = Aes256GcmSiv::new(&[0x0d; 32])?;
-    round_trip("AES-256-GCM-SIV", &siv)?;
+    round_trip("AES-256-GCM-SIV", &siv, &nonce)?;
     let nonce = *b"reused nonce";
     let first = siv.encrypt(&nonce, b"", b"same message")?;
     let again = siv.encrypt(&nonce, b"", b"same message")?;
@@ -32,19 +36,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         first == again
     );
     tamper("AES-256-GCM-SIV", &siv)?;
+
+    // XAES-256-GCM: 24-byte nonces, safe to draw at random for ~2^80
+    // messages under one key. The generated-nonce methods do it for you and
+    // append the nonce to the output.
+    let xaes = Xaes256Gcm::new(&[0x0e; 32])?;
+    round_trip("XAES-256-GCM", &xaes, b"a 24-byte explicit nonce")?;
+    let sealed = xaes.encrypt_nonce_appended_generated(b"", b"random nonce, appended")?;
+    println!(
+        "XAES-256-GCM, generated nonce: {} bytes = 22 of message + 16 of tag + 24 of nonce; opens: {}",
+        sealed.len(),
+        xaes.decrypt_nonce_appended(b"", &sealed)? == b"random nonce, appended"
+    );
     Ok(())
 }
 
 /// Encrypts a message, prints the result and decrypts it again.
-fn round_trip(name: &str, key: &impl Aead) -> Result<(), Box<dyn std::error::Error>> {
-    // A nonce must never repeat under one key; a counter or 12 random bytes
-    // per message are the usual choices.
-    let nonce: Nonce = *b"unique nonce";
+fn round_trip<K: Aead>(
+    name: &str,
+    key: &K,
+    nonce: &K::Nonce,
+) -> Result<(), Box<dyn std::error::Error>> {
     let aad = b"message id 1"; // authenticated, not encrypted
     let message = b"hello from the AES instructions";
 
-    let sealed = key.encrypt(&nonce, aad, message)?;
-    let opened = key.decrypt(&nonce, aad, &sealed)?;
+    let sealed = key.encrypt(nonce, aad, message)?;
+    let opened = key.decrypt(nonce, aad, &sealed)?;
 
     println!("{name}");
     println!("  plaintext:  {:?}", String::from_utf8_lossy(message));
@@ -59,7 +76,7 @@ fn round_trip(name: &str, key: &impl Aead) -> Result<(), Box<dyn std::error::Err
 }
 
 /// Flips one ciphertext bit and shows that decryption refuses it.
-fn tamper(name: &str, key: &impl Aead) -> Result<(), Box<dyn std::error::Error>> {
+fn tamper(name: &str, key: &impl Aead<Nonce = Nonce>) -> Result<(), Box<dyn std::error::Error>> {
     let nonce: Nonce = *b"other nonce!";
     let mut sealed = key.encrypt(&nonce, b"", b"pay 100 EUR to Alice")?;
     sealed[4] ^= 0x01;

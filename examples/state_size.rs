@@ -42,6 +42,12 @@ fn main() {
         "hardware_aead::aes_gcm_siv::Aes256GcmSiv",
         Some(15 * 16),
     );
+    // XAES-256-GCM keeps K's round keys and CMAC's subkey K1; Kx, its
+    // schedule and its GHASH powers are derived per message.
+    row::<hardware_aead::xaes_gcm::Xaes256Gcm>(
+        "hardware_aead::xaes_gcm::Xaes256Gcm",
+        Some(15 * 16 + 16),
+    );
     // One type serves both of ring's AES-GCM algorithms.
     row::<ring::aead::LessSafeKey>("ring::aead::LessSafeKey (AES_128_GCM)", None);
     row::<ring::aead::LessSafeKey>("ring::aead::LessSafeKey (AES_256_GCM)", None);
@@ -49,6 +55,7 @@ fn main() {
     row::<aes_gcm::Aes256Gcm>("aes_gcm::Aes256Gcm (RustCrypto 0.10)", None);
     row::<aes_gcm_siv::Aes128GcmSiv>("aes_gcm_siv::Aes128GcmSiv (RustCrypto 0.11)", None);
     row::<aes_gcm_siv::Aes256GcmSiv>("aes_gcm_siv::Aes256GcmSiv (RustCrypto 0.11)", None);
+    row::<xaes_256_gcm::Xaes256Gcm>("xaes_256_gcm::Xaes256Gcm (RustCrypto 0.1)", None);
 
     println!();
     println!(

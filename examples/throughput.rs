@@ -17,10 +17,15 @@ use std::process::ExitCode;
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Backend, Error};
+use hardware_aead::{Aead, Backend, Error, Nonce};
 
 /// Seals (or opens) `size` bytes `calls` times with `key`.
-fn run<K: Aead>(key: Result<K, Error>, seal: bool, size: usize, calls: u64) -> Result<(), Error> {
+fn run<K: Aead<Nonce = Nonce>>(
+    key: Result<K, Error>,
+    seal: bool,
+    size: usize,
+    calls: u64,
+) -> Result<(), Error> {
     let key = key?;
     let nonce = [7u8; 12];
     let mut buf = vec![0x5a_u8; size];

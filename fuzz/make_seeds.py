@@ -26,7 +26,7 @@ def write(target, name, data):
 
 
 def main():
-    for target in ("open_arbitrary", "round_trip", "differential"):
+    for target in ("open_arbitrary", "round_trip", "differential", "xaes_differential"):
         shutil.rmtree(os.path.join(ROOT, target), ignore_errors=True)
 
     # open_arbitrary: control, aad_len, key[32], nonce[12], aad, body.
@@ -64,6 +64,14 @@ def main():
             data = (bytes([alg, len(aad)]) + struct.pack("<H", length) + KEY + NONCE + aad
                     + bytes([i, alg, 0x55]))
             write("differential", f"len{length}-a{alg}", data)
+
+    # xaes_differential: control, aad_len, len[2], flip[2], key, nonce[24], aad, pattern.
+    xnonce = bytes(range(0xB0, 0xC8))
+    for i, length in enumerate((0, 1, 15, 16, 17, 32, 33, 48, 127, 128, 255, 256, 300, 1024, 4099)):
+        aad = bytes(range((i * 7) % 40))
+        data = (bytes([0, len(aad)]) + struct.pack("<H", length) + struct.pack("<H", i * 211)
+                + KEY + xnonce + aad + bytes([i, 0x58, 0xAA]))
+        write("xaes_differential", f"len{length}", data)
 
 
 if __name__ == "__main__":

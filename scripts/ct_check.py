@@ -80,6 +80,10 @@ REQUIRED = [
     (r"::gcm_aesni::init_key::<15, 32>$", "AES-256 schedule and GHASH key powers"),
     (r"::ctr::hash_padded::<true>$", "GHASH over the AAD"),
     (r"::ctr::hash_input::<false>$", "POLYVAL over the plaintext"),
+    (r"::xaes::cmac_subkey$", "XAES-256-GCM: CMAC subkey K1 at key setup"),
+    (r"::xaes::derive_key$", "XAES-256-GCM: per-message KDF, key schedule and GHASH powers"),
+    (r"::xaes::gcm_short::<true>$", "XAES-256-GCM: short-message seal, derived key in registers"),
+    (r"::xaes::gcm_short::<false>$", "XAES-256-GCM: short-message open, derived key in registers"),
 ]
 for _nk in ("11", "15"):
     for _f in ("seal", "open"):

@@ -6,7 +6,6 @@ use zeroize::Zeroize;
 
 use crate::backend::{Backend, InOut, Tier};
 use crate::error::Error;
-use crate::nonce::NonceSequence;
 use crate::placement::{KeySlot, Placed};
 
 /// A 96-bit nonce.
@@ -22,7 +21,7 @@ pub const TAG_LEN: usize = 16;
 pub const NONCE_LEN: usize = 12;
 
 pub(crate) mod sealed {
-    use super::{Error, InOut, Nonce, NonceSequence, Tag, Tier, Zeroize};
+    use super::{Error, InOut, Tag, Tier, Zeroize};
 
     /// What an algorithm supplies: construction from a detected tier, the length
     /// limits, and the core seal/open over an in/out buffer. Not nameable outside
@@ -34,11 +33,17 @@ pub(crate) mod sealed {
         /// `at` must be valid for writes of `Self` and aligned for it.
         unsafe fn init_at(at: *mut Self, tier: Tier, key: &Self::KeyBytes);
 
-        /// The key's generated-nonce sequence.
-        fn nonces(&self) -> &NonceSequence;
+        /// The next nonce for the generated-nonce methods: the key's counter
+        /// sequence (96-bit nonces), or fresh random bytes (XAES-256-GCM's
+        /// 192-bit nonces).
+        fn generate_nonce(&self) -> Result<Self::Nonce, Error>;
 
         /// The key bytes, `[u8; 16]` or `[u8; 32]`.
         type KeyBytes: AsRef<[u8]> + Zeroize + for<'a> TryFrom<&'a [u8]>;
+
+        /// The nonce: `[u8; 12]` ([`Nonce`](super::Nonce)), or `[u8; 24]` for
+        /// XAES-256-GCM.
+        type Nonce: AsRef<[u8]> + Copy + Send + Sync + for<'a> TryFrom<&'a [u8]>;
 
         /// Builds the key state on an already detected tier, in the value it
         /// returns (through [`init_at`](Core::init_at): no copy of the key
@@ -61,12 +66,18 @@ pub(crate) mod sealed {
         fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error>;
 
         /// Encrypts `data` and returns the tag. Lengths are already checked.
-        fn seal_core(&self, nonce: &Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag;
+        fn seal_core(&self, nonce: &Self::Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag;
 
         /// Decrypts `data` and returns the tag the algorithm computes for it, to
         /// be compared by the caller. Lengths are already checked. The plaintext
         /// it writes is unauthenticated until that comparison succeeds.
-        fn open_core(&self, nonce: &Nonce, aad: &[u8], data: &mut InOut<'_>, tag: &Tag) -> Tag;
+        fn open_core(
+            &self,
+            nonce: &Self::Nonce,
+            aad: &[u8],
+            data: &mut InOut<'_>,
+            tag: &Tag,
+        ) -> Tag;
     }
 }
 
@@ -85,6 +96,21 @@ pub(crate) mod sealed {
 /// # Ok(()) }
 /// ```
 ///
+/// The nonce type is the key type's: `[u8; 12]` for AES-GCM and AES-GCM-SIV,
+/// `[u8; 24]` for XAES-256-GCM. Generic code over 96-bit-nonce keys names it
+/// with a bound:
+///
+/// ```
+/// use hardware_aead::{Aead, Nonce, aes_gcm_siv::Aes128GcmSiv};
+///
+/// fn seal_twice<K: Aead<Nonce = Nonce>>(key: &K, nonce: &Nonce) -> bool {
+///     key.encrypt(nonce, b"", b"x").ok() == key.encrypt(nonce, b"", b"x").ok()
+/// }
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// assert!(seal_twice(&Aes128GcmSiv::new(&[1; 16])?, &[2; 12]));
+/// # Ok(()) }
+/// ```
+///
 /// Rules that hold for every method:
 /// - `*_to` methods never allocate, read each input byte once and write each output
 ///   byte once;
@@ -95,6 +121,15 @@ pub(crate) mod sealed {
 pub trait Aead: sealed::Core + Send + Sync {
     /// The key length in bytes.
     const KEY_LEN: usize;
+
+    /// The nonce length in bytes: 12, or 24 for XAES-256-GCM.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, xaes_gcm::Xaes256Gcm};
+    /// assert_eq!(Aes256Gcm::NONCE_LEN, 12);
+    /// assert_eq!(Xaes256Gcm::NONCE_LEN, 24);
+    /// ```
+    const NONCE_LEN: usize;
 
     /// Builds the key state on the fastest hardware tier the CPU has.
     ///
@@ -165,7 +200,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// assert_eq!(sealed.len(), 14 + 16);
     /// # Ok(()) }
     /// ```
-    fn encrypt(&self, nonce: &Nonce, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+    fn encrypt(&self, nonce: &Self::Nonce, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         Self::check_lengths(aad.len(), plaintext.len())?;
         let mut out = vec![0u8; plaintext.len() + TAG_LEN];
         let written = self.encrypt_to(nonce, aad, plaintext, &mut out)?;
@@ -188,7 +223,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// ```
     fn decrypt(
         &self,
-        nonce: &Nonce,
+        nonce: &Self::Nonce,
         aad: &[u8],
         ciphertext_and_tag: &[u8],
     ) -> Result<Vec<u8>, Error> {
@@ -219,7 +254,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// ```
     fn encrypt_to(
         &self,
-        nonce: &Nonce,
+        nonce: &Self::Nonce,
         aad: &[u8],
         plaintext: &[u8],
         out: &mut [u8],
@@ -254,7 +289,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// ```
     fn decrypt_to(
         &self,
-        nonce: &Nonce,
+        nonce: &Self::Nonce,
         aad: &[u8],
         ciphertext_and_tag: &[u8],
         out: &mut [u8],
@@ -289,7 +324,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// ```
     fn encrypt_in_place_detached(
         &self,
-        nonce: &Nonce,
+        nonce: &Self::Nonce,
         aad: &[u8],
         buffer: &mut [u8],
     ) -> Result<Tag, Error> {
@@ -314,7 +349,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// ```
     fn decrypt_in_place_detached(
         &self,
-        nonce: &Nonce,
+        nonce: &Self::Nonce,
         aad: &[u8],
         buffer: &mut [u8],
         tag: &Tag,
@@ -396,10 +431,15 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// Encrypts with the next generated nonce of this key and returns the
     /// nonce with `ciphertext || tag`.
     ///
-    /// Nonces are a 96-bit salt drawn from the operating system on first use,
-    /// XORed with a 64-bit per-key counter (thread-safe; re-salted in a child
-    /// after `fork()`); they never repeat under one key. After 2^64 nonces this
-    /// returns [`Error::NonceExhausted`].
+    /// For the 96-bit-nonce types, nonces are a 96-bit salt drawn from the
+    /// operating system on first use, XORed with a 64-bit per-key counter
+    /// (thread-safe; re-salted in a child after `fork()`); they never repeat
+    /// under one key. After 2^64 nonces this returns [`Error::NonceExhausted`].
+    ///
+    /// For [`Xaes256Gcm`](crate::xaes_gcm::Xaes256Gcm), a nonce is 24 random
+    /// bytes from the crate's generator ([`random`](crate::random)): no
+    /// counter, no state in the key, and a repeat is a 2^-192 event per pair
+    /// of messages.
     ///
     /// ```
     /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
@@ -413,9 +453,9 @@ pub trait Aead: sealed::Core + Send + Sync {
         &self,
         aad: &[u8],
         plaintext: &[u8],
-    ) -> Result<(Nonce, Vec<u8>), Error> {
+    ) -> Result<(Self::Nonce, Vec<u8>), Error> {
         Self::check_lengths(aad.len(), plaintext.len())?;
-        let nonce = self.nonces().next()?;
+        let nonce = self.generate_nonce()?;
         Ok((nonce, self.encrypt(&nonce, aad, plaintext)?))
     }
 
@@ -437,14 +477,15 @@ pub trait Aead: sealed::Core + Send + Sync {
         plaintext: &[u8],
     ) -> Result<Vec<u8>, Error> {
         Self::check_lengths(aad.len(), plaintext.len())?;
-        let mut out = vec![0u8; plaintext.len() + TAG_LEN + NONCE_LEN];
+        let mut out = vec![0u8; plaintext.len() + TAG_LEN + Self::NONCE_LEN];
         let written = self.encrypt_nonce_appended_generated_to(aad, plaintext, &mut out)?;
         debug_assert_eq!(written, out.len());
         Ok(out)
     }
 
     /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated)
-    /// into `out`; returns the bytes written (`plaintext.len() + 28`). Never
+    /// into `out`; returns the bytes written (`plaintext.len() + 16 +
+    /// NONCE_LEN`: + 28, or + 40 for XAES-256-GCM). Never
     /// allocates. If `out` is too short: [`Error::BufferTooSmall`], nothing
     /// written and no nonce used.
     ///
@@ -466,14 +507,14 @@ pub trait Aead: sealed::Core + Send + Sync {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         Self::check_lengths(aad.len(), plaintext.len())?;
-        let needed = plaintext.len() + TAG_LEN + NONCE_LEN;
+        let needed = plaintext.len() + TAG_LEN + Self::NONCE_LEN;
         let Some(out) = out.get_mut(..needed) else {
             return Err(Error::BufferTooSmall { needed });
         };
-        let nonce = self.nonces().next()?;
-        let (sealed, nonce_out) = out.split_at_mut(needed - NONCE_LEN);
+        let nonce = self.generate_nonce()?;
+        let (sealed, nonce_out) = out.split_at_mut(needed - Self::NONCE_LEN);
         self.encrypt_to(&nonce, aad, plaintext, sealed)?;
-        nonce_out.copy_from_slice(&nonce);
+        nonce_out.copy_from_slice(nonce.as_ref());
         Ok(needed)
     }
 
@@ -493,7 +534,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     fn decrypt_nonce_appended(&self, aad: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
         let text_len = data
             .len()
-            .checked_sub(TAG_LEN + NONCE_LEN)
+            .checked_sub(TAG_LEN + Self::NONCE_LEN)
             .ok_or(Error::CiphertextTooShort)?;
         Self::check_lengths(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
@@ -522,15 +563,15 @@ pub trait Aead: sealed::Core + Send + Sync {
     ) -> Result<usize, Error> {
         let sealed_len = data
             .len()
-            .checked_sub(NONCE_LEN)
+            .checked_sub(Self::NONCE_LEN)
             .ok_or(Error::CiphertextTooShort)?;
         if sealed_len < TAG_LEN {
             return Err(Error::CiphertextTooShort);
         }
         let (sealed, nonce) = data.split_at(sealed_len);
-        let mut n = [0u8; NONCE_LEN];
-        n.copy_from_slice(nonce);
-        self.decrypt_to(&n, aad, sealed, out)
+        // `nonce` is exactly `NONCE_LEN` bytes, so the conversion succeeds.
+        let nonce = Self::Nonce::try_from(nonce).map_err(|_| Error::CiphertextTooShort)?;
+        self.decrypt_to(&nonce, aad, sealed, out)
     }
 }
 
@@ -568,6 +609,7 @@ macro_rules! impl_aead {
     ($name:ident, key_len = $key_len:literal, state = $State:ident) => {
         impl $crate::aead::sealed::Core for $name {
             type KeyBytes = [u8; $key_len];
+            type Nonce = $crate::Nonce;
 
             unsafe fn init_at(at: *mut Self, tier: $crate::backend::Tier, key: &[u8; $key_len]) {
                 // SAFETY: `at` is valid for writes and aligned (caller), so is
@@ -575,8 +617,8 @@ macro_rules! impl_aead {
                 unsafe { $State::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
             }
 
-            fn nonces(&self) -> &$crate::nonce::NonceSequence {
-                self.key.nonces()
+            fn generate_nonce(&self) -> Result<$crate::Nonce, $crate::Error> {
+                self.key.nonces().next()
             }
 
             fn tier(&self) -> $crate::backend::Tier {
@@ -609,6 +651,7 @@ macro_rules! impl_aead {
 
         impl $crate::Aead for $name {
             const KEY_LEN: usize = $key_len;
+            const NONCE_LEN: usize = $crate::NONCE_LEN;
         }
 
         impl ::core::fmt::Debug for $name {

@@ -56,7 +56,7 @@ pub fn check_lengths(aad_len: u64, text_len: u64) -> Result<(), Error> {
 /// Blocks handed to the kernels are `u128` values whose little-endian bytes are
 /// the block (`u128::from_le_bytes`), so they travel in registers: a block
 /// assembled from small stores and reloaded whole would stall store forwarding.
-fn pre_counter_block(nonce: &Nonce) -> u128 {
+pub(crate) fn pre_counter_block(nonce: &Nonce) -> u128 {
     let mut iv = [0u8; 16];
     iv[..12].copy_from_slice(nonce);
     u128::from_le_bytes(iv) | 1 << 120
@@ -65,7 +65,7 @@ fn pre_counter_block(nonce: &Nonce) -> u128 {
 /// The last GHASH block. SP 800-38D §7.1, step 5: "u = 128·⌈len(C)/128⌉ − len(C),
 /// v = 128·⌈len(A)/128⌉ − len(A); S = GHASH_H(A || 0^v || C || 0^u ||
 /// [len(A)]_64 || [len(C)]_64)". Lengths are in bits, big-endian.
-fn length_block(aad_len: usize, text_len: usize) -> u128 {
+pub(crate) fn length_block(aad_len: usize, text_len: usize) -> u128 {
     let aad_bits = (aad_len as u64 * 8).to_be_bytes();
     let text_bits = (text_len as u64 * 8).to_be_bytes();
     u128::from(u64::from_le_bytes(aad_bits)) | u128::from(u64::from_le_bytes(text_bits)) << 64

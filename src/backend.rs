@@ -21,7 +21,9 @@ pub(crate) mod aarch64;
 ///
 /// [`new`](crate::Aead::new) picks the fastest tier the CPU supports;
 /// [`with_backend`](crate::Aead::with_backend) forces one and returns
-/// [`Error::UnsupportedCpu`] if the CPU (or this build) lacks it.
+/// [`Error::UnsupportedCpu`] if the CPU (or this build) lacks it. The enum is
+/// `#[non_exhaustive]`: later versions may add tiers, so a `match` on it
+/// needs a `_` arm.
 ///
 /// # Example
 ///
@@ -37,6 +39,7 @@ pub(crate) mod aarch64;
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Backend {
     /// x86_64 AES-NI and PCLMULQDQ on 128-bit registers, 8 blocks per iteration.
     AesNiClmul,
@@ -194,6 +197,10 @@ macro_rules! on_tier {
         }
     };
 }
+
+// XAES-256-GCM's key state: after `on_tier!`, which it uses.
+mod xaes;
+pub(crate) use xaes::XaesKey;
 
 /// Overwrites a stack buffer of message bytes before it goes out of scope
 /// (tails and partial blocks copied through the stack): one volatile store of

@@ -7,6 +7,8 @@
 //!   96-bit nonces and 128-bit tags.
 //! - [`aes_gcm_siv::Aes128GcmSiv`], [`aes_gcm_siv::Aes256GcmSiv`]: AES-GCM-SIV
 //!   (RFC 8452), nonce-misuse resistant.
+//! - [`xaes_gcm::Xaes256Gcm`]: XAES-256-GCM (C2SP), AES-256-GCM with 192-bit
+//!   nonces that are safe to draw at random.
 //! - One trait, [`Aead`], carries every method: explicit-nonce and
 //!   generated-nonce sealing, allocating, `_to` (allocation-free) and in-place.
 //! - [`placement`]: key state built in memory the caller chooses, wiped on drop.
@@ -65,6 +67,7 @@ mod error;
 mod nonce;
 pub mod placement;
 pub mod random;
+pub mod xaes_gcm;
 
 #[cfg(test)]
 mod model;

@@ -4,6 +4,7 @@
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::xaes_gcm::Xaes256Gcm;
 use hardware_aead::{Aead, Backend, Error};
 
 /// Whether this CPU has every feature of a tier, re-derived here from
@@ -18,6 +19,7 @@ fn cpu_has(backend: Backend) -> bool {
         Backend::VaesAvx2 => vaes,
         Backend::VaesAvx512 => vaes && has!("avx512f") && has!("avx512bw") && has!("avx512vl"),
         Backend::Armv8 => false,
+        _ => false,
     }
 }
 
@@ -29,6 +31,7 @@ fn cpu_has(backend: Backend) -> bool {
     match backend {
         Backend::Armv8 => has!("neon") && has!("aes") && has!("pmull"),
         Backend::AesNiClmul | Backend::VaesAvx2 | Backend::VaesAvx512 => false,
+        _ => false,
     }
 }
 
@@ -88,6 +91,11 @@ fn new_selects_the_best_tier_the_cpu_has() {
     );
     assert_eq!(
         Aes256GcmSiv::new_from_slice(&[1u8; 32]).unwrap().backend(),
+        want
+    );
+    assert_eq!(Xaes256Gcm::new(&[1u8; 32]).unwrap().backend(), want);
+    assert_eq!(
+        Xaes256Gcm::new_from_slice(&[1u8; 32]).unwrap().backend(),
         want
     );
 }
@@ -154,6 +162,10 @@ fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
         );
         assert_eq!(
             Aes256GcmSiv::with_backend(&[2u8; 32], backend).is_ok(),
+            available
+        );
+        assert_eq!(
+            Xaes256Gcm::with_backend(&[2u8; 32], backend).is_ok(),
             available
         );
     }

@@ -23,7 +23,7 @@ const PT_LENS: [usize; 5] = [0, 1, 16, 17, 100];
 
 /// `encrypt_to` with every too-short output length: `BufferTooSmall { needed }`
 /// and not one byte written.
-fn short_encrypt_out<K: Aead>(seed: u64) {
+fn short_encrypt_out<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: Nonce = rng.array();
@@ -51,7 +51,7 @@ fn short_encrypt_out<K: Aead>(seed: u64) {
 
 /// `decrypt_to` with every too-short output length: `BufferTooSmall { needed }`
 /// (needed = the plaintext length) and not one byte written.
-fn short_decrypt_out<K: Aead>(seed: u64) {
+fn short_decrypt_out<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: Nonce = rng.array();
@@ -78,7 +78,7 @@ fn short_decrypt_out<K: Aead>(seed: u64) {
 
 /// Longer output buffers are fine: the length is returned and the bytes past it
 /// are left as they were.
-fn long_out<K: Aead>(seed: u64) {
+fn long_out<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: Nonce = rng.array();
@@ -108,7 +108,7 @@ fn long_out<K: Aead>(seed: u64) {
 
 /// Inputs of 0..16 bytes hold no tag: `CiphertextTooShort` from `decrypt` and
 /// `decrypt_to`, with nothing written.
-fn too_short<K: Aead>() {
+fn too_short<K: Aead<Nonce = Nonce>>() {
     let key = vec![0x11u8; K::KEY_LEN];
     for k in each_backend_from_slice::<K>(&key) {
         for len in 0..TAG_LEN {
@@ -196,7 +196,7 @@ fn gcm_siv_ciphertext_too_short() {
 /// `new_from_slice` takes exactly `K::KEY_LEN` bytes: `InvalidKeyLength` for
 /// every other length from 0 to 64, and the right length builds the same key as
 /// `new`.
-fn key_length_checked<K: Aead>() {
+fn key_length_checked<K: Aead<Nonce = Nonce>>() {
     let bytes = [0x33u8; 65];
     for len in 0..=64 {
         let result = K::new_from_slice(&bytes[..len]);
@@ -364,7 +364,7 @@ fn gcm_siv_key_shared_across_threads() {
     shared_across_threads::<Aes256GcmSiv>();
 }
 
-fn shared_across_threads<K: Aead + Send + Sync + 'static>() {
+fn shared_across_threads<K: Aead<Nonce = Nonce> + Send + Sync + 'static>() {
     // `Send + Sync` in use: one key, sealing and opening from several threads at once.
     let key = std::sync::Arc::new(K::new_from_slice(&vec![0x44u8; K::KEY_LEN]).unwrap());
     let handles: Vec<_> = (0u8..4)

@@ -2,7 +2,7 @@
 //! message, AAD and output buffer here lies flush against a page that cannot
 //! be read or written (before its first byte or after its last), so a
 //! stray access is a crash, not a silent pass. On every backend, both key
-//! sizes, GCM and GCM-SIV, every length from 0 to 300 bytes and some longer
+//! sizes, GCM, GCM-SIV and XAES-256-GCM, every length from 0 to 300 bytes and some longer
 //! ones (the masked loads and stores of the AVX-512 short-message batch, the
 //! tail copies of the other tiers).
 
@@ -14,6 +14,7 @@ use common::{TestRng, each_backend};
 use hardware_aead::Aead;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::xaes_gcm::Xaes256Gcm;
 
 /// Two usable pages between two inaccessible ones.
 struct Guarded {
@@ -84,7 +85,9 @@ fn check<K: Aead>(keys: &[K], rng: &mut TestRng) {
     let (mut msg_pages, mut aad_pages, mut out_pages) =
         (Guarded::new(), Guarded::new(), Guarded::new());
     for len in lengths() {
-        let nonce = rng.array::<12>();
+        let Ok(nonce) = K::Nonce::try_from(&rng.bytes(K::NONCE_LEN)[..]) else {
+            panic!("a {}-byte nonce", K::NONCE_LEN)
+        };
         let pt = rng.bytes(len);
         let aad_len = len % 37;
         let aad_src = rng.bytes(aad_len);
@@ -138,4 +141,10 @@ fn aes_gcm_siv_stays_inside_the_slices() {
     let mut rng = TestRng::new(0x51f0);
     check(&each_backend::<Aes128GcmSiv>(&rng.array()), &mut rng);
     check(&each_backend::<Aes256GcmSiv>(&rng.array()), &mut rng);
+}
+
+#[test]
+fn xaes_gcm_stays_inside_the_slices() {
+    let mut rng = TestRng::new(0x7ae5);
+    check(&each_backend::<Xaes256Gcm>(&rng.array()), &mut rng);
 }

@@ -146,7 +146,7 @@ fn choose_tag(
 
 /// Builds a message whose counter starts at 2^32 − `wrap_block` (so that block
 /// `wrap_block` is the first with counter 0), and checks it everywhere.
-fn check_wrap<K: Aead>(
+fn check_wrap<K: Aead<Nonce = Nonce>>(
     rng: &mut TestRng,
     pt_len: usize,
     aad_len: usize,
@@ -190,7 +190,7 @@ fn check_wrap<K: Aead>(
 /// Every wrap position (plus a start at counter 0) in short messages whose
 /// lengths straddle the 8-block and 16-block batch sizes; the free block in the
 /// AAD or the plaintext, with and without further AAD.
-fn every_position<K: Aead>(seed: u64) {
+fn every_position<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let mut cases = 0;
     for (i, pt_len) in [17usize, 31, 32, 33, 100, 127, 128, 129, 255, 256, 257, 300]
@@ -215,7 +215,7 @@ fn every_position<K: Aead>(seed: u64) {
 /// Long messages: the wrap at several places mod 8 and mod 16 inside a 257-block
 /// message, deep inside a 64 KiB one, and a start at 0x7fffffff (the counter's
 /// top bit turns on, no wrap).
-fn long_messages<K: Aead>(seed: u64) {
+fn long_messages<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for wrap_block in [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 255, 256, 257] {
         check_wrap::<K>(&mut rng, 4096 + 5, 20, Free::Aad, wrap_block);

@@ -61,7 +61,7 @@ fn assert_unrelated(p1: &[u8], p2: &[u8], c1: &[u8], c2: &[u8], what: &str) {
 /// Repeating (key, nonce, AAD, plaintext) repeats the output exactly: twice on one
 /// key object, on a second object from `new`, one from `new_from_slice`, and on
 /// every backend; through `encrypt`, `encrypt_to` and the in-place API.
-fn same_inputs_same_output<K: Aead>(seed: u64) {
+fn same_inputs_same_output<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for pt_len in [0].into_iter().chain(PT_LENS) {
         let key = rng.bytes(K::KEY_LEN);
@@ -115,7 +115,7 @@ fn same_inputs_same_output<K: Aead>(seed: u64) {
 /// Two plaintexts that differ in one byte (first, middle or last, one bit or all
 /// eight), sealed under one key, nonce and AAD, give unrelated outputs; each opens
 /// to its own plaintext, and the tags cannot be swapped.
-fn one_byte_changed<K: Aead>(seed: u64) {
+fn one_byte_changed<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let mut pairs = 0;
     for pt_len in PT_LENS {
@@ -156,7 +156,7 @@ fn one_byte_changed<K: Aead>(seed: u64) {
 
 /// The same plaintext under one key and nonce with different AAD (one bit
 /// changed, one byte added, or none at all) gives unrelated outputs too.
-fn aad_changed<K: Aead>(seed: u64) {
+fn aad_changed<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for pt_len in PT_LENS {
         let key = rng.bytes(K::KEY_LEN);
@@ -188,7 +188,7 @@ fn aad_changed<K: Aead>(seed: u64) {
 
 /// A plaintext and its extension under one nonce: the shorter ciphertext is not
 /// a prefix of the longer one (the length is authenticated into the counter).
-fn prefix_not_kept<K: Aead>(seed: u64) {
+fn prefix_not_kept<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: Nonce = rng.array();

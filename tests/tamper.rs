@@ -16,7 +16,7 @@ const AAD_LENS: [usize; 2] = [0, 21];
 /// Opens `sealed` (ct || tag) through `decrypt_to` (output prefilled with 0xAA)
 /// and `decrypt_in_place_detached`, expecting `Error::Authentication` and all-zero
 /// outputs from both.
-fn assert_forgery_rejected<K: Aead>(
+fn assert_forgery_rejected<K: Aead<Nonce = Nonce>>(
     k: &K,
     nonce: &Nonce,
     aad: &[u8],
@@ -63,7 +63,7 @@ fn flip(bytes: &mut [u8], bit: usize) {
 
 /// Every single-bit change of one message, on every backend. Returns the number
 /// of forgeries tried per backend.
-fn tamper_one<K: Aead>(rng: &mut TestRng, pt_len: usize, aad_len: usize) -> usize {
+fn tamper_one<K: Aead<Nonce = Nonce>>(rng: &mut TestRng, pt_len: usize, aad_len: usize) -> usize {
     let key = rng.bytes(K::KEY_LEN);
     let nonce: Nonce = rng.array();
     let aad = rng.bytes(aad_len);
@@ -145,7 +145,7 @@ fn tamper_one<K: Aead>(rng: &mut TestRng, pt_len: usize, aad_len: usize) -> usiz
     tried
 }
 
-fn tamper_all<K: Aead>(seed: u64) {
+fn tamper_all<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let mut tried = 0;
     for pt_len in PT_LENS {
@@ -181,7 +181,7 @@ fn aes_256_gcm_siv_single_bit_flips() {
 }
 
 /// The tag of one key does not verify under another: a wrong key is rejected.
-fn wrong_key<K: Aead>(seed: u64) {
+fn wrong_key<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for pt_len in PT_LENS {
         let nonce: Nonce = rng.array();
@@ -214,7 +214,7 @@ fn wrong_key_is_rejected_gcm_siv() {
 
 /// A sealed message with bytes dropped from or added to its end (so that the
 /// tag is read from the wrong place) is rejected, with outputs zeroed.
-fn resized<K: Aead>(seed: u64) {
+fn resized<K: Aead<Nonce = Nonce>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: Nonce = rng.array();

@@ -25,6 +25,11 @@
 //!   them. Must pass.
 //! - **key**: key setup (`with_backend`), `encrypt_in_place_detached` and drop
 //!   under the all-zero key, against a fresh random key each time. Must pass.
+//! - **kdf** (XAES-256-GCM only): `encrypt_in_place_detached` under one key
+//!   with the all-zero nonce, against a fresh random nonce each time. The
+//!   nonce is public, but each one derives a secret AES-256 key (its key
+//!   schedule and GHASH powers are computed per message); class 0 derives
+//!   the same one every time, class 1 a new one. Must pass.
 //! - **valid**: `decrypt_in_place_detached` with the right tag, against a
 //!   forged one. Reported, not asserted: a rejected message is wiped and an
 //!   error is built, so the two classes do different work *after* the one
@@ -41,7 +46,8 @@ use std::hint::black_box;
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Backend, Nonce, Tag};
+use hardware_aead::xaes_gcm::Xaes256Gcm;
+use hardware_aead::{Aead, Backend, Tag};
 
 /// Measurements per class unless `CT_MEASUREMENTS` says otherwise.
 const DEFAULT_MEASUREMENTS: usize = 1_000_000;
@@ -56,7 +62,10 @@ const THRESHOLD: f64 = 4.5;
 const MESSAGE_LENS: [usize; 3] = [16, 200, 600];
 
 const AAD: &[u8] = b"timing test header";
-const NONCE: Nonce = *b"timing nonce";
+const NONCE: [u8; 12] = *b"timing nonce";
+
+/// XAES-256-GCM's 24-byte nonce.
+const XNONCE: [u8; 24] = *b"timing nonce, 24 bytes!!";
 
 const BACKENDS: [Backend; 4] = [
     Backend::AesNiClmul,
@@ -251,24 +260,36 @@ struct Outcome {
     asserted: bool,
 }
 
+/// The key type's nonce from a slice of the right length.
+fn nonce_from<K: Aead>(bytes: &[u8]) -> K::Nonce {
+    K::Nonce::try_from(bytes).unwrap_or_else(|_| panic!("a {}-byte nonce", K::NONCE_LEN))
+}
+
+/// Every experiment on `K` with the fixed nonce `nonce`; with `kdf`, also
+/// the per-message key derivation one (XAES-256-GCM).
 fn run_algorithm<K: Aead>(
     algorithm: &'static str,
+    nonce: &[u8],
+    kdf: bool,
     n: usize,
     rng: &mut Rng,
     out: &mut Vec<Outcome>,
 ) {
     for len in MESSAGE_LENS {
-        run_length::<K>(algorithm, len, n, rng, out);
+        run_length::<K>(algorithm, nonce, kdf, len, n, rng, out);
     }
 }
 
 fn run_length<K: Aead>(
     algorithm: &'static str,
+    nonce: &[u8],
+    kdf: bool,
     len: usize,
     n: usize,
     rng: &mut Rng,
     out: &mut Vec<Outcome>,
 ) {
+    let fixed_nonce = nonce_from::<K>(nonce);
     let mut key_bytes = vec![0u8; K::KEY_LEN];
     rng.fill(&mut key_bytes);
     let mut message = vec![0u8; len];
@@ -285,7 +306,7 @@ fn run_length<K: Aead>(
         };
         let mut ciphertext = message.clone();
         let tag = key
-            .encrypt_in_place_detached(&NONCE, AAD, &mut ciphertext)
+            .encrypt_in_place_detached(&fixed_nonce, AAD, &mut ciphertext)
             .expect("seal");
         let mut buffer = ciphertext.clone();
 
@@ -297,7 +318,7 @@ fn run_length<K: Aead>(
             settle();
             let t0 = timestamp();
             let r = key.decrypt_in_place_detached(
-                &NONCE,
+                &fixed_nonce,
                 AAD,
                 black_box(&mut buffer),
                 black_box(&forged),
@@ -324,7 +345,7 @@ fn run_length<K: Aead>(
             settle();
             let t0 = timestamp();
             let r = key.decrypt_in_place_detached(
-                &NONCE,
+                &fixed_nonce,
                 AAD,
                 black_box(&mut buffer),
                 black_box(&forged),
@@ -351,7 +372,7 @@ fn run_length<K: Aead>(
             settle();
             let t0 = timestamp();
             let k = K::with_backend(black_box(&key_bytes), backend).expect("detected above");
-            let tag = k.encrypt_in_place_detached(&NONCE, AAD, black_box(&mut buffer));
+            let tag = k.encrypt_in_place_detached(&fixed_nonce, AAD, black_box(&mut buffer));
             drop(black_box(k));
             let t1 = timestamp();
             black_box(tag).expect("seal");
@@ -359,6 +380,34 @@ fn run_length<K: Aead>(
         });
         out.push(Outcome {
             experiment: "key: all-zero vs random",
+            algorithm,
+            len,
+            backend,
+            verdict: analyse(&samples),
+            asserted: true,
+        });
+
+        if !kdf {
+            continue;
+        }
+        // kdf: the all-zero nonce against a random one, seal under the
+        // fixed key. The nonce is public, but the key it derives is not:
+        // each class derives a different secret key, its schedule and its
+        // GHASH powers (class 0 the same one every time).
+        let mut nonce_bytes = vec![0u8; K::NONCE_LEN];
+        let samples = collect(n, rng, |class, rng| {
+            buffer.copy_from_slice(&message);
+            class_key(class, rng, &mut nonce_bytes);
+            let nonce = nonce_from::<K>(&nonce_bytes);
+            settle();
+            let t0 = timestamp();
+            let tag = key.encrypt_in_place_detached(black_box(&nonce), AAD, black_box(&mut buffer));
+            let t1 = timestamp();
+            black_box(tag).expect("seal");
+            t1 - t0
+        });
+        out.push(Outcome {
+            experiment: "kdf: all-zero vs random nonce",
             algorithm,
             len,
             backend,
@@ -381,10 +430,11 @@ fn timing_constant_time() {
     let mut rng = Rng(timestamp() ^ 0x5eed);
     let mut outcomes = Vec::new();
     let started = std::time::Instant::now();
-    run_algorithm::<Aes128Gcm>("AES-128-GCM", n, &mut rng, &mut outcomes);
-    run_algorithm::<Aes256Gcm>("AES-256-GCM", n, &mut rng, &mut outcomes);
-    run_algorithm::<Aes128GcmSiv>("AES-128-GCM-SIV", n, &mut rng, &mut outcomes);
-    run_algorithm::<Aes256GcmSiv>("AES-256-GCM-SIV", n, &mut rng, &mut outcomes);
+    run_algorithm::<Aes128Gcm>("AES-128-GCM", &NONCE, false, n, &mut rng, &mut outcomes);
+    run_algorithm::<Aes256Gcm>("AES-256-GCM", &NONCE, false, n, &mut rng, &mut outcomes);
+    run_algorithm::<Aes128GcmSiv>("AES-128-GCM-SIV", &NONCE, false, n, &mut rng, &mut outcomes);
+    run_algorithm::<Aes256GcmSiv>("AES-256-GCM-SIV", &NONCE, false, n, &mut rng, &mut outcomes);
+    run_algorithm::<Xaes256Gcm>("XAES-256-GCM", &XNONCE, true, n, &mut rng, &mut outcomes);
     assert!(
         !outcomes.is_empty(),
         "no backend could be constructed on this CPU"

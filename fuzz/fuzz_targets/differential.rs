@@ -93,7 +93,7 @@ fn ring_seal(
     buffer
 }
 
-fn compare<K: Aead>(
+fn compare<K: Aead<Nonce = Nonce>>(
     key: &[u8; 32],
     nonce: &Nonce,
     aad: &[u8],

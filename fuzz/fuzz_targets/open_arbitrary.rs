@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
     dispatch!(alg, run(backend, api, mutate, &key, &nonce, aad, input));
 });
 
-fn run<K: Aead>(
+fn run<K: Aead<Nonce = Nonce>>(
     backend: hardware_aead::Backend,
     api: OpenApi,
     mutate: bool,

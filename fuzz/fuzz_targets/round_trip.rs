@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     dispatch!(alg, run(&key, &nonce, aad, &plaintext, offsets, flip));
 });
 
-fn run<K: Aead>(
+fn run<K: Aead<Nonce = Nonce>>(
     key: &[u8; 32],
     nonce: &Nonce,
     aad: &[u8],

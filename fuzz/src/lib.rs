@@ -1,4 +1,4 @@
-//! What the three fuzz targets share: reading fields out of the fuzzer's bytes,
+//! What the fuzz targets share: reading fields out of the fuzzer's bytes,
 //! choosing an algorithm and a backend, and the checks every opening must pass.
 //!
 //! Input layout (all targets): a control byte, then fields read in order; a
@@ -172,7 +172,7 @@ const FILL: u8 = 0xa5;
 ///   gives back exactly `data`: nothing opens but a genuine sealing.
 ///
 /// Returns the plaintext if the message opened.
-pub fn open_checked<K: Aead>(
+pub fn open_checked<K: Aead<Nonce = Nonce>>(
     key: &K,
     api: OpenApi,
     nonce: &Nonce,
@@ -271,7 +271,7 @@ pub const FIXED_PLAINTEXT: &[u8] = b"the one message this key ever sealed";
 
 /// Checks that `candidate` opens under the fixed key, nonce and AAD only if it
 /// is the one sealed message.
-pub fn check_fixed_message<K: Aead>(candidate: &[u8]) {
+pub fn check_fixed_message<K: Aead<Nonce = Nonce>>(candidate: &[u8]) {
     let key = make_key::<K>(&[0x42; 32], None).expect("default tier");
     let sealed = key
         .encrypt(&FIXED_NONCE, FIXED_AAD, FIXED_PLAINTEXT)

@@ -13,6 +13,7 @@ mod ctr;
 pub(crate) mod gcm;
 pub(crate) mod pmull;
 pub(crate) mod siv;
+pub(crate) mod xaes;
 
 use core::arch::aarch64::*;
 

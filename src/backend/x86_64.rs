@@ -10,6 +10,7 @@ pub(crate) mod gcm_aesni;
 pub(crate) mod gcm_vaes_avx2;
 pub(crate) mod gcm_vaes_avx512;
 pub(crate) mod siv;
+pub(crate) mod xaes;
 
 use core::arch::x86_64::{
     __m128i, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_storeu_si128,

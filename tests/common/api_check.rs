@@ -2,7 +2,7 @@
 //! and `siv_differential.rs` (AES-GCM-SIV, against RustCrypto): one random case,
 //! every API, every backend, odd offsets and guard bytes.
 
-use hardware_aead::{Aead, Error, TAG_LEN};
+use hardware_aead::{Aead, Error, Nonce, TAG_LEN};
 use proptest::prelude::*;
 
 use super::{TestRng, each_backend_from_slice, tag, to_hex};
@@ -67,7 +67,7 @@ pub fn guards_intact(backing: &[u8], offset: usize, len: usize) -> bool {
 /// peer opens our `_to` output (`peer_open`); every decrypt API returns the
 /// plaintext; and with a forged tag every decrypt fails and wipes exactly its
 /// output.
-pub fn check_apis<K: Aead>(
+pub fn check_apis<K: Aead<Nonce = Nonce>>(
     c: &Case,
     expected: &[u8],
     peer_open: impl Fn(&[u8]) -> Option<Vec<u8>>,

@@ -175,7 +175,7 @@ pub fn each_backend_from_slice<K: Aead>(key: &[u8]) -> Vec<K> {
 /// `decrypt`, `decrypt_to`, `decrypt_in_place_detached`. `what` names the case.
 pub fn assert_seals_and_opens<K: Aead>(
     k: &K,
-    nonce: &Nonce,
+    nonce: &K::Nonce,
     aad: &[u8],
     pt: &[u8],
     sealed: &[u8],
@@ -225,7 +225,7 @@ pub fn assert_seals_and_opens<K: Aead>(
 /// `decrypt_in_place_detached`.
 pub fn assert_opens<K: Aead>(
     k: &K,
-    nonce: &Nonce,
+    nonce: &K::Nonce,
     aad: &[u8],
     sealed: &[u8],
     pt: &[u8],
@@ -260,7 +260,7 @@ pub fn assert_opens<K: Aead>(
 /// Checks that `sealed` (ct || tag, at least 16 bytes) is rejected with
 /// `Error::Authentication` by `decrypt`, `decrypt_to` and
 /// `decrypt_in_place_detached`, and that both outputs are left all zero.
-pub fn assert_rejected<K: Aead>(k: &K, nonce: &Nonce, aad: &[u8], sealed: &[u8], what: &str) {
+pub fn assert_rejected<K: Aead>(k: &K, nonce: &K::Nonce, aad: &[u8], sealed: &[u8], what: &str) {
     let backend = k.backend();
     let ct_len = sealed.len() - TAG_LEN;
     assert_eq!(

@@ -8,6 +8,7 @@ use std::hint::black_box;
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::xaes_gcm::Xaes256Gcm;
 use hardware_aead::{Aead, Backend};
 
 const BACKENDS: [Backend; 4] = [
@@ -19,12 +20,12 @@ const BACKENDS: [Backend; 4] = [
 
 /// Every method once, through a generic function as a user's code would call it.
 #[inline(never)]
-fn exercise<K: Aead>(name: &str, key_bytes: &K::KeyBytes) {
+fn exercise<K: Aead>(name: &str, key_bytes: &K::KeyBytes, nonce: &K::Nonce) {
     for backend in BACKENDS {
         let Ok(key) = K::with_backend(black_box(key_bytes), backend) else {
             continue;
         };
-        let nonce = black_box([7u8; 12]);
+        let nonce = black_box(*nonce);
         let aad = black_box(vec![1u8; 33]);
         let message = black_box(vec![2u8; 600]);
         let sealed = key.encrypt(&nonce, &aad, &message).expect("seal");
@@ -72,9 +73,10 @@ fn exercise_random() {
 }
 
 fn main() {
-    exercise::<Aes128Gcm>("Aes128Gcm", &[3u8; 16]);
-    exercise::<Aes256Gcm>("Aes256Gcm", &[4u8; 32]);
-    exercise::<Aes128GcmSiv>("Aes128GcmSiv", &[5u8; 16]);
-    exercise::<Aes256GcmSiv>("Aes256GcmSiv", &[6u8; 32]);
+    exercise::<Aes128Gcm>("Aes128Gcm", &[3u8; 16], &[7u8; 12]);
+    exercise::<Aes256Gcm>("Aes256Gcm", &[4u8; 32], &[7u8; 12]);
+    exercise::<Aes128GcmSiv>("Aes128GcmSiv", &[5u8; 16], &[7u8; 12]);
+    exercise::<Aes256GcmSiv>("Aes256GcmSiv", &[6u8; 32], &[7u8; 12]);
+    exercise::<Xaes256Gcm>("Xaes256Gcm", &[8u8; 32], &[7u8; 24]);
     exercise_random();
 }

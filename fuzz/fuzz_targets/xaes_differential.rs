@@ -1,0 +1,93 @@
+//! XAES-256-GCM, differential: on every backend this CPU has, the seal
+//! equals RustCrypto `xaes-256-gcm`'s and a model's (the spec's key
+//! derivation written out on RustCrypto's AES-256 block cipher, then this
+//! crate's AES-256-GCM under Kx and Nx); each side opens the other's
+//! output; and the sealing with one bit flipped (a bit of the nonce, the
+//! AAD, the ciphertext or the tag, chosen by the input) is rejected with the
+//! output left zero.
+//!
+//! Input: `control, aad_len, len[2], flip[2], key[32], nonce[24],
+//! aad[aad_len], pattern`: the plaintext is `len % 8192` bytes repeating
+//! `pattern`; `flip` picks the bit to flip among all the nonce, AAD and
+//! sealed bits; `control` is unused (kept for the layout of the other
+//! targets).
+#![no_main]
+
+use hardware_aead::aes_gcm::Aes256Gcm;
+use hardware_aead::xaes_gcm::Xaes256Gcm;
+use hardware_aead::{Aead, Error};
+use hardware_aead_fuzz::{BACKENDS, Input, make_key, stretch};
+use libfuzzer_sys::fuzz_target;
+use xaes_256_gcm::aead::{Aead as _, KeyInit, Payload};
+use xaes_256_gcm::aes::cipher::BlockCipherEncrypt;
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Input::new(data);
+    let _control = input.byte();
+    let aad_len = usize::from(input.byte());
+    let len = usize::from(input.u16()) % 8192;
+    let flip = usize::from(input.u16());
+    let key = input.array::<32>();
+    let nonce = input.array::<24>();
+    let aad = input.bytes(aad_len).to_vec();
+    let plaintext = stretch(input.rest(), len);
+
+    let peer = xaes_256_gcm::Xaes256Gcm::new_from_slice(&key).unwrap();
+    let peer_nonce = xaes_256_gcm::Nonce::from(nonce);
+    let expected = peer
+        .encrypt(&peer_nonce, Payload { msg: &plaintext, aad: &aad })
+        .unwrap();
+    assert_eq!(model_seal(&key, &nonce, &aad, &plaintext), expected, "the model differs from RustCrypto");
+
+    for backend in BACKENDS {
+        let Some(k) = make_key::<Xaes256Gcm>(&key, Some(backend)) else {
+            continue;
+        };
+        let ours = k.encrypt(&nonce, &aad, &plaintext).expect("seal");
+        assert_eq!(ours, expected, "{backend:?} differs from RustCrypto");
+        let opened = peer.decrypt(&peer_nonce, Payload { msg: &ours, aad: &aad });
+        assert_eq!(opened.expect("RustCrypto opens our sealing"), plaintext);
+        assert_eq!(k.decrypt(&nonce, &aad, &expected).expect("open"), plaintext);
+
+        // One bit flipped among the nonce's, the AAD's and the sealing's.
+        let (mut n, mut a, mut s) = (nonce, aad.clone(), ours.clone());
+        let bits = 8 * (n.len() + a.len() + s.len());
+        let bit = flip % bits;
+        let (byte, mask) = (bit / 8, 1u8 << (bit % 8));
+        if byte < n.len() {
+            n[byte] ^= mask;
+        } else if byte < n.len() + a.len() {
+            a[byte - n.len()] ^= mask;
+        } else {
+            s[byte - n.len() - a.len()] ^= mask;
+        }
+        let mut out = vec![0xa5u8; plaintext.len()];
+        assert_eq!(k.decrypt_to(&n, &a, &s, &mut out), Err(Error::Authentication), "bit {bit}");
+        assert!(out.iter().all(|&b| b == 0), "forged plaintext left in the output");
+    }
+});
+
+/// The spec's key derivation on RustCrypto's AES-256, then this crate's
+/// AES-256-GCM (a different code path from the XAES kernels: the key and
+/// its powers are set up once, as for any AES-256-GCM key).
+fn model_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], plaintext: &[u8]) -> Vec<u8> {
+    let aes = xaes_256_gcm::aes::Aes256::new_from_slice(key).unwrap();
+    let encrypt = |block: [u8; 16]| {
+        let mut b = xaes_256_gcm::aes::Block::from(block);
+        aes.encrypt_block(&mut b);
+        <[u8; 16]>::from(b)
+    };
+    // L = AES-256ₖ(0¹²⁸); K1 = L << 1, XOR 0x87 into the last byte if MSB₁(L) = 1.
+    let l = u128::from_be_bytes(encrypt([0; 16]));
+    let k1 = (l << 1) ^ if l >> 127 == 1 { 0x87 } else { 0 };
+    let mut kx = [0u8; 32];
+    for (i, half) in kx.chunks_exact_mut(16).enumerate() {
+        // Mi = 0x00 || i || 0x58 || 0x00 || N[:12]
+        let mut m = [0u8; 16];
+        m[..4].copy_from_slice(&[0x00, i as u8 + 1, 0x58, 0x00]);
+        m[4..].copy_from_slice(&nonce[..12]);
+        half.copy_from_slice(&encrypt((u128::from_be_bytes(m) ^ k1).to_be_bytes()));
+    }
+    let nx: [u8; 12] = nonce[12..].try_into().unwrap();
+    Aes256Gcm::new(&kx).unwrap().encrypt(&nx, aad, plaintext).unwrap()
+}

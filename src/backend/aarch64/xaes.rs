@@ -1,0 +1,131 @@
+//! XAES-256-GCM's key derivation on ARMv8 AES + PMULL.
+//!
+//! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of
+//! `x86_64/xaes.rs`.
+
+use core::arch::aarch64::*;
+
+use zeroize::Zeroize;
+
+use super::aes::{encrypt_blocks_inline, expand_regs_riding, load_round_keys};
+use super::ctr::{by_tail_size, counter_add, counter_register, hash_padded, tail};
+use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
+use super::{from_u128, load, store, zero};
+use crate::backend::xaes::{MessageKey, SHORT_MAX};
+use crate::backend::{Block, InOut, RoundKeys};
+use crate::cpu::Armv8;
+
+/// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
+/// the steps of `x86_64/xaes.rs`'s `derive_regs!`, a macro for the same
+/// reason. Expand it only inside an `armv8_aes!` function.
+macro_rules! derive_regs {
+    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr) => {{
+        let (keys, k1, kdf_blocks, powers_count): (&RoundKeys<15>, &Block, [u128; 2], usize) =
+            ($keys, $k1, $kdf_blocks, $powers_count);
+        let rk = load_round_keys(keys);
+        let k1 = load(k1);
+        let mut kx = kdf_blocks.map(|m| veorq_u8(from_u128(m), k1));
+        encrypt_blocks_inline!(&rk, &mut kx);
+        // H = AES-256_Kx(0) rides Kx's schedule (`aes::ride`).
+        let mut h = [zero()];
+        let kx_keys = expand_regs_riding::<15, 1>(kx[0], kx[1], &mut h);
+        let h1 = mul_x(byte_reverse(h[0]));
+        let p = if powers_count >= 8 {
+            powers(h1)
+        } else {
+            powers_upto(h1, powers_count)
+        };
+        kx.zeroize();
+        h.zeroize();
+        (kx_keys, p)
+    }};
+}
+
+armv8_aes! {
+    /// CMAC's subkey K1 from K's round keys (NIST SP 800-38B §6.1), the
+    /// spec's steps 1 and 2: "L = AES-256ₖ(0x00, ..., 0x00)"; "If MSB₁(L) = 0,
+    /// then K1 = L << 1; Else K1 = (L << 1) ⊕ (0x00, ..., 0x00, 0b10000111)".
+    /// CMAC reads a block as a big-endian bit string, so MSB₁ is bit 7 of byte
+    /// 0; the conditional XOR is a mask made from that bit, not a branch.
+    pub(crate) fn cmac_subkey(_token: Armv8, keys: &RoundKeys<15>) -> Block {
+        let rk = load_round_keys(keys);
+        let mut l = [zero()];
+        encrypt_blocks_inline!(&rk, &mut l);
+        let mut l_bytes = store(l[0]);
+        let mut value = u128::from_be_bytes(l_bytes);
+        let top_bit_mask = 0u128.wrapping_sub(value >> 127);
+        let k1 = ((value << 1) ^ (top_bit_mask & 0x87)).to_be_bytes();
+        l.zeroize();
+        l_bytes.zeroize();
+        value.zeroize();
+        k1
+    }
+
+    /// The per-message AES-256-GCM key into `out`, with all eight powers;
+    /// see the module contract and `derive_regs!`.
+    pub(crate) fn derive_key(
+        _token: Armv8,
+        keys: &RoundKeys<15>,
+        k1: &Block,
+        kdf_blocks: [u128; 2],
+        out: &mut MessageKey,
+    ) {
+        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8);
+        for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
+            *dst = store(*src);
+        }
+        for (dst, src) in out.h_powers.0.iter_mut().zip(&p) {
+            *dst = store(*src);
+        }
+        kx_keys.zeroize();
+        p.zeroize();
+    }
+
+    /// XAES-256-GCM seal (`SEAL`) or open of a message of at most
+    /// `SHORT_MAX` bytes with the derived key in registers: `derive_regs!`,
+    /// then what `gcm.rs` does for a message shorter than a group (the AAD's
+    /// GHASH, one AES batch of the message's counter blocks and J0, the
+    /// length block, the tag). As `x86_64/xaes.rs`'s `gcm_short`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gcm_short<const SEAL: bool>(
+        _token: Armv8,
+        keys: &RoundKeys<15>,
+        k1: &Block,
+        kdf_blocks: [u128; 2],
+        powers_count: usize,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        assert!(data.len() <= SHORT_MAX);
+        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count);
+        let acc = hash_padded::<true>(zero(), aad, &h);
+        let j0 = from_u128(j0);
+        let ctr = counter_add::<true>(counter_register::<true>(j0), 1);
+        let len = byte_reverse(from_u128(len_block));
+        let tag = by_tail_size!(data.len(), short_finish::<SEAL>(&kx_keys, &h, j0, ctr, acc, data, len));
+        kx_keys.zeroize();
+        h.zeroize();
+        tag
+    }
+
+    /// The message (`M` blocks at most) and E(Kₓ, J0) in one batch, the
+    /// GHASH of the ciphertext and the length block, and the tag
+    /// (`gcm.rs`'s `finish` on register keys).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn short_finish<const SEAL: bool, const M: usize, const B: usize>(
+        rk: &[uint8x16_t; 15],
+        h: &[uint8x16_t; 8],
+        j0: uint8x16_t,
+        ctr: uint8x16_t,
+        acc: uint8x16_t,
+        data: &mut InOut<'_>,
+        len: uint8x16_t,
+    ) -> Block {
+        // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+        let (acc, tag_mask) = tail::<15, true, true, SEAL, M, B>(rk, ctr, data, 0, j0, acc, h, len);
+        store(veorq_u8(byte_reverse(acc), tag_mask))
+    }
+}

@@ -1,0 +1,154 @@
+//! XAES-256-GCM's key derivation on AES-NI + PCLMULQDQ (every x86_64 tier
+//! has these, so every tier derives here).
+//!
+//! Common to [`derive_key`] and [`gcm_short`]: `keys` are K's round keys,
+//! `k1` CMAC's subkey K1, `kdf_blocks` the KDF's two input blocks M1 and M2
+//! before the XOR with K1 (as `u128::from_le_bytes`; `xaes_gcm.rs` builds
+//! them). [`derive_key`] writes Kₓ's round keys and H^1..H^8 of Kₓ's GHASH
+//! key into `out`, in the layout `GcmKey` keeps, and wipes its registers'
+//! copies; the caller passes `out` to the tier's GCM kernels and wipes it
+//! after. [`gcm_short`] seals or opens a message of at most `SHORT_MAX`
+//! bytes itself, with the derived key in registers only.
+
+use core::arch::x86_64::*;
+
+use zeroize::Zeroize;
+
+use super::aes::{encrypt_blocks, expand_regs_riding, load_round_keys};
+use super::clmul::{byte_reverse, mul_x, powers, powers_upto};
+use super::ctr::{by_tail_size, hash_padded, tail};
+use super::{from_u128, load, store};
+use crate::backend::xaes::{MessageKey, SHORT_MAX};
+use crate::backend::{Block, InOut, RoundKeys};
+use crate::cpu::AesNiClmul;
+
+/// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
+/// Kₓ's round keys and H^1..H^`powers_count` of its GHASH key (the rest
+/// zero). The spec: "Kₓ = AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1)" — both
+/// blocks in one AES batch — then Kₓ expanded in registers (the expansion
+/// GCM-SIV uses per message), H = AES-256_Kₓ(0^128) in the POLYVAL form the
+/// GCM kernels take (`clmul.rs`: H' = mulX_POLYVAL(ByteReverse(H))), and its
+/// powers: the whole tree for eight, else only the first `powers_count`.
+/// The caller wipes both arrays.
+///
+/// A macro rather than a function so that its body is always inlined into
+/// the kernel using it (`#[inline(always)]` is not allowed on
+/// `#[target_feature]` functions, and as a call LLVM kept it out of line,
+/// which sent the derived key through the stack). Expand it only inside an
+/// `aesni_clmul!` function.
+macro_rules! derive_regs {
+    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr) => {{
+        let (keys, k1, kdf_blocks, powers_count): (&RoundKeys<15>, &Block, [u128; 2], usize) =
+            ($keys, $k1, $kdf_blocks, $powers_count);
+        let rk = load_round_keys(keys);
+        let k1 = load(k1);
+        let mut kx = kdf_blocks.map(|m| _mm_xor_si128(from_u128(m), k1));
+        encrypt_blocks(&rk, &mut kx);
+        // H = AES-256_Kx(0) rides Kx's schedule (`aes::ride`).
+        let mut h = [_mm_setzero_si128()];
+        let kx_keys = expand_regs_riding::<15, 1>(kx[0], kx[1], &mut h);
+        let h1 = mul_x(byte_reverse(h[0]));
+        let p = if powers_count >= 8 {
+            powers(h1)
+        } else {
+            powers_upto(h1, powers_count)
+        };
+        kx.zeroize();
+        h.zeroize();
+        (kx_keys, p)
+    }};
+}
+
+aesni_clmul! {
+    /// CMAC's subkey K1 from K's round keys (NIST SP 800-38B §6.1), the
+    /// spec's steps 1 and 2: "L = AES-256ₖ(0x00, ..., 0x00)"; "If MSB₁(L) = 0,
+    /// then K1 = L << 1; Else K1 = (L << 1) ⊕ (0x00, ..., 0x00, 0b10000111)".
+    /// CMAC reads a block as a big-endian bit string, so MSB₁ is bit 7 of byte
+    /// 0; the conditional XOR is a mask made from that bit, not a branch.
+    pub(crate) fn cmac_subkey(_token: AesNiClmul, keys: &RoundKeys<15>) -> Block {
+        let rk = load_round_keys(keys);
+        let mut l = [_mm_setzero_si128()];
+        encrypt_blocks(&rk, &mut l);
+        let mut l_bytes = store(l[0]);
+        let mut value = u128::from_be_bytes(l_bytes);
+        let top_bit_mask = 0u128.wrapping_sub(value >> 127);
+        let k1 = ((value << 1) ^ (top_bit_mask & 0x87)).to_be_bytes();
+        l.zeroize();
+        l_bytes.zeroize();
+        value.zeroize();
+        k1
+    }
+
+    /// The per-message AES-256-GCM key into `out`, with all eight powers;
+    /// see the module contract and `derive_regs!`.
+    pub(crate) fn derive_key(
+        _token: AesNiClmul,
+        keys: &RoundKeys<15>,
+        k1: &Block,
+        kdf_blocks: [u128; 2],
+        out: &mut MessageKey,
+    ) {
+        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8);
+        for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
+            *dst = store(*src);
+        }
+        for (dst, src) in out.h_powers.0.iter_mut().zip(&p) {
+            *dst = store(*src);
+        }
+        kx_keys.zeroize();
+        p.zeroize();
+    }
+
+    /// XAES-256-GCM seal (`SEAL`) or open of a short message, at most
+    /// `SHORT_MAX` bytes, with the derived key kept in registers: the
+    /// derivation of `derive_regs!`, then what `gcm_aesni` does for a
+    /// message shorter than a group — the AAD's GHASH, then one AES batch of
+    /// the message's counter blocks and J0 (which trails Kₓ's key schedule
+    /// round by round), the length block and the tag, in one function: no
+    /// `MessageKey` is stored and reloaded. `j0` and `len_block` are as for
+    /// `gcm_aesni::seal`;
+    /// the return value is the tag computed over the ciphertext.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gcm_short<const SEAL: bool>(
+        _token: AesNiClmul,
+        keys: &RoundKeys<15>,
+        k1: &Block,
+        kdf_blocks: [u128; 2],
+        powers_count: usize,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        assert!(data.len() <= SHORT_MAX);
+        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count);
+        let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &h);
+        let j0 = from_u128(j0);
+        // inc32(J0), byte-reversed as the counter helpers keep it.
+        let ctr = _mm_add_epi32(byte_reverse(j0), _mm_set_epi32(0, 0, 0, 1));
+        let len = byte_reverse(from_u128(len_block));
+        let tag = by_tail_size!(data.len(), short_finish::<SEAL>(&kx_keys, &h, j0, ctr, acc, data, len));
+        kx_keys.zeroize();
+        h.zeroize();
+        tag
+    }
+
+    /// The message (`M` blocks at most) and E(Kₓ, J0) in one batch, the
+    /// GHASH of the ciphertext and the length block, and the tag
+    /// (`gcm_aesni::finish` on register keys).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn short_finish<const SEAL: bool, const M: usize, const B: usize>(
+        rk: &[__m128i; 15],
+        h: &[__m128i; 8],
+        j0: __m128i,
+        ctr: __m128i,
+        acc: __m128i,
+        data: &mut InOut<'_>,
+        len: __m128i,
+    ) -> Block {
+        // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+        let (acc, tag_mask) = tail::<15, true, true, SEAL, M, B>(rk, ctr, data, 0, j0, acc, h, len);
+        store(_mm_xor_si128(byte_reverse(acc), tag_mask))
+    }
+}

@@ -1,0 +1,232 @@
+//! XAES-256-GCM (C2SP, <https://c2sp.org/XAES-256-GCM>): AES-256-GCM with
+//! 192-bit nonces, safe to draw at random.
+//!
+//! From the specification: "XAES-256-GCM derives a subkey for use with
+//! AES-256-GCM from the input key and half the input nonce using a NIST SP
+//! 800-108r1 KDF […]. The derived key and the second half (last 96 bits) of
+//! the input nonce are used to encrypt the message with AES-256-GCM." Its
+//! key derivation, as the spec details it, for a 256-bit key K and a 192-bit
+//! nonce N:
+//!
+//! 1. L = AES-256ₖ(0x00, …, 0x00)
+//! 2. If MSB₁(L) = 0, then K1 = L << 1; else K1 = (L << 1) ⊕ (0x00, …, 0x00, 0b10000111)
+//! 3. M1 = 0x00 || 0x01 || 0x58 || 0x00 || N\[:12\]
+//! 4. M2 = 0x00 || 0x02 || 0x58 || 0x00 || N\[:12\]
+//! 5. Kₓ = AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1)
+//! 6. Nₓ = N\[12:\]
+//!
+//! "Note that Steps 1 and 2 can be precomputed and reused across every
+//! operation that uses the same input key K": key setup here expands K and
+//! computes K1 once ([`Xaes256Gcm::new`](crate::Aead::new)). Per message,
+//! steps 3 and 4 are built below, step 5 runs as one batch of two AES blocks
+//! on the key's tier, followed by Kₓ's key schedule and GHASH key; then
+//! AES-256-GCM under (Kₓ, Nₓ): for messages of up to 32 bytes in the same
+//! kernel call, with Kₓ in registers, for longer ones in the tier's
+//! AES-256-GCM kernels. Kₓ, its round keys and its GHASH powers are wiped
+//! before the call returns.
+//!
+//! # When to use it
+//!
+//! - **Over AES-GCM with generated nonces**: an AES-GCM key's generated
+//!   nonces are a counter, unique per key object; two key objects built from
+//!   the same key bytes (two processes, two machines, a restart) draw
+//!   independent 96-bit salts, and random 96-bit nonces collide after about
+//!   2^32 messages under one key. XAES-256-GCM's 192-bit nonces are simply
+//!   random: the spec gives "2⁸⁰ messages with collision risk 2⁻³²" under
+//!   one key, across any number of processes sharing it, with no state to
+//!   keep. Pick it when one key seals from many places or for a long time.
+//! - **Over AES-GCM-SIV**: GCM-SIV survives a repeated nonce (it then only
+//!   shows that two messages were equal) but keeps 96-bit nonces and runs
+//!   two passes over the plaintext when sealing. XAES-256-GCM is not
+//!   nonce-misuse resistant, but with random 192-bit nonces a repeat is out
+//!   of reach, and it seals in one pass. Pick GCM-SIV when nonces may repeat
+//!   by design (deterministic encryption, no randomness at hand); XAES when
+//!   they are random. Neither is key-committing.
+//!
+//! The cost over AES-256-GCM is three AES blocks per message (two of them
+//! the KDF, one the new GHASH key), Kₓ's key schedule and the GHASH powers the
+//! message uses: a fixed amount, which matters for short messages only.
+//!
+//! # Example
+//!
+//! ```
+//! use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm};
+//!
+//! # fn main() -> Result<(), hardware_aead::Error> {
+//! let key = Xaes256Gcm::new(&[0x11; 32])?;
+//! // Random nonces, appended to the output: the usual way to use it.
+//! let sealed = key.encrypt_nonce_appended_generated(b"metadata", b"secret")?;
+//! assert_eq!(sealed.len(), 6 + 16 + 24);
+//! assert_eq!(key.decrypt_nonce_appended(b"metadata", &sealed)?, b"secret");
+//! # Ok(()) }
+//! ```
+
+use crate::aead::Tag;
+use crate::aes_gcm::{length_block, pre_counter_block};
+use crate::backend::{InOut, Tier, XaesKey};
+use crate::error::Error;
+
+/// A 192-bit XAES-256-GCM nonce: the first 12 bytes go into the key
+/// derivation, the last 12 are the AES-256-GCM nonce Nₓ.
+///
+/// ```
+/// use hardware_aead::{Aead, xaes_gcm::{XNonce, Xaes256Gcm}};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Xaes256Gcm::new(&[7; 32])?;
+/// let mut nonce: XNonce = [0; 24];
+/// hardware_aead::random::fill(&mut nonce)?; // random nonces are the point
+/// let sealed = key.encrypt(&nonce, b"", b"hi")?;
+/// assert_eq!(key.decrypt(&nonce, b"", &sealed)?, b"hi");
+/// # Ok(()) }
+/// ```
+pub type XNonce = [u8; 24];
+
+/// The length of an [`XNonce`] in bytes (also [`Aead::NONCE_LEN`](crate::Aead::NONCE_LEN)
+/// of [`Xaes256Gcm`]).
+///
+/// ```
+/// use hardware_aead::{Aead, TAG_LEN, xaes_gcm::{XNONCE_LEN, Xaes256Gcm}};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Xaes256Gcm::new(&[7; 32])?;
+/// let sealed = key.encrypt_nonce_appended_generated(b"", b"abc")?;
+/// assert_eq!(sealed.len(), 3 + TAG_LEN + XNONCE_LEN);
+/// assert_eq!(XNONCE_LEN, Xaes256Gcm::NONCE_LEN);
+/// # Ok(()) }
+/// ```
+pub const XNONCE_LEN: usize = 24;
+
+/// The longest plaintext XAES-256-GCM allows, in bytes: that of AES-256-GCM
+/// under the derived key ([`aes_gcm::MAX_PLAINTEXT_LEN`](crate::aes_gcm::MAX_PLAINTEXT_LEN),
+/// 2^36 − 32), the spec's "up to approximately 64GiB".
+///
+/// ```
+/// use hardware_aead::xaes_gcm::MAX_PLAINTEXT_LEN;
+/// assert_eq!(MAX_PLAINTEXT_LEN, (1 << 36) - 32);
+/// ```
+pub const MAX_PLAINTEXT_LEN: u64 = crate::aes_gcm::MAX_PLAINTEXT_LEN;
+
+/// The longest AAD XAES-256-GCM allows, in bytes: that of AES-256-GCM
+/// ([`aes_gcm::MAX_AAD_LEN`](crate::aes_gcm::MAX_AAD_LEN), 2^61 − 1), the
+/// spec's "up to 2 EiB".
+///
+/// ```
+/// use hardware_aead::xaes_gcm::MAX_AAD_LEN;
+/// assert_eq!(MAX_AAD_LEN, (1 << 61) - 1);
+/// ```
+pub const MAX_AAD_LEN: u64 = crate::aes_gcm::MAX_AAD_LEN;
+
+/// The KDF's two input blocks for nonce `nonce`, before the XOR with K1 (as
+/// `u128::from_le_bytes`, the way blocks travel to the kernels). Steps 3 and
+/// 4: "M1 = 0x00 || 0x01 || 0x58 || 0x00 || N\[:12\]", "M2 = 0x00 || 0x02 ||
+/// 0x58 || 0x00 || N\[:12\]" — the 16-bit big-endian counter i = 1, 2, the
+/// label `X` (0x58) and a zero separator (NIST SP 800-108r1 §4.1), then the
+/// first half of the nonce as the context.
+fn kdf_blocks(nonce: &XNonce) -> [u128; 2] {
+    let block = |i: u8| {
+        let mut m = [0u8; 16];
+        m[..4].copy_from_slice(&[0x00, i, b'X', 0x00]);
+        m[4..].copy_from_slice(&nonce[..12]);
+        u128::from_le_bytes(m)
+    };
+    [block(1), block(2)]
+}
+
+/// AES-256-GCM's pre-counter block for Nₓ = N\[12:\] (step 6).
+fn derived_j0(nonce: &XNonce) -> u128 {
+    let mut nx = [0u8; 12];
+    nx.copy_from_slice(&nonce[12..]);
+    pre_counter_block(&nx)
+}
+
+/// XAES-256-GCM: a 32-byte key, 24-byte nonces, 16-byte tags.
+///
+/// All methods come from the [`Aead`](crate::Aead) trait, with
+/// `&[u8; 24]` nonces. Generated nonces
+/// ([`encrypt_nonce_appended_generated`](crate::Aead::encrypt_nonce_appended_generated)
+/// and its kin) are 24 random bytes from the crate's AES-CTR generator
+/// ([`random`](crate::random)), appended after the tag as for the other key
+/// types. The key holds K's round keys and CMAC's subkey K1 (272 bytes,
+/// zeroized on drop) and no nonce state.
+///
+/// ```
+/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// // The spec's first test vector.
+/// let key = Xaes256Gcm::new(&[0x01; 32])?;
+/// let sealed = key.encrypt(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", b"XAES-256-GCM")?;
+/// assert_eq!(sealed[..4], [0xce, 0x54, 0x6e, 0xf6]);
+/// assert_eq!(key.decrypt(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", &sealed)?, b"XAES-256-GCM");
+/// # Ok(()) }
+/// ```
+pub struct Xaes256Gcm {
+    key: XaesKey,
+}
+
+impl crate::aead::sealed::Core for Xaes256Gcm {
+    type KeyBytes = [u8; 32];
+    type Nonce = XNonce;
+
+    unsafe fn init_at(at: *mut Self, tier: Tier, key: &[u8; 32]) {
+        // SAFETY: `at` is valid for writes and aligned (caller), so is its
+        // only field.
+        unsafe { XaesKey::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
+    }
+
+    fn generate_nonce(&self) -> Result<XNonce, Error> {
+        let mut nonce = [0u8; XNONCE_LEN];
+        crate::random::fill(&mut nonce)?;
+        Ok(nonce)
+    }
+
+    fn tier(&self) -> Tier {
+        self.key.tier()
+    }
+
+    fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error> {
+        crate::aes_gcm::check_lengths(aad_len as u64, text_len as u64)
+    }
+
+    fn seal_core(&self, nonce: &XNonce, aad: &[u8], data: &mut InOut<'_>) -> Tag {
+        let len_block = length_block(aad.len(), data.len());
+        self.key
+            .seal(kdf_blocks(nonce), derived_j0(nonce), aad, data, len_block)
+    }
+
+    fn open_core(&self, nonce: &XNonce, aad: &[u8], data: &mut InOut<'_>, _tag: &Tag) -> Tag {
+        let len_block = length_block(aad.len(), data.len());
+        self.key
+            .open(kdf_blocks(nonce), derived_j0(nonce), aad, data, len_block)
+    }
+}
+
+impl crate::Aead for Xaes256Gcm {
+    const KEY_LEN: usize = 32;
+    const NONCE_LEN: usize = XNONCE_LEN;
+}
+
+impl core::fmt::Debug for Xaes256Gcm {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Xaes256Gcm")
+            .field("backend", &crate::Aead::backend(self))
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{derived_j0, kdf_blocks};
+
+    #[test]
+    fn kdf_blocks_and_j0_are_the_spec_layout() {
+        // The spec's M1, M2 and Nₓ for N = "ABCDEFGHIJKLMNOPQRSTUVWX".
+        let nonce = *b"ABCDEFGHIJKLMNOPQRSTUVWX";
+        let [m1, m2] = kdf_blocks(&nonce);
+        let hex = |b: [u8; 16]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        assert_eq!(hex(m1.to_le_bytes()), "000158004142434445464748494a4b4c");
+        assert_eq!(hex(m2.to_le_bytes()), "000258004142434445464748494a4b4c");
+        assert_eq!(
+            hex(derived_j0(&nonce).to_le_bytes()),
+            "4d4e4f50515253545556575800000001"
+        );
+    }
+}

@@ -1,0 +1,653 @@
+//! XAES-256-GCM on every backend this CPU has: the C2SP spec's vectors and
+//! intermediate values, the shared vector files, the spec's accumulated
+//! randomized test (10,000 iterations here, 1,000,000 `#[ignore]`d),
+//! differential tests against RustCrypto `xaes-256-gcm` and against a model
+//! (the spec's KDF written out below on the slow AES of `src/model.rs`, then
+//! AES-256-GCM: the model's, or this crate's `Aes256Gcm`), every length to
+//! 300 bytes, tampering with every bit, bad input, generated nonces and the
+//! key state's size and wiping.
+
+mod common;
+#[path = "../src/model.rs"]
+mod model;
+
+use common::{
+    AeadFormat, TestRng, assert_rejected, assert_seals_and_opens, each_backend,
+    each_backend_from_slice, hex, parse_aead_file, read_vector_file, to_hex,
+};
+use hardware_aead::aes_gcm::Aes256Gcm;
+use hardware_aead::placement::{KeySlot, key_state_layout};
+use hardware_aead::xaes_gcm::{MAX_AAD_LEN, MAX_PLAINTEXT_LEN, XNONCE_LEN, XNonce, Xaes256Gcm};
+use hardware_aead::{Aead, Error, TAG_LEN};
+use proptest::prelude::*;
+use sha3::Shake128;
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+
+// ---------------------------------------------------------------------------
+// The model: the spec's key derivation, by the book
+// ---------------------------------------------------------------------------
+
+/// The spec's intermediate values for key `key` and nonce `nonce`.
+struct Derivation {
+    l: [u8; 16],
+    k1: [u8; 16],
+    m1: [u8; 16],
+    m2: [u8; 16],
+    kx: [u8; 32],
+    nx: [u8; 12],
+}
+
+/// Steps 1 to 6 of the spec's "Detailed key derivation algorithm", on the
+/// model's FIPS-197 AES.
+fn derive(key: &[u8; 32], nonce: &XNonce) -> Derivation {
+    // 1. L = AES-256ₖ(0x00, ..., 0x00)
+    let l = model::aes_encrypt_block(key, &[0u8; 16]);
+    // 2. If MSB₁(L) = 0, then K1 = L << 1; Else K1 = (L << 1) ⊕ (0x00, ..., 0x00, 0b10000111)
+    let mut k1 = [0u8; 16];
+    for i in 0..16 {
+        let carry = if i < 15 { l[i + 1] >> 7 } else { 0 };
+        k1[i] = (l[i] << 1) | carry;
+    }
+    if l[0] & 0x80 != 0 {
+        k1[15] ^= 0b1000_0111;
+    }
+    // 3. M1 = 0x00 || 0x01 || 0x58 || 0x00 || N[:12]; 4. M2 likewise with 0x02.
+    let mut m1 = [0u8; 16];
+    m1[..4].copy_from_slice(&[0x00, 0x01, 0x58, 0x00]);
+    m1[4..].copy_from_slice(&nonce[..12]);
+    let mut m2 = m1;
+    m2[1] = 0x02;
+    // 5. Kₓ = AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1)
+    let xor = |m: &[u8; 16]| -> [u8; 16] { core::array::from_fn(|i| m[i] ^ k1[i]) };
+    let mut kx = [0u8; 32];
+    kx[..16].copy_from_slice(&model::aes_encrypt_block(key, &xor(&m1)));
+    kx[16..].copy_from_slice(&model::aes_encrypt_block(key, &xor(&m2)));
+    // 6. Nₓ = N[12:]
+    let mut nx = [0u8; 12];
+    nx.copy_from_slice(&nonce[12..]);
+    Derivation {
+        l,
+        k1,
+        m1,
+        m2,
+        kx,
+        nx,
+    }
+}
+
+/// XAES-256-GCM by the book: the KDF above, then the model's AES-256-GCM.
+fn model_seal(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+    let d = derive(key, nonce);
+    model::gcm_seal(&d.kx, &d.nx, aad, pt)
+}
+
+/// The KDF above, then this crate's AES-256-GCM (fast enough for many cases).
+fn kdf_then_aes256gcm(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+    let d = derive(key, nonce);
+    Aes256Gcm::new(&d.kx)
+        .expect("AES-256-GCM key")
+        .encrypt(&d.nx, aad, pt)
+        .expect("seal")
+}
+
+/// RustCrypto `xaes-256-gcm`.
+fn rustcrypto_seal(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+    use xaes_256_gcm::aead::{Aead as _, KeyInit, Payload};
+    let peer = xaes_256_gcm::Xaes256Gcm::new_from_slice(key).expect("key");
+    peer.encrypt(&xaes_256_gcm::Nonce::from(*nonce), Payload { msg: pt, aad })
+        .expect("RustCrypto seal")
+}
+
+/// RustCrypto `xaes-256-gcm`'s open.
+fn rustcrypto_open(key: &[u8; 32], nonce: &XNonce, aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
+    use xaes_256_gcm::aead::{Aead as _, KeyInit, Payload};
+    let peer = xaes_256_gcm::Xaes256Gcm::new_from_slice(key).expect("key");
+    peer.decrypt(
+        &xaes_256_gcm::Nonce::from(*nonce),
+        Payload { msg: sealed, aad },
+    )
+    .ok()
+}
+
+fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    bytes
+        .try_into()
+        .unwrap_or_else(|_| panic!("{} bytes, expected {N}", bytes.len()))
+}
+
+// ---------------------------------------------------------------------------
+// Known answers
+// ---------------------------------------------------------------------------
+
+/// The spec's two vectors with their intermediate values, written out here
+/// so that they run without the vector directory.
+#[test]
+fn spec_vectors() {
+    struct Vector {
+        key: [u8; 32],
+        aad: &'static [u8],
+        l: &'static str,
+        k1: &'static str,
+        kx: &'static str,
+        sealed: &'static str,
+    }
+    let nonce = *b"ABCDEFGHIJKLMNOPQRSTUVWX";
+    let vectors = [
+        Vector {
+            key: [0x01; 32],
+            aad: b"",
+            l: "7298caa565031eadc6ce23d23ea66378",
+            k1: "e531954aca063d5b8d9c47a47d4cc6f0",
+            kx: "c8612c9ed53fe43e8e005b828a1631a0bbcb6ab2f46514ec4f439fcfd0fa969b",
+            sealed: "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271",
+        },
+        Vector {
+            key: [0x03; 32],
+            aad: b"c2sp.org/XAES-256-GCM",
+            l: "91c08762876dccf9ba204a33768fa5fe",
+            k1: "23810ec50edb99f374409466ed1f4b7b",
+            kx: "e9c621d4cdd9b11b00a6427ad7e559aeedd66b3857646677748f8ca796cb3fd8",
+            sealed: "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d",
+        },
+    ];
+    for (i, v) in vectors.iter().enumerate() {
+        let d = derive(&v.key, &nonce);
+        assert_eq!(to_hex(&d.l), v.l, "vector {i}: L");
+        assert_eq!(to_hex(&d.k1), v.k1, "vector {i}: K1");
+        assert_eq!(to_hex(&d.m1), "000158004142434445464748494a4b4c");
+        assert_eq!(to_hex(&d.m2), "000258004142434445464748494a4b4c");
+        assert_eq!(to_hex(&d.kx), v.kx, "vector {i}: Kx");
+        assert_eq!(to_hex(&d.nx), "4d4e4f505152535455565758");
+        let sealed = hex(v.sealed);
+        assert_eq!(model_seal(&v.key, &nonce, v.aad, b"XAES-256-GCM"), sealed);
+        for k in each_backend::<Xaes256Gcm>(&v.key) {
+            let what = format!("spec vector {i}");
+            assert_seals_and_opens(&k, &nonce, v.aad, b"XAES-256-GCM", &sealed, &what);
+        }
+    }
+}
+
+/// `xaes/xaes_256_gcm.json` (the spec's vectors and intermediate values, one
+/// AWS-LC vector) on every backend and in the model.
+#[test]
+fn json_vectors() {
+    let Some(text) = read_vector_file("json_vectors", "xaes/xaes_256_gcm.json") else {
+        return;
+    };
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let field = |t: &serde_json::Value, name: &str| hex(t[name].as_str().expect(name));
+    let mut checked = 0;
+    for t in json["tests"].as_array().expect("tests") {
+        let what = format!("tcId {}", t["tcId"]);
+        assert_eq!(
+            t["result"], "valid",
+            "{what}: only valid records are expected"
+        );
+        let key: [u8; 32] = array(&field(t, "key"));
+        let nonce: XNonce = array(&field(t, "nonce"));
+        let (pt, aad, sealed) = (
+            field(t, "plaintext"),
+            field(t, "aad"),
+            field(t, "ciphertext"),
+        );
+        assert_eq!(sealed, [field(t, "ct"), field(t, "tag")].concat(), "{what}");
+        if let Some(mid) = t.get("intermediate") {
+            let d = derive(&key, &nonce);
+            let expected = |name: &str| mid[name].as_str().expect(name).to_owned();
+            assert_eq!(to_hex(&d.l), expected("L"), "{what}: L");
+            assert_eq!(to_hex(&d.k1), expected("K1"), "{what}: K1");
+            assert_eq!(to_hex(&d.m1), expected("M1"), "{what}: M1");
+            assert_eq!(to_hex(&d.m2), expected("M2"), "{what}: M2");
+            assert_eq!(to_hex(&d.kx), expected("Kx"), "{what}: Kx");
+            assert_eq!(to_hex(&d.nx), expected("Nx"), "{what}: Nx");
+        }
+        assert_eq!(model_seal(&key, &nonce, &aad, &pt), sealed, "{what}: model");
+        assert_eq!(
+            rustcrypto_seal(&key, &nonce, &aad, &pt),
+            sealed,
+            "{what}: RustCrypto"
+        );
+        for k in each_backend::<Xaes256Gcm>(&key) {
+            assert_seals_and_opens(&k, &nonce, &aad, &pt, &sealed, &what);
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 3, "the JSON file has three vectors");
+}
+
+/// `xaes/awslc_xaes_256_gcm_tests.txt` (BoringSSL/AWS-LC format) on every
+/// backend.
+#[test]
+fn awslc_vectors() {
+    let Some(text) = read_vector_file("awslc_vectors", "xaes/awslc_xaes_256_gcm_tests.txt") else {
+        return;
+    };
+    let records = parse_aead_file(&text, AeadFormat::BoringSsl);
+    assert_eq!(records.len(), 3, "the AWS-LC file has three records");
+    for (i, r) in records.iter().enumerate() {
+        let what = format!("AWS-LC record {i}");
+        assert!(r.fails.is_none(), "{what}: only valid records are expected");
+        let nonce: XNonce = array(&r.nonce);
+        let sealed = [r.ct.clone(), r.tag.clone()].concat();
+        let key: [u8; 32] = array(&r.key);
+        assert_eq!(
+            model_seal(&key, &nonce, &r.aad, &r.pt),
+            sealed,
+            "{what}: model"
+        );
+        for k in each_backend_from_slice::<Xaes256Gcm>(&r.key) {
+            assert_seals_and_opens(&k, &nonce, &r.aad, &r.pt, &sealed, &what);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The spec's accumulated randomized test
+// ---------------------------------------------------------------------------
+
+/// "For each test, the following structure […] is read from a deterministic
+/// RNG, and the ciphertext is hashed. The deterministic RNG is a single
+/// SHAKE-128 instance with an empty input. […] The hash is a separate
+/// SHAKE-128 instance." — `opaque key[32]; opaque nonce[24]; opaque
+/// plaintext<0..255>; opaque aad<0..255>;`, each variable field after a
+/// one-byte length. Every iteration also opens the ciphertext. Returns the
+/// hash's first 32 bytes, in hex, per backend.
+fn accumulated(iterations: usize) -> Vec<(String, String)> {
+    let keys_per_backend = each_backend::<Xaes256Gcm>(&[0; 32]);
+    let mut results = Vec::new();
+    for probe in keys_per_backend {
+        let backend = probe.backend();
+        let mut rng = Shake128::default().finalize_xof();
+        let mut hash = Shake128::default();
+        let mut read = |n: usize| {
+            let mut out = vec![0u8; n];
+            rng.read(&mut out);
+            out
+        };
+        for i in 0..iterations {
+            let key: [u8; 32] = array(&read(32));
+            let nonce: XNonce = array(&read(24));
+            let pt_len = read(1)[0] as usize;
+            let pt = read(pt_len);
+            let aad_len = read(1)[0] as usize;
+            let aad = read(aad_len);
+            let k = Xaes256Gcm::with_backend(&key, backend).expect("key");
+            let sealed = k.encrypt(&nonce, &aad, &pt).expect("seal");
+            assert_eq!(
+                k.decrypt(&nonce, &aad, &sealed).as_deref(),
+                Ok(&pt[..]),
+                "[{backend:?}] iteration {i}: open"
+            );
+            hash.update(&sealed);
+        }
+        let mut digest = [0u8; 32];
+        hash.finalize_xof().read(&mut digest);
+        results.push((format!("{backend:?}"), to_hex(&digest)));
+    }
+    results
+}
+
+#[test]
+fn accumulated_10_000() {
+    // The RNG's first bytes, as the spec gives them.
+    let mut first = [0u8; 16];
+    Shake128::default().finalize_xof().read(&mut first);
+    assert_eq!(to_hex(&first), "7f9c2ba4e88f827d616045507605853e");
+    for (backend, digest) in accumulated(10_000) {
+        assert_eq!(
+            digest, "e6b9edf2df6cec60c8cbd864e2211b597fb69a529160cd040d56c0c210081939",
+            "{backend}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "1,000,000 iterations per backend: run with --release --ignored"]
+fn accumulated_1_000_000() {
+    for (backend, digest) in accumulated(1_000_000) {
+        assert_eq!(
+            digest, "2163ae1445985a30b60585ee67daa55674df06901b890593e824b8a7c885ab15",
+            "{backend}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Differential
+// ---------------------------------------------------------------------------
+
+/// Every plaintext length from 0 to 300 bytes (every tier's short paths and
+/// the first groups of the wide ones) with AAD lengths that cross one and
+/// eight blocks, and longer lengths around the group boundaries: every
+/// backend against the model (the slow one up to 64 bytes, the KDF with this
+/// crate's AES-256-GCM beyond), and against RustCrypto.
+#[test]
+fn every_length_matches_the_model_and_rustcrypto() {
+    let mut rng = TestRng::new(0x7ae5_0001);
+    let key: [u8; 32] = rng.array();
+    let keys = each_backend::<Xaes256Gcm>(&key);
+    let lengths = (0..=300).chain([511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4100]);
+    for (n, len) in lengths.enumerate() {
+        let aad_len = [0, 1, 15, 16, 17, 31, 48, 127, 128, 129, 200][n % 11];
+        let nonce: XNonce = rng.array();
+        let pt = rng.bytes(len);
+        let aad = rng.bytes(aad_len);
+        let expected = if len <= 64 {
+            model_seal(&key, &nonce, &aad, &pt)
+        } else {
+            kdf_then_aes256gcm(&key, &nonce, &aad, &pt)
+        };
+        assert_eq!(
+            rustcrypto_seal(&key, &nonce, &aad, &pt),
+            expected,
+            "RustCrypto, {len}"
+        );
+        for k in &keys {
+            let what = format!("{len} bytes, AAD {aad_len}");
+            assert_seals_and_opens(k, &nonce, &aad, &pt, &expected, &what);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Random keys, nonces, lengths and slice offsets: every backend's
+    /// `encrypt`, `encrypt_to` at an odd offset, in place, and the three
+    /// opens agree with RustCrypto and with the KDF model; RustCrypto opens
+    /// our output; a flipped tag bit is rejected with the outputs zeroed.
+    #[test]
+    fn differential(seed in any::<u64>(), pt_len in 0usize..=2100, aad_len in 0usize..=300, offset in 1usize..16) {
+        let mut rng = TestRng::new(seed);
+        let key: [u8; 32] = rng.array();
+        let nonce: XNonce = rng.array();
+        let pt = rng.bytes(pt_len);
+        let aad = rng.bytes(aad_len);
+        let expected = rustcrypto_seal(&key, &nonce, &aad, &pt);
+        prop_assert_eq!(&kdf_then_aes256gcm(&key, &nonce, &aad, &pt), &expected);
+        for k in each_backend::<Xaes256Gcm>(&key) {
+            let what = format!("{:?}", k.backend());
+            assert_seals_and_opens(&k, &nonce, &aad, &pt, &expected, &what);
+            let mut backing = vec![0x5Au8; offset + pt_len + TAG_LEN + 16];
+            let n = k.encrypt_to(&nonce, &aad, &pt, &mut backing[offset..offset + pt_len + TAG_LEN]).expect("seal");
+            prop_assert_eq!(&backing[offset..offset + n], &expected[..]);
+            prop_assert!(backing[..offset].iter().chain(&backing[offset + n..]).all(|&b| b == 0x5A));
+            prop_assert_eq!(rustcrypto_open(&key, &nonce, &aad, &backing[offset..offset + n]), Some(pt.clone()));
+            let mut forged = expected.clone();
+            forged[pt_len] ^= 1;
+            assert_rejected(&k, &nonce, &aad, &forged, &what);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Tampering, bad input
+// ---------------------------------------------------------------------------
+
+/// Flipping any one bit of the nonce, the AAD, the ciphertext or the tag
+/// makes every decrypt API fail and leave its output zero.
+#[test]
+fn every_bit_of_nonce_aad_ciphertext_and_tag_is_authenticated() {
+    let mut rng = TestRng::new(0x7ae5_0002);
+    for (pt_len, aad_len) in [(0, 0), (1, 3), (16, 16), (33, 7), (70, 20)] {
+        let key: [u8; 32] = rng.array();
+        let nonce: XNonce = rng.array();
+        let pt = rng.bytes(pt_len);
+        let aad = rng.bytes(aad_len);
+        for k in each_backend::<Xaes256Gcm>(&key) {
+            let sealed = k.encrypt(&nonce, &aad, &pt).expect("seal");
+            for bit in 0..8 * XNONCE_LEN {
+                let mut n = nonce;
+                n[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &n, &aad, &sealed, &format!("nonce bit {bit}"));
+            }
+            for bit in 0..8 * aad_len {
+                let mut a = aad.clone();
+                a[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &nonce, &a, &sealed, &format!("AAD bit {bit}"));
+            }
+            for bit in 0..8 * sealed.len() {
+                let mut s = sealed.clone();
+                s[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &nonce, &aad, &s, &format!("sealed bit {bit}"));
+            }
+            // The nonce-appended form: every bit of the appended nonce too.
+            let appended = [sealed.clone(), nonce.to_vec()].concat();
+            assert_eq!(
+                k.decrypt_nonce_appended(&aad, &appended).as_deref(),
+                Ok(&pt[..])
+            );
+            for bit in 0..8 * appended.len() {
+                let mut s = appended.clone();
+                s[bit / 8] ^= 1 << (bit % 8);
+                let mut out = vec![0xAA; pt_len];
+                assert_eq!(
+                    k.decrypt_nonce_appended_to(&aad, &s, &mut out),
+                    Err(Error::Authentication),
+                    "appended bit {bit}"
+                );
+                assert!(
+                    out.iter().all(|&b| b == 0),
+                    "appended bit {bit}: output wiped"
+                );
+            }
+        }
+    }
+}
+
+/// A different key or a different nonce does not open the message.
+#[test]
+fn wrong_key_or_nonce_is_rejected() {
+    let mut rng = TestRng::new(0x7ae5_0003);
+    let (key, other): ([u8; 32], [u8; 32]) = (rng.array(), rng.array());
+    let nonce: XNonce = rng.array();
+    let sealed = Xaes256Gcm::new(&key)
+        .unwrap()
+        .encrypt(&nonce, b"a", b"message")
+        .unwrap();
+    for k in each_backend::<Xaes256Gcm>(&other) {
+        assert_rejected(&k, &nonce, b"a", &sealed, "other key");
+    }
+    // Same first half of the nonce (same Kx), other second half: other Nx.
+    let mut n = nonce;
+    n[23] ^= 0x80;
+    for k in each_backend::<Xaes256Gcm>(&key) {
+        assert_rejected(&k, &n, b"a", &sealed, "other Nx");
+    }
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let key = Xaes256Gcm::new(&[7; 32]).unwrap();
+    let nonce = [1u8; 24];
+    // Key length.
+    assert_eq!(
+        Xaes256Gcm::new_from_slice(&[0; 16]).err(),
+        Some(Error::InvalidKeyLength)
+    );
+    assert_eq!(
+        Xaes256Gcm::new_from_slice(&[0; 33]).err(),
+        Some(Error::InvalidKeyLength)
+    );
+    assert!(Xaes256Gcm::new_from_slice(&[0; 32]).is_ok());
+    // Too short to hold a tag, or a tag and a nonce.
+    for len in 0..TAG_LEN {
+        assert_eq!(
+            key.decrypt(&nonce, b"", &vec![0; len]),
+            Err(Error::CiphertextTooShort)
+        );
+        assert_eq!(
+            key.decrypt_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
+            Err(Error::CiphertextTooShort)
+        );
+    }
+    for len in 0..TAG_LEN + XNONCE_LEN {
+        assert_eq!(
+            key.decrypt_nonce_appended(b"", &vec![0; len]),
+            Err(Error::CiphertextTooShort),
+            "{len}"
+        );
+        assert_eq!(
+            key.decrypt_nonce_appended_to(b"", &vec![0; len], &mut [0; 64]),
+            Err(Error::CiphertextTooShort),
+            "{len}"
+        );
+    }
+    // Output buffers one byte short: nothing written.
+    let mut out = vec![0xAAu8; 5 + TAG_LEN - 1];
+    assert_eq!(
+        key.encrypt_to(&nonce, b"", b"hello", &mut out),
+        Err(Error::BufferTooSmall { needed: 21 })
+    );
+    assert!(out.iter().all(|&b| b == 0xAA));
+    let mut out = vec![0xAAu8; 5 + TAG_LEN + XNONCE_LEN - 1];
+    assert_eq!(
+        key.encrypt_nonce_appended_generated_to(b"", b"hello", &mut out),
+        Err(Error::BufferTooSmall { needed: 45 })
+    );
+    assert!(out.iter().all(|&b| b == 0xAA));
+    let sealed = key.encrypt(&nonce, b"", b"hello").unwrap();
+    let mut out = [0xAAu8; 4];
+    assert_eq!(
+        key.decrypt_to(&nonce, b"", &sealed, &mut out),
+        Err(Error::BufferTooSmall { needed: 5 })
+    );
+    assert_eq!(out, [0xAA; 4]);
+    // The limits are AES-256-GCM's.
+    assert_eq!(MAX_PLAINTEXT_LEN, (1 << 36) - 32);
+    assert_eq!(MAX_AAD_LEN, (1 << 61) - 1);
+}
+
+// ---------------------------------------------------------------------------
+// Generated nonces, key state
+// ---------------------------------------------------------------------------
+
+#[test]
+fn generated_nonces_are_random_and_appended_after_the_tag() {
+    let key = Xaes256Gcm::new(&[9; 32]).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..2000usize {
+        let pt = vec![i as u8; i % 50];
+        let sealed = key.encrypt_nonce_appended_generated(b"ad", &pt).unwrap();
+        assert_eq!(sealed.len(), pt.len() + TAG_LEN + XNONCE_LEN);
+        let nonce: XNonce = array(&sealed[sealed.len() - XNONCE_LEN..]);
+        assert!(seen.insert(nonce), "a generated nonce repeated");
+        assert_eq!(
+            key.encrypt(&nonce, b"ad", &pt).unwrap(),
+            sealed[..sealed.len() - XNONCE_LEN]
+        );
+        assert_eq!(key.decrypt_nonce_appended(b"ad", &sealed).unwrap(), pt);
+        let mut out = vec![0u8; pt.len()];
+        assert_eq!(
+            key.decrypt_nonce_appended_to(b"ad", &sealed, &mut out),
+            Ok(pt.len())
+        );
+        assert_eq!(out, pt);
+    }
+    let (nonce, sealed) = key.encrypt_with_generated_nonce(b"", b"x").unwrap();
+    assert!(!seen.contains(&nonce));
+    assert_eq!(key.decrypt(&nonce, b"", &sealed).unwrap(), b"x");
+    // No byte position of the nonces is constant (a counter or a fixed salt
+    // would leave some): each takes many values over 2000 nonces.
+    for i in 0..XNONCE_LEN {
+        let values: std::collections::HashSet<u8> = seen.iter().map(|n| n[i]).collect();
+        assert!(
+            values.len() > 100,
+            "nonce byte {i} takes only {} values",
+            values.len()
+        );
+    }
+    let mut out = [0u8; 64];
+    let n = key
+        .encrypt_nonce_appended_generated_to(b"", b"abc", &mut out)
+        .unwrap();
+    assert_eq!(n, 3 + TAG_LEN + XNONCE_LEN);
+    assert_eq!(key.decrypt_nonce_appended(b"", &out[..n]).unwrap(), b"abc");
+}
+
+#[test]
+fn generated_nonces_from_many_threads() {
+    let key = std::sync::Arc::new(Xaes256Gcm::new(&[3; 32]).unwrap());
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let key = std::sync::Arc::clone(&key);
+            std::thread::spawn(move || {
+                (0..200)
+                    .map(|_| {
+                        let (nonce, sealed) = key.encrypt_with_generated_nonce(b"", b"m").unwrap();
+                        assert_eq!(key.decrypt(&nonce, b"", &sealed).unwrap(), b"m");
+                        nonce
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut all = std::collections::HashSet::new();
+    for h in handles {
+        for n in h.join().unwrap() {
+            assert!(all.insert(n), "a nonce repeated across threads");
+        }
+    }
+}
+
+#[test]
+fn key_state_is_small_and_wiped() {
+    assert!(
+        size_of::<Xaes256Gcm>() <= 300,
+        "{} bytes",
+        size_of::<Xaes256Gcm>()
+    );
+    assert_eq!(
+        key_state_layout::<Xaes256Gcm>().size(),
+        size_of::<Xaes256Gcm>()
+    );
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Xaes256Gcm>();
+
+    let mut slot = KeySlot::<Xaes256Gcm>::new();
+    {
+        let key = Xaes256Gcm::new_in(&mut slot, &[0x5c; 32]).unwrap();
+        let sealed = key.encrypt(&[2; 24], b"", b"placed").unwrap();
+        assert_eq!(
+            Xaes256Gcm::new(&[0x5c; 32])
+                .unwrap()
+                .decrypt(&[2; 24], b"", &sealed)
+                .unwrap(),
+            b"placed"
+        );
+        let debug = format!("{:?}", *key);
+        assert!(debug.starts_with("Xaes256Gcm"), "{debug}");
+        assert!(!debug.contains("5c") && !debug.contains("92"), "{debug}");
+    }
+    // SAFETY: the slot's storage is `size_of::<Xaes256Gcm>()` bytes; after the
+    // guard's drop it holds no live value and is read as bytes.
+    let bytes = unsafe {
+        core::slice::from_raw_parts((&raw const slot).cast::<u8>(), size_of::<Xaes256Gcm>())
+    };
+    assert!(bytes.iter().all(|&b| b == 0), "the slot was not wiped");
+}
+
+#[test]
+fn new_at_builds_the_same_key() {
+    use std::alloc::{alloc, dealloc};
+    let layout = key_state_layout::<Xaes256Gcm>();
+    // SAFETY: the layout has a non-zero size.
+    let at = unsafe { alloc(layout) }.cast::<Xaes256Gcm>();
+    assert!(!at.is_null());
+    // SAFETY: `at` is a fresh allocation of the key's layout.
+    unsafe { Xaes256Gcm::new_at(at, &[0x01; 32]).unwrap() };
+    // SAFETY: initialised just above.
+    let key = unsafe { &*at };
+    let sealed = key
+        .encrypt(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", b"XAES-256-GCM")
+        .unwrap();
+    assert_eq!(
+        to_hex(&sealed),
+        "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271"
+    );
+    // SAFETY: dropped once, then freed.
+    unsafe {
+        core::ptr::drop_in_place(at);
+        dealloc(at.cast(), layout);
+    }
+}
