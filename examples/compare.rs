@@ -5,7 +5,7 @@
 //! record.
 //!
 //! ```text
-//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|setup|all] [rounds] [sizes]
+//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|setup|all] [rounds] [sizes]
 //! ```
 //!
 //! Without an argument it runs all of them; `sizes` is a comma-separated list
@@ -281,6 +281,72 @@ fn open_case<K: Aead<Nonce = Nonce>>(
     );
 }
 
+/// XAES-256-GCM seal: this crate on every tier, beside this crate's
+/// AES-256-GCM (entry `aes-256-gcm`, counted as the "peer", so the ratio
+/// printed is XAES's time over AES-256-GCM's) and RustCrypto `xaes-256-gcm`
+/// (`rc-xaes`).
+fn xaes_cases(rounds: usize, sizes: &[usize]) {
+    use aes_gcm::aead::{AeadInOut, KeyInit};
+    use hardware_aead::xaes_gcm::Xaes256Gcm;
+    let key = [3u8; 32];
+    let xnonce = [5u8; 24];
+    for &size in sizes {
+        let buf = std::cell::RefCell::new(vec![0x5a_u8; size]);
+        let buf = &buf;
+        let mut entries = Vec::new();
+        let mut keys = vec![(
+            "hw-xaes/new".to_string(),
+            Xaes256Gcm::new(&key).expect("a supported CPU"),
+        )];
+        for (name, backend) in TIERS {
+            if let Ok(k) = Xaes256Gcm::with_backend(&key, backend) {
+                keys.push((format!("xaes/{}", &name[3..]), k));
+            }
+        }
+        for (name, k) in keys {
+            entries.push(Entry {
+                name,
+                peer: false,
+                call: Box::new(move || {
+                    black_box(
+                        k.encrypt_in_place_detached(&xnonce, b"", &mut buf.borrow_mut())
+                            .unwrap(),
+                    );
+                }),
+            });
+        }
+        let gcm = Aes256Gcm::new(&key).expect("a supported CPU");
+        entries.push(Entry {
+            name: "aes-256-gcm".into(),
+            peer: true,
+            call: Box::new(move || {
+                black_box(
+                    gcm.encrypt_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
+                        .unwrap(),
+                );
+            }),
+        });
+        let rc = xaes_256_gcm::Xaes256Gcm::new_from_slice(&key).unwrap();
+        let rc_nonce = xaes_256_gcm::Nonce::try_from(&xnonce[..]).unwrap();
+        entries.push(Entry {
+            name: "rc-xaes".into(),
+            peer: false,
+            call: Box::new(move || {
+                black_box(
+                    rc.encrypt_inout_detached(&rc_nonce, b"", (&mut buf.borrow_mut()[..]).into())
+                        .unwrap(),
+                );
+            }),
+        });
+        run(
+            &format!("XAES-256-GCM seal {size} B"),
+            size,
+            rounds,
+            &mut entries,
+        );
+    }
+}
+
 fn setup_case<K: Aead + 'static>(
     title: &str,
     key: &[u8],
@@ -428,6 +494,9 @@ fn main() {
             rounds,
             &sizes,
         );
+    }
+    if all || which == "xaes" {
+        xaes_cases(rounds, &sizes);
     }
     if all || which == "siv256" {
         seal_cases::<Aes256GcmSiv>(

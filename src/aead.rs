@@ -65,6 +65,20 @@ pub(crate) mod sealed {
         /// algorithm's limits.
         fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error>;
 
+        /// Whether the key state still holds its setup mark (`backend::Live`).
+        fn is_live(&self) -> bool;
+
+        /// What every seal and open checks first: the key state is still
+        /// there ([`Error::KeyStateLost`] if the system zeroed it), and the
+        /// lengths are within the algorithm's limits.
+        #[inline(always)]
+        fn check_call(&self, aad_len: usize, text_len: usize) -> Result<(), Error> {
+            if !self.is_live() {
+                return Err(Error::KeyStateLost);
+            }
+            Self::check_lengths(aad_len, text_len)
+        }
+
         /// Encrypts `data` and returns the tag. Lengths are already checked.
         fn seal_core(&self, nonce: &Self::Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag;
 
@@ -201,7 +215,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// # Ok(()) }
     /// ```
     fn encrypt(&self, nonce: &Self::Nonce, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-        Self::check_lengths(aad.len(), plaintext.len())?;
+        self.check_call(aad.len(), plaintext.len())?;
         let mut out = vec![0u8; plaintext.len() + TAG_LEN];
         let written = self.encrypt_to(nonce, aad, plaintext, &mut out)?;
         debug_assert_eq!(written, out.len());
@@ -231,7 +245,7 @@ pub trait Aead: sealed::Core + Send + Sync {
             .len()
             .checked_sub(TAG_LEN)
             .ok_or(Error::CiphertextTooShort)?;
-        Self::check_lengths(aad.len(), text_len)?;
+        self.check_call(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
         self.decrypt_to(nonce, aad, ciphertext_and_tag, &mut out)?;
         Ok(out)
@@ -259,7 +273,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         plaintext: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        Self::check_lengths(aad.len(), plaintext.len())?;
+        self.check_call(aad.len(), plaintext.len())?;
         let needed = plaintext.len() + TAG_LEN;
         let Some(out) = out.get_mut(..needed) else {
             return Err(Error::BufferTooSmall { needed });
@@ -298,7 +312,7 @@ pub trait Aead: sealed::Core + Send + Sync {
             .len()
             .checked_sub(TAG_LEN)
             .ok_or(Error::CiphertextTooShort)?;
-        Self::check_lengths(aad.len(), text_len)?;
+        self.check_call(aad.len(), text_len)?;
         let (ciphertext, tag) = ciphertext_and_tag.split_at(text_len);
         let Some(out) = out.get_mut(..text_len) else {
             return Err(Error::BufferTooSmall { needed: text_len });
@@ -328,7 +342,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         aad: &[u8],
         buffer: &mut [u8],
     ) -> Result<Tag, Error> {
-        Self::check_lengths(aad.len(), buffer.len())?;
+        self.check_call(aad.len(), buffer.len())?;
         Ok(self.seal_core(nonce, aad, &mut InOut::in_place(buffer)))
     }
 
@@ -354,7 +368,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         buffer: &mut [u8],
         tag: &Tag,
     ) -> Result<(), Error> {
-        Self::check_lengths(aad.len(), buffer.len())?;
+        self.check_call(aad.len(), buffer.len())?;
         let computed = self.open_core(nonce, aad, &mut InOut::in_place(buffer), tag);
         verify_or_wipe(computed, tag, buffer)
     }
@@ -454,7 +468,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         aad: &[u8],
         plaintext: &[u8],
     ) -> Result<(Self::Nonce, Vec<u8>), Error> {
-        Self::check_lengths(aad.len(), plaintext.len())?;
+        self.check_call(aad.len(), plaintext.len())?;
         let nonce = self.generate_nonce()?;
         Ok((nonce, self.encrypt(&nonce, aad, plaintext)?))
     }
@@ -476,7 +490,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         aad: &[u8],
         plaintext: &[u8],
     ) -> Result<Vec<u8>, Error> {
-        Self::check_lengths(aad.len(), plaintext.len())?;
+        self.check_call(aad.len(), plaintext.len())?;
         let mut out = vec![0u8; plaintext.len() + TAG_LEN + Self::NONCE_LEN];
         let written = self.encrypt_nonce_appended_generated_to(aad, plaintext, &mut out)?;
         debug_assert_eq!(written, out.len());
@@ -506,7 +520,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         plaintext: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        Self::check_lengths(aad.len(), plaintext.len())?;
+        self.check_call(aad.len(), plaintext.len())?;
         let needed = plaintext.len() + TAG_LEN + Self::NONCE_LEN;
         let Some(out) = out.get_mut(..needed) else {
             return Err(Error::BufferTooSmall { needed });
@@ -536,7 +550,7 @@ pub trait Aead: sealed::Core + Send + Sync {
             .len()
             .checked_sub(TAG_LEN + Self::NONCE_LEN)
             .ok_or(Error::CiphertextTooShort)?;
-        Self::check_lengths(aad.len(), text_len)?;
+        self.check_call(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
         self.decrypt_nonce_appended_to(aad, data, &mut out)?;
         Ok(out)
@@ -623,6 +637,10 @@ macro_rules! impl_aead {
 
             fn tier(&self) -> $crate::backend::Tier {
                 self.key.tier()
+            }
+
+            fn is_live(&self) -> bool {
+                self.key.is_live()
             }
 
             fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), $crate::Error> {

@@ -246,6 +246,33 @@ pub(crate) struct RoundKeys<const NK: usize>(pub(crate) [Block; NK]);
 #[repr(C, align(16))]
 pub(crate) struct HPowers(pub(crate) [Block; 8]);
 
+/// A non-zero mark written last when a key state is built and checked before
+/// every call (one load and compare). Key state placed in memory the system
+/// zeroes under it — a `MADV_WIPEONFORK` or `MADV_DONTFORK` page in a child
+/// process — reads back all zero, and a zero key would seal with all-zero
+/// round keys and H = 0, tags that depend on the nonce alone; the call
+/// returns [`Error::KeyStateLost`] instead.
+#[derive(Clone, Copy)]
+pub(crate) struct Live(u32);
+
+impl Live {
+    /// Any value but zero.
+    const MARK: u32 = 0x4b45_5921;
+
+    /// The mark of a key state that is built.
+    pub(crate) const fn new() -> Self {
+        Self(Self::MARK)
+    }
+
+    /// Whether the mark is still there (a volatile read: what matters is the
+    /// memory now, not what the compiler saw written).
+    #[inline(always)]
+    pub(crate) fn holds(&self) -> bool {
+        // SAFETY: `self.0` is a valid, aligned `u32`.
+        unsafe { core::ptr::read_volatile(&self.0) == Self::MARK }
+    }
+}
+
 /// The whole AES-GCM key state: round keys, GHASH powers and the tier.
 ///
 /// For AES-256 that is 15 × 16 + 8 × 16 = 368 bytes of key-equivalent state.
@@ -257,6 +284,8 @@ pub(crate) struct GcmKey<const NK: usize> {
     /// compiler packs both into the padding after the 368 bytes of key state:
     /// `size_of::<Aes256Gcm>()` stays at 400.
     nonces: NonceSequence,
+    /// Written last at setup; see [`Live`].
+    live: Live,
 }
 
 impl<const NK: usize> Drop for RoundKeys<NK> {
@@ -337,7 +366,14 @@ impl<const NK: usize> GcmKey<NK> {
                     .cast::<MaybeUninit<RoundKeys<NK>>>(),
                 &mut *core::ptr::addr_of_mut!((*at).h_powers).cast::<MaybeUninit<HPowers>>(),
             );
+            core::ptr::addr_of_mut!((*at).live).write(Live::new());
         }
+    }
+
+    /// Whether the key state is still there (see [`Live`]).
+    #[inline(always)]
+    pub(crate) fn is_live(&self) -> bool {
+        self.live.holds()
     }
 
     /// The key's generated-nonce state.
@@ -401,6 +437,8 @@ pub(crate) struct SivKey<const NK: usize> {
     tier: Tier,
     /// The key's generated-nonce state (see [`GcmKey`]).
     nonces: NonceSequence,
+    /// Written last at setup; see [`Live`].
+    live: Live,
 }
 
 impl<const NK: usize> SivKey<NK> {
@@ -420,7 +458,14 @@ impl<const NK: usize> SivKey<NK> {
                 key,
                 &mut *round_keys.cast::<MaybeUninit<RoundKeys<NK>>>(),
             );
+            core::ptr::addr_of_mut!((*at).live).write(Live::new());
         }
+    }
+
+    /// Whether the key state is still there (see [`Live`]).
+    #[inline(always)]
+    pub(crate) fn is_live(&self) -> bool {
+        self.live.holds()
     }
 
     /// The key's generated-nonce state.

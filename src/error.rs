@@ -43,6 +43,11 @@ pub enum Error {
     NonceExhausted,
     /// The operating system gave no randomness.
     Entropy,
+    /// The key's state reads back as zero: it was placed in memory that the
+    /// system wiped under it (a `MADV_WIPEONFORK` or `MADV_DONTFORK` page in
+    /// a child process, a mapping that went away). Sealing with it would use
+    /// all-zero round keys and H = 0, so nothing is sealed or opened.
+    KeyStateLost,
 }
 
 impl fmt::Display for Error {
@@ -60,6 +65,9 @@ impl fmt::Display for Error {
             Error::InputTooLong => f.write_str("input longer than the algorithm allows"),
             Error::NonceExhausted => f.write_str("generated-nonce counter exhausted"),
             Error::Entropy => f.write_str("the operating system gave no randomness"),
+            Error::KeyStateLost => {
+                f.write_str("the key state was wiped by the system (see placement)")
+            }
         }
     }
 }

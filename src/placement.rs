@@ -14,6 +14,14 @@
 //!   [`key_state_layout`] gives the size and alignment, and the `unsafe`
 //!   [`Aead::new_at`] builds the key at a raw pointer.
 //!
+//! Which memory is safe: any the process owns and keeps — the stack, the
+//! heap, `mlock`ed or guarded pages. Not memory the system may zero or take
+//! away under the key: a `MADV_WIPEONFORK` or `MADV_DONTFORK` page is zero in
+//! a child process, and so is the key placed there. A key notices (a non-zero
+//! mark in its state, checked before every call) and returns
+//! [`Error::KeyStateLost`](crate::Error::KeyStateLost) instead of sealing
+//! with all-zero round keys; rebuild it from its bytes in the child.
+//!
 //! ```
 //! use hardware_aead::{Aead, aes_gcm::Aes256Gcm, placement::KeySlot};
 //!

@@ -182,6 +182,10 @@ impl crate::aead::sealed::Core for Xaes256Gcm {
         self.key.tier()
     }
 
+    fn is_live(&self) -> bool {
+        self.key.is_live()
+    }
+
     fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error> {
         crate::aes_gcm::check_lengths(aad_len as u64, text_len as u64)
     }

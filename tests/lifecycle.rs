@@ -288,3 +288,66 @@ fn a_slot_is_wiped_even_if_its_guard_was_forgotten() {
         "the forgotten key survives its slot"
     );
 }
+
+/// A zero nonce of `K`'s nonce type.
+fn zero_nonce<K: Aead>() -> K::Nonce {
+    let Ok(nonce) = K::Nonce::try_from(&vec![0u8; K::NONCE_LEN][..]) else {
+        panic!("a nonce of {} bytes", K::NONCE_LEN);
+    };
+    nonce
+}
+
+/// Key state that the system zeroes under a placed key (what a wipe-on-fork
+/// page becomes in a child) is refused: no seal, no open, no generated
+/// nonce, `Error::KeyStateLost` each time.
+fn zeroed_key_state_is_refused<K: Aead>(key: &K::KeyBytes) {
+    let layout = key_state_layout::<K>();
+    // SAFETY: the layout has a non-zero size.
+    let at = unsafe { std::alloc::alloc(layout) }.cast::<K>();
+    assert!(!at.is_null());
+    // SAFETY: a fresh allocation of the key's layout.
+    unsafe { K::new_at(at, key).unwrap() };
+    let nonce = zero_nonce::<K>();
+    // SAFETY: built just above; the reference ends before the bytes change.
+    let sealed = unsafe { &*at }.encrypt(&nonce, b"", b"secret").unwrap();
+    // What the kernel does to a wiped page: every byte zero. No reference to
+    // the key is alive while this writes.
+    // SAFETY: `at` is valid for `layout.size()` bytes of writes.
+    unsafe { at.cast::<u8>().write_bytes(0, layout.size()) };
+    // SAFETY: an all-zero key state is a valid value of every key type (the
+    // tier's first variant, zero round keys, no salt); it is what a child
+    // would see.
+    let wiped = unsafe { &*at };
+    let mut buffer = *b"secret";
+    assert_eq!(
+        wiped.encrypt(&nonce, b"", b"secret"),
+        Err(Error::KeyStateLost)
+    );
+    assert_eq!(
+        wiped.encrypt_in_place_detached(&nonce, b"", &mut buffer),
+        Err(Error::KeyStateLost)
+    );
+    assert_eq!(buffer, *b"secret", "the buffer was touched");
+    assert_eq!(
+        wiped.decrypt(&nonce, b"", &sealed),
+        Err(Error::KeyStateLost)
+    );
+    assert_eq!(
+        wiped.encrypt_nonce_appended_generated(b"", b"secret"),
+        Err(Error::KeyStateLost)
+    );
+    // SAFETY: dropped once (the zero state drops like any other), then freed.
+    unsafe {
+        std::ptr::drop_in_place(at);
+        std::alloc::dealloc(at.cast(), layout);
+    }
+}
+
+#[test]
+fn zeroed_key_state_is_refused_by_every_key_type() {
+    zeroed_key_state_is_refused::<Aes128Gcm>(&[0x61; 16]);
+    zeroed_key_state_is_refused::<Aes256Gcm>(&[0x62; 32]);
+    zeroed_key_state_is_refused::<Aes128GcmSiv>(&[0x63; 16]);
+    zeroed_key_state_is_refused::<Aes256GcmSiv>(&[0x64; 32]);
+    zeroed_key_state_is_refused::<hardware_aead::xaes_gcm::Xaes256Gcm>(&[0x65; 32]);
+}

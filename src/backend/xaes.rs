@@ -16,7 +16,7 @@ use core::mem::MaybeUninit;
 
 use zeroize::Zeroize;
 
-use super::{Block, HPowers, InOut, RoundKeys, Tier, expand_key};
+use super::{Block, HPowers, InOut, Live, RoundKeys, Tier, expand_key};
 
 #[cfg(target_arch = "aarch64")]
 use super::aarch64;
@@ -48,6 +48,8 @@ pub(crate) struct XaesKey {
     round_keys: RoundKeys<15>,
     k1: Block,
     tier: Tier,
+    /// Written last at setup; see [`Live`].
+    live: Live,
 }
 
 /// The AES-256-GCM key state of one message longer than [`SHORT_MAX`]:
@@ -106,7 +108,14 @@ impl XaesKey {
             );
             let k1 = cmac_subkey(tier, &*round_keys);
             core::ptr::addr_of_mut!((*at).k1).write(k1);
+            core::ptr::addr_of_mut!((*at).live).write(Live::new());
         }
+    }
+
+    /// Whether the key state is still there (see [`Live`]).
+    #[inline(always)]
+    pub(crate) fn is_live(&self) -> bool {
+        self.live.holds()
     }
 
     /// The tier this key runs on.
