@@ -51,10 +51,10 @@ fn main() {
     // One type serves both of ring's AES-GCM algorithms.
     row::<ring::aead::LessSafeKey>("ring::aead::LessSafeKey (AES_128_GCM)", None);
     row::<ring::aead::LessSafeKey>("ring::aead::LessSafeKey (AES_256_GCM)", None);
-    row::<aes_gcm::Aes128Gcm>("aes_gcm::Aes128Gcm (RustCrypto 0.10)", None);
-    row::<aes_gcm::Aes256Gcm>("aes_gcm::Aes256Gcm (RustCrypto 0.10)", None);
-    row::<aes_gcm_siv::Aes128GcmSiv>("aes_gcm_siv::Aes128GcmSiv (RustCrypto 0.11)", None);
-    row::<aes_gcm_siv::Aes256GcmSiv>("aes_gcm_siv::Aes256GcmSiv (RustCrypto 0.11)", None);
+    row::<aes_gcm::Aes128Gcm>("aes_gcm::Aes128Gcm (RustCrypto 0.11)", None);
+    row::<aes_gcm::Aes256Gcm>("aes_gcm::Aes256Gcm (RustCrypto 0.11)", None);
+    row::<aes_gcm_siv::Aes128GcmSiv>("aes_gcm_siv::Aes128GcmSiv (RustCrypto 0.12)", None);
+    row::<aes_gcm_siv::Aes256GcmSiv>("aes_gcm_siv::Aes256GcmSiv (RustCrypto 0.12)", None);
     row::<xaes_256_gcm::Xaes256Gcm>("xaes_256_gcm::Xaes256Gcm (RustCrypto 0.1)", None);
 
     println!();
