@@ -51,7 +51,9 @@
 //!
 //! Kernels are safe `#[target_feature]` functions; they are reached only through a
 //! token that proves the CPU features were detected. The remaining `unsafe` is at
-//! that dispatch and on raw loads and stores, each bounds-checked and justified in
+//! that dispatch, on raw loads and stores (each bounds-checked), in `asm!` blocks
+//! (AES rounds pinned in the stitched loops, the DIT register on aarch64) and in
+//! `libc` calls (the fork-detection page, `pthread_atfork`), each justified in
 //! place. Key state is zeroized on drop, tags are compared in constant time, and a
 //! failed decryption leaves the output all zero.
 

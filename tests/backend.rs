@@ -44,7 +44,8 @@ const BUILT: [Backend; 3] = [Backend::VaesAvx512, Backend::VaesAvx2, Backend::Ae
 const BUILT: [Backend; 1] = [Backend::Armv8];
 
 /// What `new` must select: the best built tier the CPU has. On the project's
-/// machines (Sapphire Rapids) that is `VaesAvx512`; under
+/// machines (Zen 4, Zen 5, Sapphire Rapids: all with AVX-512) that is
+/// `VaesAvx512`; under
 /// `qemu-x86_64-static -cpu max` (VAES but no VPCLMULQDQ) and `-cpu Westmere`
 /// it is `AesNiClmul`. A silent downgrade, or a tier chosen on a CPU without
 /// one of its instructions, fails here.

@@ -1,5 +1,6 @@
-//! x86_64 kernels. Each file mirrors its aarch64 counterpart (same function names
-//! and contracts).
+//! x86_64 kernels. The AES-NI files have aarch64 counterparts with the same
+//! function names and contracts (`aes`, `clmul` ↔ `pmull`, `ctr`, `gcm_aesni` ↔
+//! `gcm`, `siv`, `xaes`); the wide tiers (`wide`, `gcm_vaes_*`) have none.
 
 pub(crate) mod aes;
 pub(crate) mod clmul;

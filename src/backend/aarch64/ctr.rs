@@ -1,6 +1,8 @@
 //! Counter mode with the universal hash stitched in: the ARMv8 tier's engine,
-//! shared by AES-GCM (`gcm.rs`) and AES-GCM-SIV (`siv.rs`). It mirrors
-//! `backend/x86_64/ctr.rs` loop for loop.
+//! shared by AES-GCM (`gcm.rs`) and AES-GCM-SIV (`siv.rs`). It has the
+//! functions and contracts of `backend/x86_64/ctr.rs`; the loops differ where
+//! the instructions do (no Karatsuba, no pinned rounds: see docs/design.md,
+//! "aarch64").
 //!
 //! The two modes differ in two conventions, selected by `const GCM: bool`:
 //!

@@ -1,6 +1,7 @@
 //! The wide tiers' loops and entry points, written once.
 //!
-//! `wide_engine!(tier_macro, Token)` expands, inside the tier's feature macro,
+//! `wide_engine!(tier_macro, Token, register_class, broadcast_instruction)`
+//! expands, inside the tier's feature macro,
 //! to the group loops (`wide_hash_output`, `wide_hash_input`,
 //! `wide_ctr_only`, `wide_hash`) and the four entry points (`seal`, `open`,
 //! `siv_seal`, `siv_open`) of a wide tier. The invoking file supplies the
@@ -379,8 +380,8 @@ macro_rules! wide_engine {
             }
 
             /// CTR over the whole `N`-register groups from `start`, hashing each
-            /// group's input during its own AES. Returns the state and where it
-            /// stopped.
+            /// group's input during its own AES. Updates `ctr` and `s`; the
+            /// caller knows where it stopped (`groups_end`).
             #[inline]
             fn wide_hash_input<B, const NK: usize, const GCM: bool, const N: usize>(
                 rk: &[B; NK],
@@ -404,7 +405,7 @@ macro_rules! wide_engine {
             }
 
             /// CTR over the whole `N`-register groups from `start`, no hash.
-            /// Returns where it stopped.
+            /// Updates `ctr`; the caller knows where it stopped (`groups_end`).
             #[inline]
             fn wide_ctr_only<B, const NK: usize, const GCM: bool, const N: usize>(
                 rk: &[B; NK],
@@ -432,8 +433,8 @@ macro_rules! wide_engine {
                 *ctr = next;
             }
 
-            /// The hash of the input's whole `N`-register groups from `start`.
-            /// Returns the state and where it stopped.
+            /// The hash of the input's whole `N`-register groups from `start`,
+            /// into `s`; the caller knows where it stopped (`groups_end`).
             #[inline]
             fn wide_hash<const GCM: bool, const N: usize>(
                 s: &mut HashState,
