@@ -64,7 +64,11 @@ impl fmt::Display for Backend {
 
 /// A detected tier: the proof a kernel needs. (`pub` only to appear in the sealed
 /// trait; the module is private, so it cannot be named outside the crate.)
+/// `repr(u8)`: the tag is a byte and zero is the first variant, so key state
+/// that the system zeroed (see [`Live`]) is still a valid value to read the
+/// mark from.
 #[derive(Clone, Copy, Debug)]
+#[repr(u8)]
 pub enum Tier {
     #[cfg(target_arch = "x86_64")]
     AesNiClmul(crate::cpu::AesNiClmul),

@@ -314,9 +314,9 @@ fn zeroed_key_state_is_refused<K: Aead>(key: &K::KeyBytes) {
     // the key is alive while this writes.
     // SAFETY: `at` is valid for `layout.size()` bytes of writes.
     unsafe { at.cast::<u8>().write_bytes(0, layout.size()) };
-    // SAFETY: an all-zero key state is a valid value of every key type (the
-    // tier's first variant, zero round keys, no salt); it is what a child
-    // would see.
+    // SAFETY: an all-zero key state is a valid value of every key type
+    // (`Tier` is `repr(u8)`, so zero is its first variant; zero round keys,
+    // no salt, no mark); it is what a child would see.
     let wiped = unsafe { &*at };
     let mut buffer = *b"secret";
     assert_eq!(
