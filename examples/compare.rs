@@ -5,10 +5,12 @@
 //! record.
 //!
 //! ```text
-//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|setup|all] [rounds] [sizes]
+//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|setup|stream|all] [rounds] [sizes]
 //! ```
 //!
-//! Without an argument it runs all of them; `sizes` is a comma-separated list
+//! Without an argument it runs all of them but `stream` (the stream adapters
+//! against one-shot sealing, sizes = the write and read call sizes, default
+//! 64,1024,8192,1048576); `sizes` is a comma-separated list
 //! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
 //! one call (seal is `encrypt_in_place_detached` or the peer's equivalent, empty
 //! AAD; setup is `new` + drop) and, for this crate's entries, the ratio to the
@@ -347,6 +349,70 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
     }
 }
 
+/// `stream::Writer` and `stream::Reader` (XAES-256-GCM, 64 KiB segments)
+/// moving 1 MiB through an in-memory sink or source in calls of each size,
+/// against the one-shot baseline: sixteen 64 KiB AES-256-GCM seals (entry
+/// `aes-256-gcm`, the "peer", so the ratio is the stream's time over the
+/// one-shot time for the same bytes).
+fn stream_cases(rounds: usize, sizes: &[usize]) {
+    use hardware_aead::stream::{Reader, Writer};
+    use hardware_aead::xaes_gcm::Xaes256Gcm;
+    use std::io::{Read, Write};
+    const TOTAL: usize = 1 << 20;
+    let xaes = Xaes256Gcm::new(&[3; 32]).expect("a supported CPU");
+    let gcm = Aes256Gcm::new(&[3; 32]).expect("a supported CPU");
+    let plain = vec![0x5a_u8; TOTAL];
+    let mut writer = Writer::new(&xaes, Vec::new()).unwrap();
+    writer.write_all(&plain).unwrap();
+    let sealed = writer.finish().unwrap();
+    for &size in sizes {
+        let buf = std::cell::RefCell::new(vec![0x5a_u8; TOTAL]);
+        let (buf, plain, sealed, xaes, gcm) = (&buf, &plain, &sealed, &xaes, &gcm);
+        let mut entries = vec![
+            Entry {
+                name: "aes-256-gcm".into(),
+                peer: true,
+                call: Box::new(move || {
+                    for message in buf.borrow_mut().chunks_mut(64 * 1024) {
+                        black_box(gcm.encrypt_in_place_detached(&NONCE, b"", message).unwrap());
+                    }
+                }),
+            },
+            Entry {
+                name: "writer".into(),
+                peer: false,
+                call: Box::new(move || {
+                    let mut writer = Writer::new(xaes, std::io::sink()).unwrap();
+                    for piece in plain.chunks(size) {
+                        writer.write_all(piece).unwrap();
+                    }
+                    writer.finish().unwrap();
+                }),
+            },
+            Entry {
+                name: "reader".into(),
+                peer: false,
+                call: Box::new(move || {
+                    let mut reader = Reader::new(xaes, &sealed[..]);
+                    let mut out = buf.borrow_mut();
+                    let mut at = 0;
+                    while at < TOTAL {
+                        let end = (at + size).min(TOTAL);
+                        at += reader.read(&mut out[at..end]).unwrap();
+                    }
+                    black_box(reader.read(&mut [0u8; 1]).unwrap());
+                }),
+            },
+        ];
+        run(
+            &format!("stream, 1 MiB in calls of {size} B (64 KiB segments)"),
+            TOTAL,
+            rounds,
+            &mut entries,
+        );
+    }
+}
+
 fn setup_case<K: Aead + 'static>(
     title: &str,
     key: &[u8],
@@ -497,6 +563,13 @@ fn main() {
     }
     if all || which == "xaes" {
         xaes_cases(rounds, &sizes);
+    }
+    if which == "stream" {
+        let sizes = match args.get(2) {
+            Some(_) => sizes.clone(),
+            None => vec![64, 1024, 8192, 1 << 20],
+        };
+        stream_cases(rounds, &sizes);
     }
     if all || which == "siv256" {
         seal_cases::<Aes256GcmSiv>(

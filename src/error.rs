@@ -35,7 +35,8 @@ pub enum Error {
         /// The output length the call needs.
         needed: usize,
     },
-    /// The input is shorter than the tag (or tag and nonce) it must contain.
+    /// The input is shorter than the tag (or tag and nonce) it must contain,
+    /// or a stream ended inside its header.
     CiphertextTooShort,
     /// The plaintext, ciphertext or AAD is longer than the algorithm allows.
     InputTooLong,
@@ -48,6 +49,17 @@ pub enum Error {
     /// a child process, a mapping that went away). Sealing with it would use
     /// all-zero round keys and H = 0, so nothing is sealed or opened.
     KeyStateLost,
+    /// A STREAM prefix of the wrong length for the key type: it must be
+    /// `expected` bytes (the key's nonce length minus 5). See
+    /// [`stream`](crate::stream).
+    InvalidPrefixLength {
+        /// The prefix length the key type needs: 7, or 19 for XAES-256-GCM.
+        expected: usize,
+    },
+    /// A stream segment size of 0 or above
+    /// [`MAX_SEGMENT_SIZE`](crate::stream::MAX_SEGMENT_SIZE), asked for by a
+    /// caller or read from a stream header.
+    InvalidSegmentSize,
 }
 
 impl fmt::Display for Error {
@@ -68,8 +80,41 @@ impl fmt::Display for Error {
             Error::KeyStateLost => {
                 f.write_str("the key state was wiped by the system (see placement)")
             }
+            Error::InvalidPrefixLength { expected } => {
+                write!(f, "invalid stream prefix length: {expected} bytes expected")
+            }
+            Error::InvalidSegmentSize => f.write_str("invalid stream segment size"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// The error as an [`std::io::Error`] whose source is it (`get_ref()` and
+/// `downcast_ref::<Error>()` give it back), of kind `InvalidData` for a
+/// failed tag or a malformed stream, `UnexpectedEof` for a stream cut inside
+/// its header, `InvalidInput` for a bad argument.
+///
+/// ```
+/// use hardware_aead::Error;
+/// let e = std::io::Error::from(Error::Authentication);
+/// assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+/// assert_eq!(e.get_ref().and_then(|e| e.downcast_ref::<Error>()), Some(&Error::Authentication));
+/// ```
+#[cfg(feature = "std")]
+impl From<Error> for std::io::Error {
+    fn from(error: Error) -> Self {
+        use std::io::ErrorKind;
+        let kind = match error {
+            Error::InvalidSegmentSize
+            | Error::InvalidPrefixLength { .. }
+            | Error::InvalidKeyLength
+            | Error::BufferTooSmall { .. } => ErrorKind::InvalidInput,
+            Error::CiphertextTooShort => ErrorKind::UnexpectedEof,
+            Error::UnsupportedCpu { .. } => ErrorKind::Unsupported,
+            Error::Entropy | Error::KeyStateLost | Error::NonceExhausted => ErrorKind::Other,
+            Error::Authentication | Error::InputTooLong => ErrorKind::InvalidData,
+        };
+        std::io::Error::new(kind, error)
+    }
+}

@@ -69,6 +69,7 @@ mod error;
 mod nonce;
 pub mod placement;
 pub mod random;
+pub mod stream;
 pub mod xaes_gcm;
 
 #[cfg(test)]
