@@ -65,7 +65,7 @@ use crate::error::Error;
 #[cfg(feature = "std")]
 mod io;
 #[cfg(feature = "std")]
-pub use io::{Reader, Writer};
+pub use io::{DecryptingWriter, Reader, Writer};
 
 /// The bytes the STREAM nonce adds after the prefix: a 32-bit segment
 /// position and the last-segment flag.

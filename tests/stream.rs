@@ -8,7 +8,9 @@
 use std::io::{self, Read, Write};
 
 use aead_stream::{DecryptorBE32, EncryptorBE32};
-use hardware_aead::stream::{Decryptor, Encryptor, MAX_SEGMENT_SIZE, Reader, Writer};
+use hardware_aead::stream::{
+    DecryptingWriter, Decryptor, Encryptor, MAX_SEGMENT_SIZE, Reader, Writer,
+};
 use hardware_aead::{Aead, Error, aes_gcm, aes_gcm_siv, xaes_gcm::Xaes256Gcm};
 
 /// Deterministic test bytes.
@@ -206,6 +208,25 @@ fn open_stream(key: &Xaes256Gcm, sealed: &[u8], chunk: usize) -> (Vec<u8>, Optio
     }
 }
 
+/// Pushes a stream through a `DecryptingWriter` in writes of `chunk` bytes;
+/// returns the plaintext it wrote and the error that ended it, if any.
+fn open_pushed(key: &Xaes256Gcm, sealed: &[u8], chunk: usize) -> (Vec<u8>, Option<io::Error>) {
+    let mut out = Vec::new();
+    let mut opener = DecryptingWriter::new(key, &mut out);
+    let mut error = None;
+    for piece in sealed.chunks(chunk) {
+        if let Err(e) = opener.write_all(piece) {
+            error = Some(e);
+            break;
+        }
+    }
+    let error = match error {
+        Some(e) => Some(e),
+        None => opener.finish().err(),
+    };
+    (out, error)
+}
+
 /// The crate error inside an `io::Error`.
 fn crate_error(e: &io::Error) -> Option<Error> {
     e.get_ref()?.downcast_ref::<Error>().copied()
@@ -262,6 +283,9 @@ fn writer_and_reader_round_trip() {
                     let (out, error) = open_stream(&key, &sealed, read);
                     assert!(error.is_none(), "{error:?}");
                     assert_eq!(out, plain, "segment {segment} len {len} read {read}");
+                    let (out, error) = open_pushed(&key, &sealed, read);
+                    assert!(error.is_none(), "{error:?}");
+                    assert_eq!(out, plain, "segment {segment} len {len} pushed {read}");
                 }
             }
         }
@@ -620,4 +644,34 @@ fn owned_key_handles() {
         .unwrap();
     assert_eq!(out, "from another thread");
     let _ = key;
+}
+
+#[test]
+fn decrypting_writer_errors() {
+    let key = Xaes256Gcm::new(&[20; 32]).unwrap();
+    let plain = bytes(40, 1);
+    let sealed = seal_stream(&key, 16, &plain, 40);
+    // An error of `W` passes through and breaks the writer.
+    let mut opener = DecryptingWriter::new(&key, FailingWriter { budget: 20 });
+    let e = opener.write_all(&sealed).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
+    assert!(opener.write(&[0]).is_err());
+    assert!(opener.finish().is_err());
+    // A stream that ends inside its header.
+    let mut out = Vec::new();
+    let mut opener = DecryptingWriter::new(&key, &mut out);
+    opener.write_all(&sealed[..10]).unwrap();
+    let e = opener.finish().unwrap_err();
+    assert_eq!(crate_error(&e), Some(Error::CiphertextTooShort));
+    // A forged segment poisons it.
+    let mut forged = sealed.clone();
+    forged[23] ^= 1;
+    let mut out = Vec::new();
+    let mut opener = DecryptingWriter::new(&key, &mut out);
+    let e = opener.write_all(&forged).unwrap_err();
+    assert_eq!(crate_error(&e), Some(Error::Authentication));
+    let e = opener.write(&[0]).unwrap_err();
+    assert_eq!(crate_error(&e), Some(Error::Authentication));
+    drop(opener);
+    assert!(out.is_empty());
 }

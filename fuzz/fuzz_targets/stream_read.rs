@@ -1,4 +1,4 @@
-//! `stream::Reader` on arbitrary and on damaged streams: never a panic, never
+//! `stream::Reader` and `stream::DecryptingWriter` on arbitrary and on damaged streams: never a panic, never
 //! a byte released that was not sealed, and nothing accepted but a genuine
 //! stream.
 //!
@@ -18,7 +18,7 @@
 
 use std::io::{Read, Write};
 
-use hardware_aead::stream::{Reader, Writer};
+use hardware_aead::stream::{DecryptingWriter, Reader, Writer};
 use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm};
 use hardware_aead_fuzz::Input;
 use libfuzzer_sys::fuzz_target;
@@ -35,9 +35,11 @@ fuzz_target!(|data: &[u8]| {
     let write = usize::from(input.byte()) + 1;
     let read = usize::from(input.byte()) + 1;
     if control & 1 == 0 {
-        let (released, failed) = read_all(&key, input.rest(), read);
-        assert!(failed, "an arbitrary stream was accepted");
-        assert!(released.is_empty(), "bytes released from a forged stream");
+        let stream = input.rest();
+        for (released, failed) in [read_all(&key, stream, read), push_all(&key, stream, read)] {
+            assert!(failed, "an arbitrary stream was accepted");
+            assert!(released.is_empty(), "bytes released from a forged stream");
+        }
         return;
     }
     let kind = input.byte() & 3;
@@ -79,16 +81,39 @@ fuzz_target!(|data: &[u8]| {
         }
         _ => false,
     };
-    let (released, failed) = read_all(&key, &sealed, read);
-    if changed {
-        assert!(failed, "a changed stream was accepted (kind {kind})");
-        assert_eq!(released.len() % segment, 0, "a partial segment released");
-        assert!(plaintext.starts_with(&released), "released bytes were not sealed");
-    } else {
-        assert!(!failed, "a genuine stream was rejected");
-        assert_eq!(released, plaintext);
+    for (released, failed) in [read_all(&key, &sealed, read), push_all(&key, &sealed, read)] {
+        if changed {
+            assert!(failed, "a changed stream was accepted (kind {kind})");
+            assert_eq!(released.len() % segment, 0, "a partial segment released");
+            assert!(plaintext.starts_with(&released), "released bytes were not sealed");
+        } else {
+            assert!(!failed, "a genuine stream was rejected");
+            assert_eq!(released, plaintext);
+        }
     }
 });
+
+/// Pushes `stream` through a `DecryptingWriter` in writes of `write` bytes;
+/// returns the plaintext it let through and whether it ended in an error.
+fn push_all(key: &Xaes256Gcm, stream: &[u8], write: usize) -> (Vec<u8>, bool) {
+    let mut released = Vec::new();
+    let mut opener = DecryptingWriter::new(key, &mut released);
+    let mut result = Ok(());
+    for piece in stream.chunks(write) {
+        result = opener.write_all(piece);
+        if result.is_err() {
+            break;
+        }
+    }
+    let result = result.and_then(|()| opener.finish().map(|_| ()));
+    if let Err(error) = &result {
+        assert!(
+            error.get_ref().is_some_and(|e| e.is::<hardware_aead::Error>()),
+            "an error that is not the crate's: {error:?}"
+        );
+    }
+    (released, result.is_err())
+}
 
 /// Reads `stream` in calls of `read` bytes; returns what came out and
 /// whether it ended in an error.
