@@ -26,7 +26,7 @@
 //!
 //! - [`Encryptor`] and [`Decryptor`] seal and open one segment per call, with
 //!   any key type of the crate, caller-chosen AAD per segment, and the same
-//!   allocating, `_to` and in-place forms as [`Aead`](crate::Aead). They are
+//!   allocating, `_to` and in-place forms as [`Aead`]. They are
 //!   byte-identical with `aead-stream` 0.6's `EncryptorBE32` and
 //!   `DecryptorBE32` over the matching RustCrypto AEAD (tested both ways).
 //! - [`Writer`] and [`Reader`] (feature `std`) wrap an [`std::io::Write`] or

@@ -1,0 +1,522 @@
+//! [`Reader`](crate::stream::Reader) (pull) and [`DecryptingWriter`](crate::stream::DecryptingWriter) (push): a STREAM with its
+//! header in, verified plaintext out, through one opening state machine.
+
+use core::ops::Deref;
+use std::io::{self, Read, Write};
+
+use super::{Header, MAX_HEADER_LEN, SecretBuf, checked_segment_size, poisoned};
+use crate::aead::{Aead, TAG_LEN, Tag};
+use crate::error::Error;
+use crate::stream::Decryptor;
+
+/// Where a [`Reader`](crate::stream::Reader) is in its stream.
+enum State<K> {
+    /// Reading the header (`read` bytes of it so far); the key waits for the
+    /// prefix.
+    Header { key: K, read: usize },
+    /// Opening segments.
+    Segments(Decryptor<K>),
+    /// The last segment verified; its plaintext may still be buffered.
+    Done,
+    /// A segment or the header failed: every later call returns this error.
+    Failed(Error),
+}
+
+/// What [`Reader`](crate::stream::Reader) and [`DecryptingWriter`](crate::stream::DecryptingWriter) share: the header as it
+/// arrives, then the decryptor that opens segments in place.
+struct Opening<K> {
+    state: State<K>,
+    header: Header,
+}
+
+impl<K: Deref<Target: Aead>> Opening<K> {
+    fn new(key: K) -> Self {
+        Self {
+            state: State::Header { key, read: 0 },
+            header: Header {
+                bytes: [0; MAX_HEADER_LEN],
+                len: Header::len_for::<K::Target>(),
+            },
+        }
+    }
+
+    /// The header bytes still to come (empty once it is complete).
+    fn header_missing(&mut self) -> &mut [u8] {
+        match self.state {
+            State::Header { read, .. } => &mut self.header.bytes[read..self.header.len],
+            _ => &mut [],
+        }
+    }
+
+    /// Records that `n` more header bytes arrived; once the header is
+    /// complete, checks its segment size and starts the decryptor.
+    fn header_received(&mut self, n: usize) -> Result<(), Error> {
+        let State::Header { read, .. } = &mut self.state else {
+            return Ok(());
+        };
+        *read += n;
+        if *read < self.header.len {
+            return Ok(());
+        }
+        if checked_segment_size(self.header.segment_size()).is_err() {
+            return Err(self.fail(Error::InvalidSegmentSize));
+        }
+        let State::Header { key, .. } = core::mem::replace(&mut self.state, State::Done) else {
+            return Ok(()); // matched above
+        };
+        match Decryptor::new(key, self.header.prefix()) {
+            Ok(decryptor) => {
+                self.state = State::Segments(decryptor);
+                Ok(())
+            }
+            Err(error) => Err(self.fail(error)),
+        }
+    }
+
+    /// The sealed length of a full segment.
+    fn sealed_len(&self) -> usize {
+        self.header.segment_size() + TAG_LEN
+    }
+
+    /// Poisons the stream with `error` and returns it.
+    fn fail(&mut self, error: Error) -> Error {
+        self.state = State::Failed(error);
+        error
+    }
+
+    /// Opens `sealed` (`ciphertext ‖ tag`) in place as the next segment, or
+    /// the last; returns the plaintext length. On failure the plaintext area
+    /// is all zero and the stream is poisoned.
+    fn open(&mut self, sealed: &mut [u8], last: bool) -> Result<usize, Error> {
+        let Some(text_len) = sealed.len().checked_sub(TAG_LEN) else {
+            return Err(self.fail(Error::CiphertextTooShort));
+        };
+        let State::Segments(mut decryptor) = core::mem::replace(&mut self.state, State::Done)
+        else {
+            return Ok(0); // only called in `State::Segments`
+        };
+        let (text, tag_bytes) = sealed.split_at_mut(text_len);
+        let mut tag: Tag = [0; TAG_LEN];
+        tag.copy_from_slice(tag_bytes);
+        let aad = self.header.as_bytes();
+        let opened = if last {
+            decryptor.decrypt_last_in_place(aad, text, &tag)
+        } else {
+            decryptor
+                .decrypt_next_in_place(aad, text, &tag)
+                .inspect(|()| self.state = State::Segments(decryptor))
+        };
+        match opened {
+            Ok(()) => Ok(text_len),
+            Err(error) => Err(self.fail(error)),
+        }
+    }
+}
+
+/// Decrypts a STREAM read from `R` (as written by [`Writer`](crate::stream::Writer)).
+///
+/// Plaintext is released only after its segment's tag verified: a read
+/// returns bytes of a verified segment or an error, never bytes of a
+/// segment that has not been checked. A truncated, extended, reordered or
+/// altered stream ends in an error, as `io::Error` of kind `InvalidData`
+/// (or `UnexpectedEof` inside the header) whose source is the crate's
+/// [`Error`](crate::Error). After such an error the reader is poisoned and returns it
+/// again. Errors of `R` itself pass through unchanged and leave the reader
+/// as it was, so a read that failed with `Interrupted` or `WouldBlock` can
+/// be retried.
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use hardware_aead::{Aead, Error, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
+///
+/// # fn main() -> std::io::Result<()> {
+/// let key = Xaes256Gcm::new(&[0x24; 32])?;
+/// let mut writer = Writer::with_segment_size(&key, 16, Vec::new())?;
+/// writer.write_all(&[7u8; 100])?;
+/// let mut sealed = writer.finish()?;
+/// sealed.truncate(sealed.len() - 20); // cut the last segment off
+///
+/// let err = Reader::new(&key, &sealed[..]).read_to_end(&mut Vec::new()).unwrap_err();
+/// assert_eq!(err.get_ref().and_then(|e| e.downcast_ref::<Error>()),
+///            Some(&Error::Authentication));
+/// # Ok(()) }
+/// ```
+pub struct Reader<R: Read, K: Deref<Target: Aead>> {
+    inner: R,
+    opening: Opening<K>,
+    /// Ciphertext read ahead (`buf[consumed..filled]`) and, before
+    /// `consumed`, the plaintext of the last verified segment
+    /// (`buf[plain_start..plain_end]`).
+    buf: SecretBuf,
+    filled: usize,
+    consumed: usize,
+    plain_start: usize,
+    plain_end: usize,
+}
+
+impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
+    /// A reader of the stream on `inner`, sealed under `key`. It reads the
+    /// header on the first `read`.
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
+    /// # fn main() -> std::io::Result<()> {
+    /// let key = std::sync::Arc::new(Xaes256Gcm::new(&[5; 32])?);
+    /// let mut writer = Writer::new(key.clone(), Vec::new())?;
+    /// writer.write_all(b"owned key handle")?;
+    /// let sealed = writer.finish()?;
+    /// let mut reader = Reader::new(key, std::io::Cursor::new(sealed));
+    /// let mut back = Vec::new();
+    /// reader.read_to_end(&mut back)?;
+    /// assert_eq!(back, b"owned key handle");
+    /// # Ok(()) }
+    /// ```
+    pub fn new(key: K, inner: R) -> Self {
+        Self {
+            inner,
+            opening: Opening::new(key),
+            buf: SecretBuf::new(16),
+            filled: 0,
+            consumed: 0,
+            plain_start: 0,
+            plain_end: 0,
+        }
+    }
+
+    /// The reader it reads from.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Reader};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Xaes256Gcm::new(&[5; 32])?;
+    /// let reader = Reader::new(&key, &b"not read yet"[..]);
+    /// assert_eq!(reader.into_inner(), b"not read yet");
+    /// # Ok(()) }
+    /// ```
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Reads the header; the stream's segment size and prefix come from it.
+    fn read_header(&mut self) -> io::Result<()> {
+        loop {
+            let missing = self.opening.header_missing();
+            if missing.is_empty() {
+                return Ok(());
+            }
+            match self.inner.read(missing) {
+                Ok(0) => return Err(self.fail(Error::CiphertextTooShort)),
+                Ok(n) => self.opening.header_received(n).map_err(io::Error::from)?,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Poisons the reader with `error` and returns it as an `io::Error`.
+    fn fail(&mut self, error: Error) -> io::Error {
+        self.plain_start = 0;
+        self.plain_end = 0;
+        io::Error::from(self.opening.fail(error))
+    }
+
+    /// Reads until `buf[consumed..]` holds `want` bytes or `R` ends; moves
+    /// the bytes not yet consumed to the front first.
+    fn fill(&mut self, want: usize) -> io::Result<()> {
+        self.buf.bytes.copy_within(self.consumed..self.filled, 0);
+        self.filled -= self.consumed;
+        self.consumed = 0;
+        while self.filled < want {
+            if self.filled == self.buf.bytes.len() {
+                // Grow as bytes arrive, so a header claiming large segments
+                // costs memory only when the data is there.
+                let len = (2 * self.buf.bytes.len()).max(64 * 1024).min(want);
+                self.buf.grow(len, self.filled);
+            }
+            let end = self.buf.bytes.len().min(want);
+            match self.inner.read(&mut self.buf.bytes[self.filled..end]) {
+                Ok(0) => break,
+                Ok(n) => self.filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads and opens the next segment. If `out` can hold a whole sealed
+    /// segment and the byte after it, the segment is read into `out` and
+    /// opened there (no copy; returns the plaintext length); else it is read
+    /// into the buffer and opened there, to be served by later reads
+    /// (returns 0). A failure of `R` leaves the reader as it was.
+    fn next_segment(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let sealed_len = self.opening.sealed_len();
+        // One byte past a full segment tells whether it is the last.
+        let want = sealed_len + 1;
+        if out.len() >= want {
+            let got = self.read_into(&mut out[..want])?;
+            let last = got < want;
+            let len = got.min(sealed_len);
+            if !last {
+                self.buf.bytes[0] = out[sealed_len];
+                self.filled = 1;
+            }
+            let opened = self.opening.open(&mut out[..len], last);
+            // The tag and the byte read ahead are not plaintext: clear them.
+            let text_len = len.saturating_sub(TAG_LEN);
+            out[text_len..got].fill(0);
+            opened.map_err(io::Error::from)
+        } else {
+            self.fill(want)?;
+            let last = self.filled < want;
+            let len = self.filled.min(sealed_len);
+            let text_len = self
+                .opening
+                .open(&mut self.buf.bytes[..len], last)
+                .map_err(io::Error::from)?;
+            self.buf.holds_plaintext(text_len);
+            self.consumed = len;
+            self.plain_start = 0;
+            self.plain_end = text_len;
+            Ok(0)
+        }
+    }
+
+    /// Reads the bytes carried over in the buffer and then from `R` into
+    /// `out` until it is full or `R` ends; returns the bytes placed. If `R`
+    /// fails, what was placed goes back into the buffer (and is cleared from
+    /// `out`), so that the read can be retried.
+    fn read_into(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let carried = self.filled - self.consumed;
+        out[..carried].copy_from_slice(&self.buf.bytes[self.consumed..self.filled]);
+        self.filled = 0;
+        self.consumed = 0;
+        let mut got = carried;
+        while got < out.len() {
+            match self.inner.read(&mut out[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    if self.buf.bytes.len() < got {
+                        self.buf.grow(got, 0);
+                    }
+                    self.buf.bytes[..got].copy_from_slice(&out[..got]);
+                    self.filled = got;
+                    out[..got].fill(0);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(got)
+    }
+}
+
+impl<R: Read, K: Deref<Target: Aead>> Read for Reader<R, K> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if self.plain_start < self.plain_end {
+                let n = out.len().min(self.plain_end - self.plain_start);
+                out[..n].copy_from_slice(&self.buf.bytes[self.plain_start..self.plain_start + n]);
+                self.plain_start += n;
+                return Ok(n);
+            }
+            match self.opening.state {
+                State::Failed(error) => return Err(io::Error::from(error)),
+                State::Done => return Ok(0),
+                State::Header { .. } => self.read_header()?,
+                State::Segments(_) => {
+                    let written = self.next_segment(out)?;
+                    if written > 0 {
+                        return Ok(written);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Decrypts a STREAM written into it and writes the plaintext to `W`: the
+/// push-side twin of [`Reader`](crate::stream::Reader), for ciphertext that arrives in pieces (a
+/// request body, a message queue).
+///
+/// A segment's plaintext is written to `W` only after its tag verified.
+/// [`finish`](DecryptingWriter::finish) opens the last segment and returns
+/// `W`; without it, the end of the stream is never checked, and whatever
+/// was written to `W` is a prefix of the plaintext that must not be taken
+/// for all of it. After an error (a failed tag, or an error of `W`) it is
+/// poisoned.
+///
+/// ```
+/// use std::io::Write;
+/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::{DecryptingWriter, Writer}};
+///
+/// # fn main() -> std::io::Result<()> {
+/// let key = Xaes256Gcm::new(&[0x24; 32])?;
+/// let mut writer = Writer::with_segment_size(&key, 16, Vec::new())?;
+/// writer.write_all(b"pushed through in pieces")?;
+/// let sealed = writer.finish()?;
+///
+/// let mut opener = DecryptingWriter::new(&key, Vec::new());
+/// for piece in sealed.chunks(5) {
+///     opener.write_all(piece)?;
+/// }
+/// assert_eq!(opener.finish()?, b"pushed through in pieces");
+/// # Ok(()) }
+/// ```
+pub struct DecryptingWriter<W: Write, K: Deref<Target: Aead>> {
+    inner: W,
+    opening: Opening<K>,
+    /// Sealed bytes received (`buf[..filled]`), opened in place once a
+    /// segment and the byte after it are there.
+    buf: SecretBuf,
+    filled: usize,
+    /// `W` failed: the plaintext written to it may be cut anywhere.
+    broken: bool,
+}
+
+impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
+    /// A decrypting writer for a stream sealed under `key`, writing the
+    /// plaintext to `inner`.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let opener = DecryptingWriter::new(&key, std::io::sink());
+    /// # let _ = opener;
+    /// # Ok(()) }
+    /// ```
+    pub fn new(key: K, inner: W) -> Self {
+        Self {
+            inner,
+            opening: Opening::new(key),
+            buf: SecretBuf::new(16),
+            filled: 0,
+            broken: false,
+        }
+    }
+
+    /// Opens the last segment, writes its plaintext, flushes `W` and
+    /// returns it; fails if the stream is incomplete or does not verify.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use hardware_aead::{Aead, Error, xaes_gcm::Xaes256Gcm, stream::{DecryptingWriter, Writer}};
+    /// # fn main() -> std::io::Result<()> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let mut writer = Writer::new(&key, Vec::new())?;
+    /// writer.write_all(b"complete")?;
+    /// let sealed = writer.finish()?;
+    /// let mut opener = DecryptingWriter::new(&key, Vec::new());
+    /// opener.write_all(&sealed[..sealed.len() - 1])?; // one byte short
+    /// let err = opener.finish().unwrap_err();
+    /// assert_eq!(err.get_ref().and_then(|e| e.downcast_ref::<Error>()),
+    ///            Some(&Error::Authentication));
+    /// # Ok(()) }
+    /// ```
+    pub fn finish(mut self) -> io::Result<W> {
+        if self.broken {
+            return Err(poisoned());
+        }
+        match self.opening.state {
+            State::Failed(error) => return Err(io::Error::from(error)),
+            State::Header { .. } => {
+                return Err(io::Error::from(
+                    self.opening.fail(Error::CiphertextTooShort),
+                ));
+            }
+            State::Segments(_) | State::Done => {}
+        }
+        let text_len = self
+            .opening
+            .open(&mut self.buf.bytes[..self.filled], true)?;
+        self.buf.holds_plaintext(text_len);
+        self.inner.write_all(&self.buf.bytes[..text_len])?;
+        self.inner.flush()?;
+        Ok(self.inner)
+    }
+
+    fn write_sealed(&mut self, data: &[u8]) -> io::Result<()> {
+        let mut rest = data;
+        while !rest.is_empty() {
+            let missing = self.opening.header_missing();
+            if !missing.is_empty() {
+                let n = missing.len().min(rest.len());
+                missing[..n].copy_from_slice(&rest[..n]);
+                rest = &rest[n..];
+                self.opening.header_received(n)?;
+                continue;
+            }
+            // One byte past a full segment tells that it is not the last.
+            let sealed_len = self.opening.sealed_len();
+            let want = sealed_len + 1;
+            if self.buf.bytes.len() < want {
+                // Grown as bytes arrive, as in `Reader::fill`.
+                let len = (2 * self.buf.bytes.len()).max(64 * 1024).min(want);
+                self.buf.grow(len, self.filled);
+            }
+            let n = rest.len().min(self.buf.bytes.len() - self.filled);
+            self.buf.bytes[self.filled..self.filled + n].copy_from_slice(&rest[..n]);
+            self.filled += n;
+            rest = &rest[n..];
+            if self.filled == want {
+                let text_len = self
+                    .opening
+                    .open(&mut self.buf.bytes[..sealed_len], false)?;
+                self.buf.holds_plaintext(text_len);
+                self.inner.write_all(&self.buf.bytes[..text_len])?;
+                self.buf.bytes[0] = self.buf.bytes[sealed_len];
+                self.filled = 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write, K: Deref<Target: Aead>> Write for DecryptingWriter<W, K> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        if let State::Failed(error) = self.opening.state {
+            return Err(io::Error::from(error));
+        }
+        if self.broken {
+            return Err(poisoned());
+        }
+        let result = self.write_sealed(data);
+        if result.is_err() && !matches!(self.opening.state, State::Failed(_)) {
+            self.broken = true; // an error of `W`, not of the stream
+        }
+        result.map(|()| data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W: Write, K: Deref<Target: Aead>> core::fmt::Debug for DecryptingWriter<W, K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DecryptingWriter")
+            .field("failed", &matches!(self.opening.state, State::Failed(_)))
+            .field("broken", &self.broken)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Read, K: Deref<Target: Aead>> core::fmt::Debug for Reader<R, K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let state = match self.opening.state {
+            State::Header { .. } => "header",
+            State::Segments(_) => "segments",
+            State::Done => "done",
+            State::Failed(_) => "failed",
+        };
+        f.debug_struct("Reader")
+            .field("state", &state)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,256 @@
+//! [`Writer`](crate::stream::Writer): plaintext in, a STREAM with its header out.
+
+use core::ops::Deref;
+use std::io::{self, Write};
+
+use super::{Header, SecretBuf, poisoned};
+use crate::aead::{Aead, TAG_LEN, Tag};
+use crate::stream::{DEFAULT_SEGMENT_SIZE, Encryptor};
+
+/// Encrypts everything written to it into a STREAM on `W`.
+///
+/// The header is written by the constructor; each segment as soon as it is
+/// full and more plaintext follows; the last one by [`finish`](Writer::finish),
+/// which must be called: a writer dropped without it leaves a stream that
+/// [`Reader`](crate::stream::Reader) rejects (its last segment is missing). Plaintext it holds is
+/// wiped when it is dropped.
+///
+/// `flush` flushes `W` but cannot end a segment early: up to one segment of
+/// plaintext stays held until more arrives or `finish` is called.
+///
+/// After an error (of `W` or of the crate) the writer is poisoned: every
+/// later call fails, since the stream on `W` is no longer whole.
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
+///
+/// # fn main() -> std::io::Result<()> {
+/// let key = Xaes256Gcm::new(&[0x24; 32])?;
+///
+/// let mut writer = Writer::new(&key, Vec::new())?; // random prefix, 64 KiB segments
+/// writer.write_all(b"a stream of any length")?;
+/// let sealed = writer.finish()?;
+///
+/// let mut plaintext = Vec::new();
+/// Reader::new(&key, &sealed[..]).read_to_end(&mut plaintext)?;
+/// assert_eq!(plaintext, b"a stream of any length");
+/// # Ok(()) }
+/// ```
+pub struct Writer<W: Write, K: Deref<Target: Aead>> {
+    inner: W,
+    encryptor: Option<Encryptor<K>>,
+    header: Header,
+    /// One segment: plaintext held (`held` bytes), then sealed in place with
+    /// room for its tag.
+    buf: SecretBuf,
+    held: usize,
+}
+
+impl<W: Write, K: Deref<Target: Aead<Nonce = [u8; 24]>>> Writer<W, K> {
+    /// Starts a stream on `inner` under an XAES-256-GCM key, with a random
+    /// 19-byte prefix and [`DEFAULT_SEGMENT_SIZE`](crate::stream::DEFAULT_SEGMENT_SIZE) segments, and writes its
+    /// header. One key can encrypt any number of streams this way: each
+    /// prefix selects its own derived AES-256 key.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// # fn main() -> std::io::Result<()> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let sealed = Writer::new(&key, Vec::new())?.finish()?;
+    /// assert_eq!(sealed.len(), 19 + 4 + 16); // header and an empty last segment
+    /// # Ok(()) }
+    /// ```
+    pub fn new(key: K, inner: W) -> io::Result<Self> {
+        Self::with_segment_size(key, DEFAULT_SEGMENT_SIZE, inner)
+    }
+
+    /// [`new`](Writer::new) with `segment_size` plaintext bytes per segment
+    /// (1 ..= [`MAX_SEGMENT_SIZE`](crate::stream::MAX_SEGMENT_SIZE), else [`Error::InvalidSegmentSize`](crate::Error::InvalidSegmentSize)).
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// # fn main() -> std::io::Result<()> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let mut writer = Writer::with_segment_size(&key, 1024, Vec::new())?;
+    /// writer.write_all(&[0u8; 2048])?;
+    /// let sealed = writer.finish()?;
+    /// assert_eq!(sealed.len(), 23 + 2 * (1024 + 16));
+    /// # Ok(()) }
+    /// ```
+    pub fn with_segment_size(key: K, segment_size: usize, inner: W) -> io::Result<Self> {
+        let mut prefix = [0u8; 19];
+        crate::random::fill(&mut prefix).map_err(io::Error::from)?;
+        Self::with_prefix(key, &prefix, segment_size, inner)
+    }
+}
+
+impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
+    /// Starts a stream on `inner` with a prefix the caller chose, for any key
+    /// type, and writes its header. The prefix (`NONCE_LEN − 5` bytes) must
+    /// never be used for another stream under the same key; for keys with
+    /// 96-bit nonces a random prefix is too short to be unique (prefer
+    /// [`new`](Writer::new) with an XAES-256-GCM key).
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Reader, Writer}};
+    /// # fn main() -> std::io::Result<()> {
+    /// let key = Aes256Gcm::new(&[1; 32])?;
+    /// let file_number: u64 = 17; // unique per stream under this key
+    /// let prefix = &file_number.to_be_bytes()[1..];
+    /// let mut writer = Writer::with_prefix(&key, prefix, 4096, Vec::new())?;
+    /// writer.write_all(b"contents")?;
+    /// let sealed = writer.finish()?;
+    /// let mut back = String::new();
+    /// Reader::new(&key, &sealed[..]).read_to_string(&mut back)?;
+    /// assert_eq!(back, "contents");
+    /// # Ok(()) }
+    /// ```
+    pub fn with_prefix(
+        key: K,
+        prefix: &[u8],
+        segment_size: usize,
+        mut inner: W,
+    ) -> io::Result<Self> {
+        let encryptor = Encryptor::new(key, prefix).map_err(io::Error::from)?;
+        let header = Header::new(prefix, segment_size).map_err(io::Error::from)?;
+        inner.write_all(header.as_bytes())?;
+        Ok(Self {
+            inner,
+            encryptor: Some(encryptor),
+            header,
+            buf: SecretBuf::new(segment_size + TAG_LEN),
+            held: 0,
+        })
+    }
+
+    /// Seals the plaintext still held as the last segment, writes it, flushes
+    /// `W` and returns it.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// # fn main() -> std::io::Result<()> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let mut writer = Writer::new(&key, Vec::new())?;
+    /// writer.write_all(b"12345")?;
+    /// assert_eq!(writer.finish()?.len(), 23 + 5 + 16);
+    /// # Ok(()) }
+    /// ```
+    pub fn finish(mut self) -> io::Result<W> {
+        let encryptor = self.encryptor.take().ok_or_else(poisoned)?;
+        let (text, rest) = self.buf.bytes.split_at_mut(self.held);
+        let tag = encryptor
+            .encrypt_last_in_place(self.header.as_bytes(), text)
+            .map_err(io::Error::from)?;
+        rest[..TAG_LEN].copy_from_slice(&tag);
+        self.buf.sealed_in_place();
+        self.inner
+            .write_all(&self.buf.bytes[..self.held + TAG_LEN])?;
+        self.inner.flush()?;
+        Ok(self.inner)
+    }
+
+    /// The writer it writes to.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// # fn main() -> std::io::Result<()> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let writer = Writer::new(&key, Vec::new())?;
+    /// assert_eq!(writer.get_ref().len(), 23); // the header so far
+    /// # Ok(()) }
+    /// ```
+    pub fn get_ref(&self) -> &W {
+        &self.inner
+    }
+
+    /// Seals `self.buf[..held]` as a segment that is not the last and writes it.
+    fn write_held(&mut self) -> io::Result<()> {
+        let encryptor = self.encryptor.as_mut().ok_or_else(poisoned)?;
+        let (text, rest) = self.buf.bytes.split_at_mut(self.held);
+        let tag: Tag = encryptor
+            .encrypt_next_in_place(self.header.as_bytes(), text)
+            .map_err(io::Error::from)?;
+        rest[..TAG_LEN].copy_from_slice(&tag);
+        self.buf.sealed_in_place();
+        self.inner
+            .write_all(&self.buf.bytes[..self.held + TAG_LEN])?;
+        self.held = 0;
+        Ok(())
+    }
+
+    /// Seals a whole segment straight from the caller's bytes (no copy into
+    /// the buffer first) and writes it.
+    fn write_direct(&mut self, segment: &[u8]) -> io::Result<()> {
+        let encryptor = self.encryptor.as_mut().ok_or_else(poisoned)?;
+        let len = encryptor
+            .encrypt_next_to(self.header.as_bytes(), segment, &mut self.buf.bytes)
+            .map_err(io::Error::from)?;
+        self.inner.write_all(&self.buf.bytes[..len])
+    }
+
+    fn write_segments(&mut self, data: &[u8]) -> io::Result<()> {
+        let segment_size = self.header.segment_size();
+        let mut rest = data;
+        while !rest.is_empty() {
+            // A full segment is sealed only once more plaintext follows it:
+            // the last segment must carry the last flag.
+            if self.held == segment_size {
+                self.write_held()?;
+            }
+            if self.held == 0 && rest.len() > segment_size {
+                let (segment, tail) = rest.split_at(segment_size);
+                self.write_direct(segment)?;
+                rest = tail;
+                continue;
+            }
+            let take = rest.len().min(segment_size - self.held);
+            self.buf.bytes[self.held..self.held + take].copy_from_slice(&rest[..take]);
+            self.held += take;
+            self.buf.holds_plaintext(self.held);
+            rest = &rest[take..];
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write, K: Deref<Target: Aead>> Write for Writer<W, K> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        if self.encryptor.is_none() {
+            return Err(poisoned());
+        }
+        // The common small write: it fits beside what is held, and nothing
+        // is sealed until more plaintext follows a full segment.
+        let room = self.buf.bytes.len() - TAG_LEN - self.held;
+        if data.len() <= room {
+            self.buf.bytes[self.held..self.held + data.len()].copy_from_slice(data);
+            self.held += data.len();
+            self.buf.holds_plaintext(self.held);
+            return Ok(data.len());
+        }
+        match self.write_segments(data) {
+            Ok(()) => Ok(data.len()),
+            Err(error) => {
+                self.encryptor = None;
+                Err(error)
+            }
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W: Write, K: Deref<Target: Aead>> core::fmt::Debug for Writer<W, K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Writer")
+            .field("segment_size", &self.header.segment_size())
+            .field("held", &self.held)
+            .field("poisoned", &self.encryptor.is_none())
+            .finish_non_exhaustive()
+    }
+}
