@@ -561,6 +561,22 @@ impl<'a> InOut<'a> {
         }
     }
 
+    /// The buffers of an `aead` [`InOutBuf`](::aead::inout::InOutBuf): one
+    /// buffer in place or two disjoint ones of the same length, as here. The
+    /// view borrows `buffer` mutably for its whole life, so nothing else
+    /// touches either buffer meanwhile.
+    #[cfg(feature = "aead")]
+    pub(crate) fn from_inout_buf(buffer: &'a mut ::aead::inout::InOutBuf<'_, '_, u8>) -> Self {
+        let len = buffer.len();
+        let (src, dst) = buffer.reborrow().into_raw();
+        Self {
+            src,
+            dst,
+            len,
+            _buffers: PhantomData,
+        }
+    }
+
     /// The number of bytes to transform.
     pub(crate) fn len(&self) -> usize {
         self.len

@@ -62,6 +62,8 @@ mod cpu;
 
 #[macro_use]
 mod aead;
+#[cfg(feature = "aead")]
+pub mod aead_traits;
 pub mod aes_gcm;
 pub mod aes_gcm_siv;
 mod backend;
