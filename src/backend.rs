@@ -381,6 +381,7 @@ impl<const NK: usize> GcmKey<NK> {
     }
 
     /// The key's generated-nonce state.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn nonces(&self) -> &NonceSequence {
         &self.nonces
     }
@@ -473,6 +474,7 @@ impl<const NK: usize> SivKey<NK> {
     }
 
     /// The key's generated-nonce state.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn nonces(&self) -> &NonceSequence {
         &self.nonces
     }

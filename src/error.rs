@@ -72,4 +72,6 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+/// `core::error::Error` (Rust 1.81+) is `std::error::Error`: the impl is there
+/// with or without the `std` feature.
+impl core::error::Error for Error {}
