@@ -298,7 +298,8 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
         let mut entries = Vec::new();
         let mut keys = vec![(
             "hw-xaes/new".to_string(),
-            Xaes256Gcm::new(&key).expect("a supported CPU"),
+            // Named: with the `aead` feature, `KeyInit::new` applies too.
+            <Xaes256Gcm as Aead>::new(&key).expect("a supported CPU"),
         )];
         for (name, backend) in TIERS {
             if let Ok(k) = Xaes256Gcm::with_backend(&key, backend) {
@@ -317,7 +318,7 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
                 }),
             });
         }
-        let gcm = Aes256Gcm::new(&key).expect("a supported CPU");
+        let gcm = <Aes256Gcm as Aead>::new(&key).expect("a supported CPU");
         entries.push(Entry {
             name: "aes-256-gcm".into(),
             peer: true,

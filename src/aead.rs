@@ -1,6 +1,9 @@
 //! The shared AEAD trait: every public method written once, over a core seal/open
 //! that each algorithm supplies.
 
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
+
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -36,6 +39,7 @@ pub(crate) mod sealed {
         /// The next nonce for the generated-nonce methods: the key's counter
         /// sequence (96-bit nonces), or fresh random bytes (XAES-256-GCM's
         /// 192-bit nonces).
+        #[cfg(feature = "std")]
         fn generate_nonce(&self) -> Result<Self::Nonce, Error>;
 
         /// The key bytes, `[u8; 16]` or `[u8; 32]`.
@@ -204,6 +208,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         self.tier().backend()
     }
 
+    #[cfg(feature = "alloc")]
     /// Encrypts `plaintext` and returns `ciphertext || tag`.
     ///
     /// ```
@@ -222,6 +227,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         Ok(out)
     }
 
+    #[cfg(feature = "alloc")]
     /// Decrypts `ciphertext || tag` and returns the plaintext, or
     /// [`Error::Authentication`] if the tag does not verify.
     ///
@@ -442,6 +448,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         Ok(())
     }
 
+    #[cfg(feature = "std")]
     /// Encrypts with the next generated nonce of this key and returns the
     /// nonce with `ciphertext || tag`.
     ///
@@ -473,6 +480,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         Ok((nonce, self.encrypt(&nonce, aad, plaintext)?))
     }
 
+    #[cfg(feature = "std")]
     /// Encrypts with the next generated nonce and returns
     /// `ciphertext || tag || nonce`, for [`decrypt_nonce_appended`](Aead::decrypt_nonce_appended).
     ///
@@ -497,6 +505,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         Ok(out)
     }
 
+    #[cfg(feature = "std")]
     /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated)
     /// into `out`; returns the bytes written (`plaintext.len() + 16 +
     /// NONCE_LEN`: + 28, or + 40 for XAES-256-GCM). Never
@@ -532,6 +541,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         Ok(needed)
     }
 
+    #[cfg(feature = "alloc")]
     /// Decrypts `ciphertext || tag || nonce` as produced by
     /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated).
     ///
@@ -631,6 +641,7 @@ macro_rules! impl_aead {
                 unsafe { $State::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
             }
 
+            #[cfg(feature = "std")]
             fn generate_nonce(&self) -> Result<$crate::Nonce, $crate::Error> {
                 self.key.nonces().next()
             }

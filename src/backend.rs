@@ -381,6 +381,7 @@ impl<const NK: usize> GcmKey<NK> {
     }
 
     /// The key's generated-nonce state.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn nonces(&self) -> &NonceSequence {
         &self.nonces
     }
@@ -473,6 +474,7 @@ impl<const NK: usize> SivKey<NK> {
     }
 
     /// The key's generated-nonce state.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn nonces(&self) -> &NonceSequence {
         &self.nonces
     }
@@ -556,6 +558,22 @@ impl<'a> InOut<'a> {
         Self {
             src: input.as_ptr(),
             dst: output.as_mut_ptr(),
+            len,
+            _buffers: PhantomData,
+        }
+    }
+
+    /// The buffers of an `aead` [`InOutBuf`](::aead::inout::InOutBuf): one
+    /// buffer in place or two disjoint ones of the same length, as here. The
+    /// view borrows `buffer` mutably for its whole life, so nothing else
+    /// touches either buffer meanwhile.
+    #[cfg(feature = "aead")]
+    pub(crate) fn from_inout_buf(buffer: &'a mut ::aead::inout::InOutBuf<'_, '_, u8>) -> Self {
+        let len = buffer.len();
+        let (src, dst) = buffer.reborrow().into_raw();
+        Self {
+            src,
+            dst,
             len,
             _buffers: PhantomData,
         }

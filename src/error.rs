@@ -88,7 +88,9 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+/// `core::error::Error` (Rust 1.81+) is `std::error::Error`: the impl is there
+/// with or without the `std` feature.
+impl core::error::Error for Error {}
 
 /// The error as an [`std::io::Error`] whose source is it (`get_ref()` and
 /// `downcast_ref::<Error>()` give it back), of kind `InvalidData` for a

@@ -47,6 +47,27 @@
 //! # Ok(()) }
 //! ```
 //!
+//! ## Cargo features and `no_std`
+//!
+//! The crate is `#![no_std]`; what needs more comes with a feature:
+//!
+//! | feature | adds | why it needs it |
+//! |---|---|---|
+//! | (none) | every key type: [`Aead::new`], [`Aead::with_backend`], the `_to` methods, the in-place methods, [`Aead::decrypt_nonce_appended_to`], [`placement`], [`stream::Encryptor`] and [`stream::Decryptor`] (their `_to` and in-place calls), [`Error`] (with `core::error::Error`) | only `core`: CPU detection reads `cpuid`/`xgetbv` itself on x86_64, and on aarch64 the kernel's hardware capabilities (`getauxval` through libc on Linux and Android) or, elsewhere, the build's target features |
+//! | `alloc` | the methods that return a `Vec` ([`Aead::encrypt`], [`Aead::decrypt`], [`Aead::decrypt_nonce_appended`]) | the allocation |
+//! | `getrandom` | [`random::Generator`], [`random::process_restored`] | the operating system's randomness (`getrandom`, which works without `std` on the targets it supports); fork detection rides on libc where there is one (`pthread_atfork`, `MADV_WIPEONFORK`, `getpid`) |
+//! | `std` (default; implies both) | the generated-nonce methods ([`Aead::encrypt_with_generated_nonce`] and kin), [`random::fill`], the `std::io` adapters of [`stream`] ([`stream::Writer`], [`stream::Reader`], [`stream::DecryptingWriter`]), the standard library's CPU detection | thread-local storage: each thread's nonce reservations and generator, and the re-entrancy flags that keep a signal handler from reusing a nonce; `std::io` for the adapters |
+//! | `aead` | RustCrypto's `aead` 0.6 traits ([`aead_traits`]) | the `aead` crate |
+//! | `cpu-rng-reseed` (default) | RDSEED / RNDRRS mixed into the generator's seeds | — |
+//!
+//! x86_64 targets whose ABI is soft-float (`x86_64-unknown-none`,
+//! `x86_64-unknown-uefi`) type-check (`cargo check`) but do not build: LLVM
+//! cannot compile SSE/AVX register code for them at all, even inside
+//! `#[target_feature]` functions (rust-lang/rust#133707), and this crate has
+//! no other code. A kernel or firmware that uses the AES instructions saves
+//! the vector registers anyway; such code builds with a target whose ABI has
+//! SSE2 (a custom target specification, or a hosted target with `#![no_std]`).
+//!
 //! ## Safety model
 //!
 //! Kernels are safe `#[target_feature]` functions; they are reached only through a
@@ -57,17 +78,28 @@
 //! place. Key state is zeroized on drop, tags are compared in constant time, and a
 //! failed decryption leaves the output all zero.
 
+#![cfg_attr(not(test), no_std)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+// Unit tests link std anyway (the crate is `no_std` only outside `cfg(test)`).
+#[cfg(all(feature = "std", not(test)))]
+extern crate std;
+
 #[macro_use]
 mod cpu;
 
 #[macro_use]
 mod aead;
+#[cfg(feature = "aead")]
+pub mod aead_traits;
 pub mod aes_gcm;
 pub mod aes_gcm_siv;
 mod backend;
 mod error;
 mod nonce;
 pub mod placement;
+#[cfg(feature = "getrandom")]
 pub mod random;
 pub mod stream;
 pub mod xaes_gcm;

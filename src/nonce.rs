@@ -37,19 +37,30 @@
 //! — it does not wait for itself but takes a random 96-bit nonce from the OS
 //! for that call.
 
+#[cfg(feature = "std")]
 use core::cell::Cell;
-use core::sync::atomic::{AtomicU32, AtomicU64, Ordering, compiler_fence, fence};
+use core::sync::atomic::{AtomicU32, AtomicU64};
+#[cfg(feature = "std")]
+use core::sync::atomic::{Ordering, compiler_fence, fence};
 
+#[cfg(feature = "std")]
 use crate::aead::Nonce;
+#[cfg(feature = "std")]
 use crate::error::Error;
+#[cfg(feature = "std")]
 use crate::random::fork;
 
+#[cfg(feature = "std")]
 /// The lock bit of [`NonceSequence::state`]; the other bits are the fork
 /// generation the salt belongs to (0: no salt yet).
 const LOCKED: u32 = 1;
 
 /// A key's generated-nonce state: 24 bytes. (`pub` only to appear in the
 /// sealed trait; the module is private.)
+#[cfg_attr(
+    not(feature = "std"),
+    allow(dead_code, reason = "generated nonces need std")
+)]
 pub struct NonceSequence {
     /// The next counter value.
     counter: AtomicU64,
@@ -68,7 +79,10 @@ impl NonceSequence {
             state: AtomicU32::new(0),
         }
     }
+}
 
+#[cfg(feature = "std")]
+impl NonceSequence {
     /// The next nonce of this key.
     #[inline]
     pub(crate) fn next(&self) -> Result<Nonce, Error> {
@@ -235,6 +249,7 @@ impl NonceSequence {
     }
 }
 
+#[cfg(feature = "std")]
 /// What [`NonceSequence::resalt`] found.
 enum Resalt {
     /// This thread drew the salt, or saw another thread finish: read it again.
@@ -246,6 +261,7 @@ enum Resalt {
     HeldByThisThread,
 }
 
+#[cfg(feature = "std")]
 /// Waits a little longer each time while another thread draws a salt (a
 /// `getrandom` call, which can block early in boot): spins first, then gives
 /// the CPU away instead of burning it.
@@ -259,6 +275,7 @@ fn back_off(waits: &mut u32) {
     }
 }
 
+#[cfg(feature = "std")]
 /// A nonce for a call that cannot use the key's sequence (a signal handler
 /// that interrupted the draw of the key's salt on the same thread): 96 bits
 /// from the OS, taken with no lock. Random nonces of this kind are rare (one
@@ -272,15 +289,18 @@ fn random_nonce() -> Result<Nonce, Error> {
     Ok(nonce)
 }
 
+#[cfg(feature = "std")]
 /// Counter values a thread reserves at a time. A thread that switches
 /// between more keys than the cache holds skips up to this many per switch:
 /// at one switch per nanosecond a key would need 2^56 ns (over two years) to
 /// run out.
 const RESERVE: u64 = 256;
 
+#[cfg(feature = "std")]
 /// Keys a thread's cache holds at once.
 const WAYS: usize = 8;
 
+#[cfg(feature = "std")]
 /// One thread's reservation for one key: counters `next..end` of the key
 /// whose salt (of `generation`) is `salt`.
 struct Reservation {
@@ -290,12 +310,14 @@ struct Reservation {
     end: Cell<u64>,
 }
 
+#[cfg(feature = "std")]
 /// A thread's reservations, and whether it is inside [`NonceSequence::take`].
 struct Reservations {
     busy: Cell<bool>,
     entries: [Reservation; WAYS],
 }
 
+#[cfg(feature = "std")]
 impl Reservation {
     /// No reservation (generation 0 is never current).
     const fn empty() -> Self {
@@ -308,6 +330,7 @@ impl Reservation {
     }
 }
 
+#[cfg(feature = "std")]
 std::thread_local! {
     /// Whether this thread holds a key's salt lock (is inside the OS draw in
     /// [`NonceSequence::resalt`]).
@@ -327,7 +350,7 @@ impl core::fmt::Debug for NonceSequence {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::NonceSequence;
     use crate::error::Error;

@@ -41,6 +41,7 @@
 
 pub(crate) mod fork;
 
+#[cfg(feature = "std")]
 use core::cell::RefCell;
 
 use zeroize::Zeroize;
@@ -290,12 +291,15 @@ pub fn process_restored() {
     fork::forked();
 }
 
-thread_local! {
+#[cfg(feature = "std")]
+std::thread_local! {
     /// This thread's generator for [`fill`], created on first use.
     static GENERATOR: RefCell<Option<Generator>> = const { RefCell::new(None) };
 }
 
-/// Fills `out` from this thread's generator (created on first use).
+/// Fills `out` from this thread's generator (created on first use). Needs
+/// the `std` feature (thread-local storage); without it, keep a
+/// [`Generator`] where the caller can reach it.
 ///
 /// A call made while the same thread is already inside `fill` (from a signal
 /// handler that interrupted it) does not touch the interrupted generator: it
@@ -307,6 +311,7 @@ thread_local! {
 /// hardware_aead::random::fill(&mut key)?;
 /// # Ok(()) }
 /// ```
+#[cfg(feature = "std")]
 pub fn fill(out: &mut [u8]) -> Result<(), Error> {
     GENERATOR.with(|cell| match cell.try_borrow_mut() {
         Ok(mut slot) => {
@@ -355,12 +360,12 @@ fn keystream(tier: Tier, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
 /// `cpu-rng-reseed` feature is on; otherwise leaves it alone.
 fn mix_cpu_entropy(seed: &mut [u8; 32]) {
     #[cfg(all(feature = "cpu-rng-reseed", target_arch = "x86_64"))]
-    if std::arch::is_x86_feature_detected!("rdseed") {
+    if feature_detected!("rdseed") {
         // SAFETY: RDSEED was just detected.
         unsafe { rdseed_into(seed) };
     }
     #[cfg(all(feature = "cpu-rng-reseed", target_arch = "aarch64"))]
-    if std::arch::is_aarch64_feature_detected!("rand") {
+    if feature_detected!("rand") {
         rndrrs_into(seed);
     }
     let _ = seed;
@@ -574,6 +579,7 @@ pub(crate) mod tests {
     /// signal handler) returns fresh bytes instead of panicking on the
     /// `RefCell`, and leaves the interrupted generator alone.
     #[test]
+    #[cfg(feature = "std")]
     fn fill_reentered_while_the_thread_generator_is_borrowed() {
         let mut first = [0u8; 32];
         fill(&mut first).unwrap();
@@ -598,10 +604,13 @@ pub(crate) mod tests {
     fn entropy_error_when_the_os_source_fails() {
         OS_FAILS.with(|f| f.set(true));
         assert_eq!(Generator::new().err(), Some(Error::Entropy));
+        #[cfg(feature = "std")]
         let seq = crate::nonce::NonceSequence::new();
+        #[cfg(feature = "std")]
         assert_eq!(seq.next(), Err(Error::Entropy));
         OS_FAILS.with(|f| f.set(false));
         assert!(Generator::new().is_ok());
+        #[cfg(feature = "std")]
         assert!(seq.next().is_ok());
     }
 

@@ -57,6 +57,8 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
 use core::ops::Deref;
 
 use crate::aead::{Aead, Tag};

@@ -172,6 +172,7 @@ impl crate::aead::sealed::Core for Xaes256Gcm {
         unsafe { XaesKey::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
     }
 
+    #[cfg(feature = "std")]
     fn generate_nonce(&self) -> Result<XNonce, Error> {
         let mut nonce = [0u8; XNONCE_LEN];
         crate::random::fill(&mut nonce)?;

@@ -32,7 +32,7 @@ macro_rules! interop {
             use aead_stream::aead::KeyInit;
             let key = bytes($key_len, 3);
             let prefix = bytes($prefix_len, 9);
-            let ours = <$ours>::new_from_slice(&key).unwrap();
+            let ours = <$ours as Aead>::new_from_slice(&key).unwrap();
             let theirs = <$theirs>::new_from_slice(&key).unwrap();
 
             let mut ours_enc = Encryptor::new(&ours, &prefix).unwrap();

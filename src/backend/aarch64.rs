@@ -37,7 +37,7 @@ impl DitGuard {
     /// Sets DIT if the CPU has it and it is not set already.
     #[inline]
     pub(crate) fn new() -> Self {
-        Self::where_cpu_has_dit(std::arch::is_aarch64_feature_detected!("dit"))
+        Self::where_cpu_has_dit(feature_detected!("dit"))
     }
 
     /// [`new`](Self::new) with the detection's answer given (the tests probe

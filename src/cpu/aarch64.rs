@@ -13,15 +13,84 @@ macro_rules! with_target_features {
     };
 }
 
+/// Whether the CPU has `$feature`: the standard library's detection with the
+/// `std` feature, the crate's own ([`hwcap::has`]) without it.
+#[cfg(feature = "std")]
+macro_rules! feature_detected {
+    ($feature:tt) => {
+        std::arch::is_aarch64_feature_detected!($feature)
+    };
+}
+
+/// See the `std` version above.
+#[cfg(not(feature = "std"))]
+macro_rules! feature_detected {
+    ($feature:tt) => {
+        $crate::cpu::aarch64::hwcap::has($feature)
+    };
+}
+
 /// Detects every feature of a list at run time, in order: the enabled features,
 /// then the detect-only ones.
 macro_rules! detect_features {
     ([$($feature:tt),+] [$($detect_only:tt),*]) => {
         $crate::cpu::first_missing(&[
-            $(($feature, std::arch::is_aarch64_feature_detected!($feature)),)+
-            $(($detect_only, std::arch::is_aarch64_feature_detected!($detect_only)),)*
+            $(($feature, feature_detected!($feature)),)+
+            $(($detect_only, feature_detected!($detect_only)),)*
         ])
     };
+}
+
+/// Feature detection without `std`, for the features this crate uses. On
+/// Linux and Android it reads the kernel's hardware capabilities
+/// (`getauxval`, through libc, which needs no `std`), as the standard
+/// library does; elsewhere (bare metal, other systems) it answers from the
+/// features the build targets (`-C target-feature`), since reading the ID
+/// registers is not allowed at EL0 everywhere. Compiled in every build so
+/// that a test compares it with the standard library's answer.
+#[cfg_attr(feature = "std", allow(dead_code))]
+pub(crate) mod hwcap {
+    /// Whether the CPU has `feature`, spelled as in `#[target_feature]`
+    /// (`pmull` too); a name this crate does not use reads as absent.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    pub(crate) fn has(feature: &str) -> bool {
+        // Linux, arch/arm64/include/uapi/asm/hwcap.h.
+        const HWCAP_ASIMD: u64 = 1 << 1;
+        const HWCAP_AES: u64 = 1 << 3;
+        const HWCAP_PMULL: u64 = 1 << 4;
+        const HWCAP_DIT: u64 = 1 << 24;
+        const HWCAP2_RNG: u64 = 1 << 16;
+        // SAFETY: `getauxval` has no preconditions; it returns 0 for an
+        // entry the kernel did not pass.
+        let (hwcap, hwcap2) = unsafe {
+            (
+                libc::getauxval(libc::AT_HWCAP) as u64,
+                libc::getauxval(libc::AT_HWCAP2) as u64,
+            )
+        };
+        let all = |bits: u64| hwcap & bits == bits;
+        match feature {
+            "neon" => all(HWCAP_ASIMD),
+            // The standard library's "aes" is FEAT_AES and FEAT_PMULL both.
+            "aes" => all(HWCAP_AES | HWCAP_PMULL),
+            "pmull" => all(HWCAP_PMULL),
+            "dit" => all(HWCAP_DIT),
+            "rand" => hwcap2 & HWCAP2_RNG != 0,
+            _ => false,
+        }
+    }
+
+    /// See the Linux version above: here, the build's target features.
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    pub(crate) fn has(feature: &str) -> bool {
+        match feature {
+            "neon" => cfg!(target_feature = "neon"),
+            "aes" | "pmull" => cfg!(target_feature = "aes"),
+            "dit" => cfg!(target_feature = "dit"),
+            "rand" => cfg!(target_feature = "rand"),
+            _ => false,
+        }
+    }
 }
 
 /// The ARMv8 AES + PMULL tier: the only place its feature list is written.
@@ -67,6 +136,33 @@ mod tests {
         ([$($feature:tt),+] [$($detect_only:tt),*]) => {
             (&[$($feature),+], &[$($detect_only),*])
         };
+    }
+
+    /// The crate's own detection (used without `std`) agrees with the
+    /// standard library's on this CPU.
+    #[test]
+    fn hwcap_detection_agrees_with_std() {
+        assert_eq!(
+            super::hwcap::has("neon"),
+            std::arch::is_aarch64_feature_detected!("neon")
+        );
+        assert_eq!(
+            super::hwcap::has("aes"),
+            std::arch::is_aarch64_feature_detected!("aes")
+        );
+        assert_eq!(
+            super::hwcap::has("pmull"),
+            std::arch::is_aarch64_feature_detected!("pmull")
+        );
+        assert_eq!(
+            super::hwcap::has("dit"),
+            std::arch::is_aarch64_feature_detected!("dit")
+        );
+        assert_eq!(
+            super::hwcap::has("rand"),
+            std::arch::is_aarch64_feature_detected!("rand")
+        );
+        assert!(!super::hwcap::has("no-such-feature"));
     }
 
     #[test]

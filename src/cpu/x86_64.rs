@@ -16,11 +16,141 @@ macro_rules! with_target_features {
     };
 }
 
+/// Whether the CPU has `$feature` (and the OS saves the registers it uses):
+/// the standard library's detection with the `std` feature, the crate's own
+/// reading of `cpuid` and `xgetbv` ([`cpuid::has`]) without it.
+#[cfg(feature = "std")]
+macro_rules! feature_detected {
+    ($feature:tt) => {
+        std::arch::is_x86_feature_detected!($feature)
+    };
+}
+
+/// See the `std` version above.
+#[cfg(not(feature = "std"))]
+macro_rules! feature_detected {
+    ($feature:tt) => {
+        $crate::cpu::x86_64::cpuid::has($feature)
+    };
+}
+
 /// Detects every feature of a list at run time, in order.
 macro_rules! detect_features {
     ([$($feature:tt),+]) => {
-        $crate::cpu::first_missing(&[$(($feature, std::arch::is_x86_feature_detected!($feature))),+])
+        $crate::cpu::first_missing(&[$(($feature, feature_detected!($feature))),+])
     };
+}
+
+/// Feature detection without `std`: what `std::arch::is_x86_feature_detected!`
+/// reads, for the features this crate uses. Compiled in every build, so that
+/// a test compares it with the standard library's answer on each CPU the
+/// suite runs on (natively and under qemu's CPU models).
+#[cfg_attr(feature = "std", allow(dead_code))]
+pub(crate) mod cpuid {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    use core::sync::atomic::{AtomicU32, Ordering};
+
+    // One bit per feature in the cached word; `READ` marks it filled in.
+    const AES: u32 = 1 << 0;
+    const PCLMULQDQ: u32 = 1 << 1;
+    const SSE2: u32 = 1 << 2;
+    const SSSE3: u32 = 1 << 3;
+    const SSE41: u32 = 1 << 4;
+    const AVX: u32 = 1 << 5;
+    const AVX2: u32 = 1 << 6;
+    const VAES: u32 = 1 << 7;
+    const VPCLMULQDQ: u32 = 1 << 8;
+    const AVX512F: u32 = 1 << 9;
+    const AVX512BW: u32 = 1 << 10;
+    const AVX512VL: u32 = 1 << 11;
+    const RDSEED: u32 = 1 << 12;
+    const READ: u32 = 1 << 31;
+
+    static FEATURES: AtomicU32 = AtomicU32::new(0);
+
+    /// Whether the CPU has `feature` (spelled as in `#[target_feature]`) and,
+    /// for the AVX and AVX-512 ones, the OS saves their registers. A name
+    /// this crate does not use reads as absent.
+    pub(crate) fn has(feature: &str) -> bool {
+        let bit = match feature {
+            "aes" => AES,
+            "pclmulqdq" => PCLMULQDQ,
+            "sse2" => SSE2,
+            "ssse3" => SSSE3,
+            "sse4.1" => SSE41,
+            "avx" => AVX,
+            "avx2" => AVX2,
+            "vaes" => VAES,
+            "vpclmulqdq" => VPCLMULQDQ,
+            "avx512f" => AVX512F,
+            "avx512bw" => AVX512BW,
+            "avx512vl" => AVX512VL,
+            "rdseed" => RDSEED,
+            _ => return false,
+        };
+        let mut features = FEATURES.load(Ordering::Relaxed);
+        if features & READ == 0 {
+            features = read() | READ;
+            FEATURES.store(features, Ordering::Relaxed);
+        }
+        features & bit != 0
+    }
+
+    /// XCR0, the register state the OS saves and restores.
+    #[target_feature(enable = "xsave")]
+    fn xcr0() -> u64 {
+        #[allow(unused_unsafe, reason = "a safe intrinsic in later Rust versions")]
+        // SAFETY: XGETBV with ECX = 0 reads XCR0; this function is compiled
+        // for XSAVE and called only once CPUID reports OSXSAVE.
+        unsafe {
+            core::arch::x86_64::_xgetbv(0)
+        }
+    }
+
+    /// The features, from CPUID leaves 1 and 7 (Intel SDM vol. 2A, CPUID:
+    /// table 3-8 and 3-8's leaf 07H) and XCR0 (vol. 1 §13.3).
+    fn read() -> u32 {
+        let bit = |word: u32, n: u32| word >> n & 1 == 1;
+        #[allow(unused_unsafe, reason = "a safe intrinsic in later Rust versions")]
+        // SAFETY: CPUID exists on every x86_64 CPU; leaf 7 is read only when
+        // leaf 0 reports it.
+        let (leaf1, leaf7) = unsafe {
+            let max_leaf = __cpuid(0).eax;
+            (__cpuid(1), (max_leaf >= 7).then(|| __cpuid_count(7, 0)))
+        };
+        let (ecx1, edx1) = (leaf1.ecx, leaf1.edx);
+        let (ebx7, ecx7) = leaf7.map_or((0, 0), |l| (l.ebx, l.ecx));
+        // AVX state needs the OS to enable XMM and YMM saving (XCR0 bits 1
+        // and 2); AVX-512 also the opmask and ZMM state (bits 5, 6, 7).
+        let xcr0 = if bit(ecx1, 27) {
+            // SAFETY: CPUID.1:ECX.OSXSAVE[bit 27] says XGETBV is enabled.
+            unsafe { xcr0() }
+        } else {
+            0
+        };
+        let os_avx = xcr0 & 0b110 == 0b110;
+        let os_avx512 = os_avx && xcr0 & 0b1110_0000 == 0b1110_0000;
+        let mut features = 0;
+        let mut set = |present: bool, feature: u32| {
+            if present {
+                features |= feature;
+            }
+        };
+        set(bit(ecx1, 25), AES);
+        set(bit(ecx1, 1), PCLMULQDQ);
+        set(bit(edx1, 26), SSE2);
+        set(bit(ecx1, 9), SSSE3);
+        set(bit(ecx1, 19), SSE41);
+        set(bit(ebx7, 18), RDSEED);
+        set(os_avx && bit(ecx1, 28), AVX);
+        set(os_avx && bit(ebx7, 5), AVX2);
+        set(os_avx && bit(ecx7, 9), VAES);
+        set(os_avx && bit(ecx7, 10), VPCLMULQDQ);
+        set(os_avx512 && bit(ebx7, 16), AVX512F);
+        set(os_avx512 && bit(ebx7, 30), AVX512BW);
+        set(os_avx512 && bit(ebx7, 31), AVX512VL);
+        features
+    }
 }
 
 /// The AES-NI + PCLMULQDQ tier: the only place its feature list is written.
@@ -121,6 +251,33 @@ mod tests {
         ([$($feature:tt),+]) => {
             &[$($feature),+]
         };
+    }
+
+    /// The crate's own detection (used without `std`) agrees with the
+    /// standard library's on this CPU, for every feature of every tier.
+    #[test]
+    fn cpuid_detection_agrees_with_std() {
+        let every: &[&str] = vaes_avx512!(@list list);
+        for &feature in every.iter().chain(&["rdseed"]) {
+            let std = match feature {
+                "aes" => std::arch::is_x86_feature_detected!("aes"),
+                "pclmulqdq" => std::arch::is_x86_feature_detected!("pclmulqdq"),
+                "sse2" => std::arch::is_x86_feature_detected!("sse2"),
+                "ssse3" => std::arch::is_x86_feature_detected!("ssse3"),
+                "sse4.1" => std::arch::is_x86_feature_detected!("sse4.1"),
+                "avx" => std::arch::is_x86_feature_detected!("avx"),
+                "avx2" => std::arch::is_x86_feature_detected!("avx2"),
+                "vaes" => std::arch::is_x86_feature_detected!("vaes"),
+                "vpclmulqdq" => std::arch::is_x86_feature_detected!("vpclmulqdq"),
+                "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
+                "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
+                "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
+                "rdseed" => std::arch::is_x86_feature_detected!("rdseed"),
+                other => panic!("no std detection listed for {other}"),
+            };
+            assert_eq!(super::cpuid::has(feature), std, "{feature}");
+        }
+        assert!(!super::cpuid::has("no-such-feature"));
     }
 
     #[test]

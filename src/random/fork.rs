@@ -28,7 +28,6 @@
 //! atfork counter) where the page exists.
 
 use core::sync::atomic::{AtomicPtr, AtomicU8, AtomicU32, Ordering};
-use std::sync::Once;
 
 /// The generation bumped by the atfork handler and by detected forks.
 static GENERATION: AtomicU32 = AtomicU32::new(1);
@@ -40,7 +39,32 @@ static MARKER: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
 /// The process id at the last check.
 static PID: AtomicU32 = AtomicU32::new(0);
 
-static SETUP: Once = Once::new();
+/// [`setup`]'s progress: not started, running (in one thread), done. A
+/// `std::sync::Once` without `std`.
+static SETUP: AtomicU8 = AtomicU8::new(SETUP_NOT_STARTED);
+const SETUP_NOT_STARTED: u8 = 0;
+const SETUP_RUNNING: u8 = 1;
+const SETUP_DONE: u8 = 2;
+
+/// This process's id: `getpid` where there is libc (with or without `std`),
+/// `std::process::id` elsewhere with `std`. Without either there is no
+/// `fork()` to see, and the id is a constant.
+fn process_id() -> u32 {
+    #[cfg(unix)]
+    {
+        // SAFETY: `getpid` has no preconditions and cannot fail.
+        let pid = unsafe { libc::getpid() };
+        pid as u32
+    }
+    #[cfg(all(not(unix), feature = "std"))]
+    {
+        std::process::id()
+    }
+    #[cfg(all(not(unix), not(feature = "std")))]
+    {
+        0
+    }
+}
 
 /// The atfork child handler: a new generation for the child.
 extern "C" fn in_child() {
@@ -49,8 +73,33 @@ extern "C" fn in_child() {
 
 /// Installs the handler and the page, once per process.
 fn setup() {
-    SETUP.call_once(|| {
-        PID.store(std::process::id(), Ordering::SeqCst);
+    if SETUP.load(Ordering::Acquire) == SETUP_DONE {
+        return;
+    }
+    match SETUP.compare_exchange(
+        SETUP_NOT_STARTED,
+        SETUP_RUNNING,
+        Ordering::Acquire,
+        Ordering::Acquire,
+    ) {
+        Ok(_) => {
+            install();
+            SETUP.store(SETUP_DONE, Ordering::Release);
+        }
+        // Another thread is installing (a `pthread_atfork` and an `mmap`):
+        // wait for it, as `Once` would.
+        Err(_) => {
+            while SETUP.load(Ordering::Acquire) != SETUP_DONE {
+                core::hint::spin_loop();
+            }
+        }
+    }
+}
+
+/// What [`setup`] does once: the process id, the atfork handler, the page.
+fn install() {
+    {
+        PID.store(process_id(), Ordering::SeqCst);
         #[cfg(unix)]
         // SAFETY: `in_child` is an `extern "C" fn()` that only touches an atomic,
         // which is async-signal-safe and allowed in an atfork child handler.
@@ -59,7 +108,7 @@ fn setup() {
         }
         #[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd"))]
         MARKER.store(wipe_on_fork_page(), Ordering::SeqCst);
-    });
+    }
 }
 
 /// The system's page size.
@@ -156,7 +205,7 @@ pub(crate) fn generation() -> u32 {
 
 /// Starts a new generation if the process id changed since the last check.
 fn check_pid() {
-    let pid = std::process::id();
+    let pid = process_id();
     if PID.swap(pid, Ordering::SeqCst) != pid {
         forked();
     }
@@ -179,14 +228,14 @@ pub(crate) fn forked() {
 /// The marker byte as it is now (`None` without a marker page): zero in a
 /// child only where the kernel honours the wipe advice (qemu-user accepts
 /// and ignores it).
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 pub(crate) fn marker_for_test() -> Option<u8> {
     marker().map(|m| m.load(Ordering::Acquire))
 }
 
 /// Takes the marker page away (or gives it back) for a test of the path
 /// without it; returns what was there.
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 pub(crate) fn set_marker_for_test(marker: *mut u8) -> *mut u8 {
     setup();
     MARKER.swap(marker, Ordering::SeqCst)

@@ -21,6 +21,8 @@
 //! wrong position, flag, prefix or AAD: its tag fails. The header is the AAD
 //! of every segment, so a changed segment size fails too.
 
+use alloc::boxed::Box;
+use alloc::vec;
 use std::io;
 
 use zeroize::Zeroize;

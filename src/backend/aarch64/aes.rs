@@ -239,6 +239,7 @@ armv8_aes! {
     /// bits, the rest zero) under `key`; blocks 0 and 1 into `next`, the rest
     /// into `out`. The expanded key and the staging buffers are wiped before
     /// returning.
+    #[cfg_attr(not(feature = "getrandom"), allow(dead_code))]
     pub(crate) fn keystream(_token: Armv8, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
         let mut rk = expand_key_regs::<15, 32, 0>(key, &mut []);
         let mut ctr = zero();

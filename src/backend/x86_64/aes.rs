@@ -197,6 +197,7 @@ aesni_clmul! {
     /// blocks 0, 1, 2, … (the counter little-endian in the first 32 bits, the
     /// rest zero) under `key`; blocks 0 and 1 into `next`, the rest into `out`.
     /// The expanded key and the staging buffer are wiped before returning.
+    #[cfg_attr(not(feature = "getrandom"), allow(dead_code))]
     pub(crate) fn keystream(_token: AesNiClmul, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
         let mut rk = expand_key_regs::<15, 32, 0>(key, &mut []);
         let mut ctr = _mm_setzero_si128();

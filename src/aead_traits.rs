@@ -1,0 +1,189 @@
+//! RustCrypto's [`aead`] 0.6 traits on every key type (cargo feature `aead`).
+//!
+//! [`Aes128Gcm`], [`Aes256Gcm`], [`Aes128GcmSiv`], [`Aes256GcmSiv`] and
+//! [`Xaes256Gcm`] implement [`AeadCore`] (`NonceSize` 12 bytes, 24 for
+//! XAES-256-GCM; `TagSize` 16 bytes; the tag after the ciphertext),
+//! [`AeadInOut`], [`KeySizeUser`] and [`KeyInit`], like RustCrypto's
+//! `aes-gcm` 0.11, `aes-gcm-siv` 0.12 and `xaes-256-gcm` 0.1: code written
+//! against those traits (protocol crates, `aead-stream`) takes this crate's
+//! keys unchanged, and produces the same bytes. With the `alloc` feature (part
+//! of the default `std`), `aead`'s own `alloc` is on too, so the blanket
+//! [`aead::Aead`] (`encrypt`/`decrypt` returning `Vec`) applies as well.
+//!
+//! Both traits sit on the same in-place kernels as this crate's own
+//! [`Aead`](crate::Aead) trait, and keep its rules: a failed
+//! [`decrypt_inout_detached`](AeadInOut::decrypt_inout_detached) (and so
+//! `decrypt_in_place`, `decrypt`) leaves the output buffer all zero over the
+//! message, the tags are compared in constant time, and inputs over the
+//! algorithm's limits are refused. Every failure is `aead`'s opaque
+//! [`aead::Error`]; the crate's own methods say which one it was.
+//!
+//! # Construction, and a CPU without the instructions
+//!
+//! [`KeyInit::new`] cannot return an error, while this crate has no software
+//! fallback: on a CPU without the instructions there is no key to return.
+//! The choices were a panic in `new`, an error from `new_from_slice`, or no
+//! `KeyInit` at all. No `KeyInit` would shut out every generic caller that
+//! builds its own keys (`aead-stream`'s `new`, protocol crates bounded by
+//! `KeyInit + AeadInOut`), for a condition that holds only on x86_64 CPUs
+//! older than 2010 or aarch64 ones without the Cryptography Extension. So:
+//!
+//! - [`KeyInit::new_from_slice`] never panics: it returns
+//!   [`InvalidLength`] for a key of the wrong
+//!   length **and** on a CPU without the instructions, since that is the only
+//!   error its signature can carry;
+//! - [`KeyInit::new`] panics on such a CPU, with a message naming the missing
+//!   feature (its signature leaves no other way; it is the crate's one panic
+//!   outside a caller's own misuse of an `unsafe` contract).
+//!
+//! To learn why construction failed, or to never panic, build the key with
+//! the crate's own [`Aead::new`](crate::Aead::new) or
+//! [`Aead::new_from_slice`](crate::Aead::new_from_slice)
+//! ([`Error::UnsupportedCpu`](crate::Error::UnsupportedCpu) names the missing
+//! feature) and hand it to the generic code: every `aead` trait but `KeyInit`
+//! works on a key however it was built, including one placed with
+//! [`placement`](crate::placement) or forced onto a tier with
+//! [`with_backend`](crate::Aead::with_backend).
+//!
+//! # Two traits with the same method names
+//!
+//! The crate's [`Aead`](crate::Aead) and `aead`'s [`KeyInit`] both have `new`
+//! and `new_from_slice`, and the crate's `Aead` and [`aead::Aead`] both have
+//! `encrypt` and `decrypt`, with other signatures. Where both traits are in
+//! scope a call must name its trait (`KeyInit::new(&key)`,
+//! `<Aes256Gcm as hardware_aead::Aead>::new(&key)`); importing only one of
+//! them in a scope avoids it.
+//!
+//! # Example
+//!
+//! ```
+//! use hardware_aead::aead_traits::aead::{self, Aead, AeadInOut, KeyInit, Nonce};
+//! use hardware_aead::aes_gcm::Aes256Gcm;
+//!
+//! // Written for any `aead` 0.6 cipher: RustCrypto's, or this crate's.
+//! fn seal_and_open<A: KeyInit + AeadInOut>(key: &[u8]) -> Result<(), aead::Error> {
+//!     let cipher = A::new_from_slice(key).map_err(|_| aead::Error)?;
+//!     let nonce = Nonce::<A>::default(); // unique per message in real use
+//!     let sealed = cipher.encrypt(&nonce, b"plaintext".as_ref())?;
+//!     assert_eq!(cipher.decrypt(&nonce, sealed.as_slice())?, b"plaintext");
+//!     Ok(())
+//! }
+//! seal_and_open::<Aes256Gcm>(&[0x42; 32]).expect("this CPU has AES and carry-less multiply");
+//! ```
+
+/// The `aead` crate these impls are for (version 0.6), re-exported so that a
+/// caller names the same version without a dependency of its own.
+///
+/// ```
+/// use hardware_aead::aead_traits::aead::{AeadCore, consts::U12};
+/// fn nonce_len<A: AeadCore<NonceSize = U12>>() {}
+/// nonce_len::<hardware_aead::aes_gcm_siv::Aes128GcmSiv>();
+/// ```
+pub use ::aead;
+
+use ::aead::array::Array;
+use ::aead::common::InvalidLength;
+use ::aead::consts::{U12, U16, U24, U32};
+use ::aead::inout::InOutBuf;
+use ::aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, TagPosition};
+
+use crate::aead::{Tag, verify_or_wipe};
+use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use crate::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use crate::backend::InOut;
+use crate::xaes_gcm::Xaes256Gcm;
+
+/// [`AeadInOut::encrypt_inout_detached`] for every key type: the crate's
+/// checks, then its core seal over the caller's buffers.
+fn seal<K: crate::Aead>(
+    key: &K,
+    nonce: &K::Nonce,
+    aad: &[u8],
+    mut buffer: InOutBuf<'_, '_, u8>,
+) -> ::aead::Result<Tag> {
+    key.check_call(aad.len(), buffer.len())
+        .map_err(|_| ::aead::Error)?;
+    Ok(key.seal_core(nonce, aad, &mut InOut::from_inout_buf(&mut buffer)))
+}
+
+/// [`AeadInOut::decrypt_inout_detached`] for every key type: the core open
+/// writes the output, then the crate's one tag check releases it or wipes it.
+fn open<K: crate::Aead>(
+    key: &K,
+    nonce: &K::Nonce,
+    aad: &[u8],
+    mut buffer: InOutBuf<'_, '_, u8>,
+    tag: &Tag,
+) -> ::aead::Result<()> {
+    key.check_call(aad.len(), buffer.len())
+        .map_err(|_| ::aead::Error)?;
+    let computed = key.open_core(nonce, aad, &mut InOut::from_inout_buf(&mut buffer), tag);
+    verify_or_wipe(computed, tag, buffer.get_out()).map_err(|_| ::aead::Error)
+}
+
+/// [`KeyInit::new`] for every key type: the crate's `new`, or the panic the
+/// [module documentation](self) explains.
+fn new_or_panic<K: crate::Aead>(key: &K::KeyBytes) -> K {
+    match K::new(key) {
+        Ok(key) => key,
+        Err(error) => panic!(
+            "hardware-aead: KeyInit::new cannot build a key on this CPU ({error}); \
+             use KeyInit::new_from_slice or hardware_aead::Aead::new to get an error instead"
+        ),
+    }
+}
+
+/// The four `aead` trait impls of one key type; every body is a call of the
+/// generic functions above.
+macro_rules! impl_aead_traits {
+    ($($name:ident: key $KeySize:ty, nonce $NonceSize:ty;)+) => {$(
+        impl KeySizeUser for $name {
+            type KeySize = $KeySize;
+        }
+
+        impl KeyInit for $name {
+            fn new(key: &Key<Self>) -> Self {
+                new_or_panic::<Self>(key.as_ref())
+            }
+
+            fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
+                <Self as crate::Aead>::new_from_slice(key).map_err(|_| InvalidLength)
+            }
+        }
+
+        impl AeadCore for $name {
+            type NonceSize = $NonceSize;
+            type TagSize = U16;
+            const TAG_POSITION: TagPosition = TagPosition::Postfix;
+        }
+
+        impl AeadInOut for $name {
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &::aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+            ) -> ::aead::Result<::aead::Tag<Self>> {
+                seal(self, nonce.as_ref(), associated_data, buffer).map(Array::from)
+            }
+
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &::aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+                tag: &::aead::Tag<Self>,
+            ) -> ::aead::Result<()> {
+                open(self, nonce.as_ref(), associated_data, buffer, tag.as_ref())
+            }
+        }
+    )+};
+}
+
+impl_aead_traits! {
+    Aes128Gcm: key U16, nonce U12;
+    Aes256Gcm: key U32, nonce U12;
+    Aes128GcmSiv: key U16, nonce U12;
+    Aes256GcmSiv: key U32, nonce U12;
+    Xaes256Gcm: key U32, nonce U24;
+}

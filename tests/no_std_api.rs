@@ -1,0 +1,117 @@
+//! What works with neither `std` nor `alloc` (`cargo test --no-default-features
+//! --test no_std_api`): tier selection, the allocation-free `_to` methods, the
+//! in-place methods, the nonce-appended open, and keys placed in a caller's
+//! slot, on every key type and every tier this CPU has. The test harness
+//! itself uses `std`; the library calls below are all it offers without it.
+
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::placement::KeySlot;
+use hardware_aead::xaes_gcm::Xaes256Gcm;
+use hardware_aead::{Aead, Backend, Error, TAG_LEN};
+
+const BACKENDS: [Backend; 4] = [
+    Backend::AesNiClmul,
+    Backend::VaesAvx2,
+    Backend::VaesAvx512,
+    Backend::Armv8,
+];
+
+/// Seals and opens `_to`, in place and nonce-appended on `key`; checks a
+/// forgery leaves zeros and a short buffer is refused. Returns the sealed
+/// bytes of the `_to` call.
+fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + TAG_LEN] {
+    let plaintext: [u8; 100] = core::array::from_fn(|i| i as u8);
+    let mut sealed = [0u8; 100 + TAG_LEN];
+    assert_eq!(
+        key.encrypt_to(nonce, b"aad", &plaintext, &mut sealed),
+        Ok(116)
+    );
+    assert_eq!(
+        key.encrypt_to(nonce, b"aad", &plaintext, &mut [0u8; 115]),
+        Err(Error::BufferTooSmall { needed: 116 })
+    );
+    let mut opened = [0u8; 100];
+    assert_eq!(key.decrypt_to(nonce, b"aad", &sealed, &mut opened), Ok(100));
+    assert_eq!(opened, plaintext);
+
+    let mut buffer = plaintext;
+    let tag = key
+        .encrypt_in_place_detached(nonce, b"aad", &mut buffer)
+        .expect("seal in place");
+    assert_eq!(&buffer[..], &sealed[..100]);
+    assert_eq!(&tag[..], &sealed[100..]);
+    key.decrypt_in_place_detached(nonce, b"aad", &mut buffer, &tag)
+        .expect("open in place");
+    assert_eq!(buffer, plaintext);
+
+    // ciphertext || tag || nonce, as a generated-nonce seal (std) writes it.
+    let mut appended = [0u8; 100 + TAG_LEN + 24];
+    let len = sealed.len() + K::NONCE_LEN;
+    appended[..sealed.len()].copy_from_slice(&sealed);
+    appended[sealed.len()..len].copy_from_slice(nonce.as_ref());
+    let mut out = [0u8; 100];
+    assert_eq!(
+        key.decrypt_nonce_appended_to(b"aad", &appended[..len], &mut out),
+        Ok(100)
+    );
+    assert_eq!(out, plaintext);
+
+    let mut forged = sealed;
+    forged[7] ^= 4;
+    let mut out = [0xffu8; 100];
+    assert_eq!(
+        key.decrypt_to(nonce, b"aad", &forged, &mut out),
+        Err(Error::Authentication)
+    );
+    assert_eq!(out, [0u8; 100], "forged plaintext released");
+    sealed
+}
+
+/// Every tier gives the same bytes as `new`'s, and a placed key too.
+fn every_way<K: Aead>(key_bytes: &K::KeyBytes, nonce: &K::Nonce) {
+    let key = K::new(key_bytes).expect("a CPU with AES and carry-less multiply");
+    let expected = exercise(&key, nonce);
+    let mut tiers = 0;
+    for backend in BACKENDS {
+        match K::with_backend(key_bytes, backend) {
+            Ok(key) => {
+                assert_eq!(key.backend(), backend);
+                assert_eq!(exercise(&key, nonce), expected, "{backend:?}");
+                tiers += 1;
+            }
+            Err(Error::UnsupportedCpu { .. }) => {}
+            Err(e) => panic!("{backend:?}: {e}"),
+        }
+    }
+    assert!(tiers > 0, "no tier runs here");
+    let mut slot = KeySlot::new();
+    let placed = K::new_in(&mut slot, key_bytes).expect("placed key");
+    assert_eq!(exercise(&*placed, nonce), expected, "placed");
+}
+
+#[test]
+fn every_key_type_works_without_std_or_alloc() {
+    every_way::<Aes128Gcm>(&[1; 16], &[2; 12]);
+    every_way::<Aes256Gcm>(&[3; 32], &[4; 12]);
+    every_way::<Aes128GcmSiv>(&[5; 16], &[6; 12]);
+    every_way::<Aes256GcmSiv>(&[7; 32], &[8; 12]);
+    every_way::<Xaes256Gcm>(&[9; 32], &[10; 24]);
+}
+
+#[test]
+fn wrong_key_length_and_short_input_are_errors() {
+    assert_eq!(
+        Aes128Gcm::new_from_slice(&[0; 15]).err(),
+        Some(Error::InvalidKeyLength)
+    );
+    let key = Aes256GcmSiv::new(&[0; 32]).expect("key");
+    assert_eq!(
+        key.decrypt_to(&[0; 12], b"", &[0; 15], &mut [0; 15]),
+        Err(Error::CiphertextTooShort)
+    );
+    assert_eq!(
+        key.decrypt_nonce_appended_to(b"", &[0; 27], &mut [0; 27]),
+        Err(Error::CiphertextTooShort)
+    );
+}
