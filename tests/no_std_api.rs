@@ -115,3 +115,31 @@ fn wrong_key_length_and_short_input_are_errors() {
         Err(Error::CiphertextTooShort)
     );
 }
+
+/// STREAM segments without `std` or `alloc`: the `_to` and in-place calls.
+#[test]
+fn stream_segments_without_alloc() {
+    use hardware_aead::stream::{Decryptor, Encryptor};
+    let key = Xaes256Gcm::new(&[3; 32]).expect("a supported CPU");
+    let prefix = [9u8; 19];
+    let mut enc = Encryptor::new(&key, &prefix).unwrap();
+    let mut first = [0u8; 5 + TAG_LEN];
+    enc.encrypt_next_to(b"", b"first", &mut first).unwrap();
+    let mut last = *b"last";
+    let tag = enc.encrypt_last_in_place(b"", &mut last).unwrap();
+
+    let mut dec = Decryptor::new(&key, &prefix).unwrap();
+    let mut out = [0u8; 5];
+    // The last segment opened as a non-last one fails and leaves zeros.
+    let mut wrong = Decryptor::new(&key, &prefix).unwrap();
+    let mut copy = last;
+    assert_eq!(
+        wrong.decrypt_next_in_place(b"", &mut copy, &tag),
+        Err(Error::Authentication)
+    );
+    assert_eq!(copy, [0; 4]);
+    assert_eq!(dec.decrypt_next_to(b"", &first, &mut out), Ok(5));
+    assert_eq!(&out, b"first");
+    dec.decrypt_last_in_place(b"", &mut last, &tag).unwrap();
+    assert_eq!(&last, b"last");
+}
