@@ -889,23 +889,6 @@ impl<R: Read> Decoder<R> {
         Ok(false)
     }
 
-    /// Moves the decoder to the next data: reads the header if it has not,
-    /// then opens records until one has data or the body ends.
-    fn advance(&mut self) -> io::Result<()> {
-        loop {
-            match &self.state {
-                DecoderState::Done | DecoderState::Failed(_) => return Ok(()),
-                DecoderState::Header { .. } => self.read_header()?,
-                DecoderState::Records(_) => {
-                    self.open_record()?;
-                    if self.pos < self.end {
-                        return Ok(());
-                    }
-                }
-            }
-        }
-    }
-
     /// Reads and parses the header, then derives the key.
     fn read_header(&mut self) -> io::Result<()> {
         if self.fill(HEADER_LEN)? {
@@ -932,11 +915,14 @@ impl<R: Read> Decoder<R> {
         Ok(())
     }
 
-    /// Reads the next record and one byte past it, opens it in place and
-    /// points `pos..end` at its data.
-    fn open_record(&mut self) -> io::Result<()> {
+    /// Reads the next record and one byte past it, and opens it: straight
+    /// into `out` if it can hold the record's plaintext (the return value is
+    /// then the data length), else in place in the buffer, with `pos..end`
+    /// pointing at its data (and 0 returned). Either way nothing is left
+    /// where it can be read unless the tag and the delimiter checked out.
+    fn open_record(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let DecoderState::Records(opener) = &self.state else {
-            return Ok(());
+            return Ok(0);
         };
         let record_size = opener.record_size;
         if self.carry_at > 0 {
@@ -956,26 +942,38 @@ impl<R: Read> Decoder<R> {
         }
         let record_len = min(self.filled, record_size);
         let DecoderState::Records(opener) = &mut self.state else {
-            return Ok(());
+            return Ok(0);
         };
-        let record = &mut self.buffer[..record_len];
-        match opener.open(RecordBytes::InPlace(record), !ended) {
-            Ok(data_len) => {
-                self.pos = 0;
-                self.end = data_len;
-                if ended {
-                    self.state = DecoderState::Done;
-                } else {
-                    self.carry_at = record_len;
-                }
-                Ok(())
-            }
-            Err(e) => self.fail(e),
+        let text_len = record_len.saturating_sub(TAG_LEN);
+        let direct = out.len() >= text_len;
+        let opened = if direct {
+            let from = &self.buffer[..record_len];
+            opener.open(RecordBytes::Copy { from, to: out }, !ended)
+        } else {
+            opener.open(RecordBytes::InPlace(&mut self.buffer[..record_len]), !ended)
+        };
+        let data_len = match opened {
+            Ok(data_len) => data_len,
+            Err(e) => return self.fail(e),
+        };
+        if ended {
+            self.state = DecoderState::Done;
+        } else {
+            self.carry_at = record_len;
+        }
+        if direct {
+            // The delimiter and padding after the data: not part of the read.
+            out[data_len..text_len].fill(0);
+            Ok(data_len)
+        } else {
+            self.pos = 0;
+            self.end = data_len;
+            Ok(0)
         }
     }
 
     /// Poisons the decoder with `error`, wipes what it held and returns it.
-    fn fail(&mut self, error: Error) -> io::Result<()> {
+    fn fail<T>(&mut self, error: Error) -> io::Result<T> {
         self.state = DecoderState::Failed(error);
         self.buffer.zeroize();
         self.filled = 0;
@@ -987,22 +985,34 @@ impl<R: Read> Decoder<R> {
 }
 
 impl<R: Read> Read for Decoder<R> {
-    /// Copies verified data into `out`, reading and opening the next record
-    /// when the last one is used up.
+    /// Fills `out` with verified data: what is left of the record opened
+    /// last, else the next record's, read, verified and decrypted (straight
+    /// into `out` when it has room for the whole record).
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if let DecoderState::Failed(error) = self.state {
-            return Err(io_error(error));
-        }
         if out.is_empty() {
-            return Ok(0);
+            return match self.state {
+                DecoderState::Failed(error) => Err(io_error(error)),
+                _ => Ok(0),
+            };
         }
-        if self.pos == self.end {
-            self.advance()?;
+        loop {
+            if self.pos < self.end {
+                let n = min(out.len(), self.end - self.pos);
+                out[..n].copy_from_slice(&self.buffer[self.pos..self.pos + n]);
+                self.pos += n;
+                return Ok(n);
+            }
+            match self.state {
+                DecoderState::Failed(error) => return Err(io_error(error)),
+                DecoderState::Done => return Ok(0),
+                DecoderState::Header { .. } => self.read_header()?,
+                // A record of padding only gives no data: go on to the next.
+                DecoderState::Records(_) => match self.open_record(out)? {
+                    0 => continue,
+                    n => return Ok(n),
+                },
+            }
         }
-        let n = min(out.len(), self.end - self.pos);
-        out[..n].copy_from_slice(&self.buffer[self.pos..self.pos + n]);
-        self.pos += n;
-        Ok(n)
     }
 }
 

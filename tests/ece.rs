@@ -616,6 +616,45 @@ fn failed_decoder_is_poisoned() {
     }
 }
 
+#[test]
+fn forged_record_leaves_no_plaintext_in_the_callers_buffer() {
+    // A read buffer large enough for a whole record: the decoder decrypts
+    // into it directly, and must leave zeros there when the tag fails.
+    let data = plaintext(3000, 14);
+    for (at, flip) in [(21 + 5, 1u8), (21 + 64 - 1, 0x80), (21 + 64 + 10, 4)] {
+        let mut body = ece::encrypt(&IKM, &SALT, b"", 64, &data).unwrap();
+        body[at] ^= flip;
+        let mut decoder = ece::Decoder::new(&body[..], &IKM);
+        let mut out = [0xaau8; 4096];
+        let mut released = Vec::new();
+        let err = loop {
+            match decoder.read(&mut out) {
+                Ok(n) => released.extend_from_slice(&out[..n]),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(ours(&err), Some(Error::Authentication));
+        assert_eq!(released, data[..47 * ((at - 21) / 64)]);
+        assert!(
+            out[..48].iter().all(|&b| b == 0),
+            "forged plaintext left in the buffer"
+        );
+        assert!(
+            out[48..].iter().all(|&b| b == 0xaa),
+            "written past the record"
+        );
+    }
+    // The same through an in-place record (a buffer smaller than a record).
+    let mut body = ece::encrypt(&IKM, &SALT, b"", 64, &data).unwrap();
+    body[30] ^= 1;
+    let mut out = [0xaau8; 20];
+    let err = ece::Decoder::new(&body[..], &IKM)
+        .read(&mut out)
+        .unwrap_err();
+    assert_eq!(ours(&err), Some(Error::Authentication));
+    assert_eq!(out, [0xaa; 20]);
+}
+
 /// A reader that fails once with `error` after `fail_at` bytes, then goes on.
 struct FailOnce<'a> {
     data: &'a [u8],
