@@ -51,9 +51,12 @@
 //! ([`Error::DataAfterLastRecord`]). Record nonces follow the record's
 //! position, so a dropped, repeated or reordered record fails its tag.
 //!
-//! The key identifier (`keyid`) is not authenticated: it takes no part in the
-//! key derivation, so a changed one decrypts as before. Use it to choose the
-//! IKM, never as data to trust.
+//! The header is not authenticated as such. The key identifier (`keyid`)
+//! takes no part in the key derivation, so a changed one decrypts as before:
+//! use it to choose the IKM, never as data to trust. A changed record size
+//! splits the records elsewhere and fails their tags, unless it splits them
+//! the same way (a body of one record, shorter than both sizes), when the
+//! same plaintext comes out. The salt goes into the key: a changed one fails.
 //!
 //! A [`Decoder`] releases the records it verified before it reaches a bad
 //! one (that is what streaming means): only the error at the end says the
