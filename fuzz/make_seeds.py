@@ -26,7 +26,7 @@ def write(target, name, data):
 
 
 def main():
-    for target in ("open_arbitrary", "round_trip", "differential", "xaes_differential"):
+    for target in ("open_arbitrary", "round_trip", "differential", "xaes_differential", "ece_decode"):
         shutil.rmtree(os.path.join(ROOT, target), ignore_errors=True)
 
     # open_arbitrary: control, aad_len, key[32], nonce[12], aad, body.
@@ -72,6 +72,36 @@ def main():
         data = (bytes([0, len(aad)]) + struct.pack("<H", length) + struct.pack("<H", i * 211)
                 + KEY + xnonce + aad + bytes([i, 0x58, 0xAA]))
         write("xaes_differential", f"len{length}", data)
+
+    # ece_decode: control, rs[2], padding, len[2], at[2], change, step, ikm[16],
+    # salt[16], keyid_len, keyid[keyid_len % 8], rest. Mode = control & 3.
+    ikm, salt = KEY[:16], KEY[16:]
+
+    def ece(mode, rs, padding, length, at, change, step, keyid, rest):
+        return (bytes([mode]) + struct.pack("<H", rs) + bytes([padding]) + struct.pack("<H", length)
+                + struct.pack("<H", at) + bytes([change, step]) + ikm + salt
+                + bytes([len(keyid)]) + keyid + rest)
+
+    # mode 0: raw bodies: cut headers, record sizes below 18, a plausible
+    # header followed by bytes that are not records.
+    for i, body in enumerate((b"", salt[:10], salt + b"\x00\x00\x00\x11\x00",
+                              salt + b"\x00\x00\x10\x00\x02ab" + bytes(40),
+                              salt + b"\x00\x00\x00\x19\x00" + bytes(range(80)),
+                              salt + b"\xff\xff\xff\xff\x07" + b"keyid")):
+        write("ece_decode", f"raw{i}", ece(0, 0, 0, 0, 0, 0, i * 41, b"", body))
+    # mode 1: sealed bodies with one change of each kind.
+    for rs in (0, 7, 238, 494):
+        for change in range(4):
+            for at in (0, 20, 23, 60, 300):
+                name = f"change{change}-rs{18 + rs}-at{at}"
+                data = ece(1, rs, (rs + at) % 5, 100 + rs, at, change | 0x10, at % 200, b"k1", b"walrus")
+                write("ece_decode", name, data)
+    # modes 2 and 3: round trips around record boundaries, with padding.
+    for rs, length, padding in ((0, 0, 0), (0, 1, 0), (0, 2, 3), (7, 8, 0), (7, 16, 1), (7, 17, 9),
+                                (238, 255, 0), (238, 256, 0), (238, 511, 30), (494, 1024, 0),
+                                (494, 2047, 255)):
+        write("ece_decode", f"trip-rs{18 + rs}-len{length}-pad{padding}",
+              ece(2, rs, padding, length, 0, 0, length % 256, b"key-id", b"I am the walrus"))
 
 
 if __name__ == "__main__":

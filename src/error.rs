@@ -60,6 +60,34 @@ pub enum Error {
     /// [`MAX_SEGMENT_SIZE`](crate::stream::MAX_SEGMENT_SIZE), asked for by a
     /// caller or read from a stream header.
     InvalidSegmentSize,
+    /// RFC 8188 (`ece` module, feature `ece`): a record size below 18, the smallest
+    /// that holds a tag, a delimiter and one byte (RFC 8188 §2.1: "Values
+    /// smaller than 18 are invalid"), asked for or read from a header.
+    RecordSizeTooSmall,
+    /// RFC 8188: a key identifier longer than 255 bytes, which the one-byte
+    /// `idlen` field of the header cannot describe.
+    KeyIdTooLong,
+    /// RFC 8188: the body ends inside its header (salt, record size, `idlen`
+    /// and the key identifier).
+    HeaderTooShort,
+    /// RFC 8188: a record decrypted to zero bytes only; it has no padding
+    /// delimiter (§2: "A decrypter MUST fail if the record contains no
+    /// non-zero octet").
+    MissingDelimiter,
+    /// RFC 8188: the last non-zero byte of a decrypted record, its padding
+    /// delimiter, is neither 1 nor 2: the padding after the data is not all
+    /// zero.
+    InvalidPadding,
+    /// RFC 8188: the body's final record has delimiter 1 ("more records
+    /// follow"): the body was cut at a record boundary.
+    LastRecordNotMarked,
+    /// RFC 8188: a record marked as the last (delimiter 2) has more data
+    /// after it. This is also what a record marked last before the end of
+    /// the body reports.
+    DataAfterLastRecord,
+    /// RFC 8188: the body ends inside a record (its final record is shorter
+    /// than a tag and a delimiter) or has no record at all after the header.
+    Truncated,
 }
 
 impl fmt::Display for Error {
@@ -84,6 +112,18 @@ impl fmt::Display for Error {
                 write!(f, "invalid stream prefix length: {expected} bytes expected")
             }
             Error::InvalidSegmentSize => f.write_str("invalid stream segment size"),
+            Error::RecordSizeTooSmall => f.write_str("record size below 18 bytes"),
+            Error::KeyIdTooLong => f.write_str("key identifier longer than 255 bytes"),
+            Error::HeaderTooShort => f.write_str("encrypted body ends inside its header"),
+            Error::MissingDelimiter => f.write_str("record without a padding delimiter"),
+            Error::InvalidPadding => {
+                f.write_str("record padding is not zero (delimiter neither 1 nor 2)")
+            }
+            Error::LastRecordNotMarked => {
+                f.write_str("final record is not marked as the last: the body was truncated")
+            }
+            Error::DataAfterLastRecord => f.write_str("data after the record marked as the last"),
+            Error::Truncated => f.write_str("encrypted body ends inside a record"),
         }
     }
 }
@@ -112,7 +152,14 @@ impl From<Error> for std::io::Error {
             | Error::InvalidPrefixLength { .. }
             | Error::InvalidKeyLength
             | Error::BufferTooSmall { .. } => ErrorKind::InvalidInput,
-            Error::CiphertextTooShort => ErrorKind::UnexpectedEof,
+            Error::RecordSizeTooSmall | Error::KeyIdTooLong => ErrorKind::InvalidInput,
+            Error::CiphertextTooShort
+            | Error::HeaderTooShort
+            | Error::Truncated
+            | Error::LastRecordNotMarked => ErrorKind::UnexpectedEof,
+            Error::MissingDelimiter | Error::InvalidPadding | Error::DataAfterLastRecord => {
+                ErrorKind::InvalidData
+            }
             Error::UnsupportedCpu { .. } => ErrorKind::Unsupported,
             Error::Entropy | Error::KeyStateLost | Error::NonceExhausted => ErrorKind::Other,
             Error::Authentication | Error::InputTooLong => ErrorKind::InvalidData,

@@ -13,6 +13,9 @@
 //!   generated-nonce sealing, allocating, `_to` (allocation-free) and in-place.
 //! - [`placement`]: key state built in memory the caller chooses, wiped on drop.
 //! - [`random`]: a fork-safe AES-256-CTR generator for keys and nonces.
+//! - `ece` (cargo feature `ece`): RFC 8188 `aes128gcm`, the encrypted content
+//!   coding of HTTP and Web Push, one-shot and as `io::Write` / `io::Read`
+//!   adapters.
 //!
 //! ## Supported CPUs
 //!
@@ -96,6 +99,8 @@ pub mod aead_traits;
 pub mod aes_gcm;
 pub mod aes_gcm_siv;
 mod backend;
+#[cfg(feature = "ece")]
+pub mod ece;
 mod error;
 mod nonce;
 pub mod placement;
