@@ -576,7 +576,7 @@ impl<K> Segments<K> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
     use crate::aes_gcm::Aes128Gcm;
