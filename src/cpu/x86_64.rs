@@ -62,6 +62,7 @@ macro_rules! vaes_avx2 {
         vaes_avx2!(@list with_target_features $($item)*);
     };
 }
+pub(crate) use vaes_avx2;
 
 /// The VAES + VPCLMULQDQ tier on 512-bit registers: the only place its feature
 /// list is written. It contains the whole AVX2 tier's list.
@@ -79,6 +80,7 @@ macro_rules! vaes_avx512 {
         vaes_avx512!(@list with_target_features $($item)*);
     };
 }
+pub(crate) use vaes_avx512;
 
 /// Proof that the CPU has the VAES + VPCLMULQDQ AVX2 tier's features.
 #[derive(Clone, Copy, Debug)]

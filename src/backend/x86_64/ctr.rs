@@ -24,7 +24,7 @@
 
 use core::arch::x86_64::*;
 
-use super::aes::encrypt_blocks;
+use super::aes::{aes_round_asm, encrypt_blocks};
 use super::clmul::{
     Wide, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys, mul_acc_k,
     reduce, wide_zero,
