@@ -35,6 +35,7 @@ macro_rules! aesni_clmul {
         aesni_clmul!(@list with_target_features $($item)*);
     };
 }
+pub(crate) use aesni_clmul;
 
 /// Proof that the CPU has AES-NI, PCLMULQDQ, SSSE3 and SSE4.1.
 #[derive(Clone, Copy, Debug)]

@@ -1,6 +1,8 @@
-//! The VAES tiers' stitched engine: counter mode with the universal hash
-//! (GHASH as POLYVAL, or POLYVAL) spread over the AES rounds, written once and
-//! compiled once per tier. Each tier file mounts this file as its `engine` module
+//! The stitched engine: counter mode with the universal hash (GHASH as
+//! POLYVAL, or POLYVAL) spread over the AES rounds, written once and compiled
+//! once per tier: `ctr.rs` (AES-NI: a register is one xmm block),
+//! `gcm_vaes_avx2.rs` (ymm, two blocks), `gcm_vaes_avx512.rs` (zmm, four).
+//! Each of those files mounts this one as its `engine` module
 //! (`#[path = "engine.rs"] mod engine;`), so every function here is compiled
 //! inside that tier's `#[target_feature]` list (`tier!`) and inlined into
 //! the tier's entry points exactly as code written there would be.
@@ -14,8 +16,10 @@
 //! | `tier` | the tier's feature macro (`crate::cpu::x86_64`): stamps `#[target_feature]` |
 //! | `Reg`, `Key`, `RB` | a register of blocks, a round key in every lane, the bytes of a register |
 //! | `BIG` | registers per group in the main loop; `Powers<BIG>` holds their multipliers |
+//! | `PEEL_FIRST` | whether [`hash_output`] runs its first group before its loop or as a branch in it |
 //! | `load_reg`, `store_reg`, `xor`, `widen`, `for_hash_reg` | data in and out of registers |
 //! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last`, `splat_key` | counter blocks, AES rounds of a group, a round key in every lane |
+//! | `ctr_keys`, `wipe_ctr_keys` | the round keys a CTR-only pass reads, and their wiping after it |
 //! | `Wide`, `wide_zero`, `mul_acc_k`, `karatsuba_done` | unreduced sums of lane-wise products, three multiplies each |
 //! | `sum_value` | the reduced value of an unreduced sum, lanes added |
 //!
@@ -40,16 +44,17 @@
 //!
 //! A group of `N` registers (`N` ≤ `BIG`) uses the last `N` registers of the
 //! powers, so the VAES tiers run short messages (and what the big groups
-//! leave) through groups of four with the same code.
+//! leave) through groups of four with the same code; the AES-NI tier's
+//! groups are always eight blocks.
 
 use core::arch::x86_64::{__m128i, _mm_setzero_si128, _mm_xor_si128};
 
 use zeroize::Zeroize;
 
 use super::{
-    BIG, Key, RB, Reg, Wide, aes_last, aes_round, aes_round_pinned, counters_group, for_hash_reg,
-    karatsuba_done, load_reg, mul_acc_k, splat_key, store_reg, sum_value, tier, wide_zero, widen,
-    xor,
+    BIG, Key, PEEL_FIRST, RB, Reg, Wide, aes_last, aes_round, aes_round_pinned, counters_group,
+    ctr_keys, for_hash_reg, karatsuba_done, load_reg, mul_acc_k, splat_key, store_reg, sum_value,
+    tier, wide_zero, widen, wipe_ctr_keys, xor,
 };
 use crate::backend::InOut;
 
@@ -174,7 +179,7 @@ tier! {
 
     /// One group of bytes added to the hash state.
     #[inline]
-    fn hash_bytes<const GCM: bool, const N: usize>(
+    pub(super) fn hash_bytes<const GCM: bool, const N: usize>(
         s: &HashState,
         bytes: &[[u8; RB]; N],
         pw: &Powers<BIG>,
@@ -294,9 +299,17 @@ tier! {
         // The counter in a local, so it stays in a register.
         let mut next = *ctr;
         let mut offset = start;
+        // The first group has nothing before it to hash: CTR alone, before
+        // the loop or as a branch in it (`PEEL_FIRST`).
+        if PEEL_FIRST && offset < end {
+            let mut ks = counters_group::<GCM, N>(&mut next);
+            encrypt_regs(rk, &mut ks);
+            xor_group(data, offset, &ks);
+            offset += group;
+        }
         while offset < end {
             let ctrs = counters_group::<GCM, N>(&mut next);
-            if offset == start {
+            if !PEEL_FIRST && offset == start {
                 let mut ks = ctrs;
                 encrypt_regs(rk, &mut ks);
                 xor_group(data, offset, &ks);
@@ -349,38 +362,18 @@ tier! {
         let end = groups_end::<N>(data.len(), start);
         // The counter in a local, so it stays in a register.
         let mut next = *ctr;
-        // Broadcast copies of the round keys, read by `splat_key` like the
-        // key schedule itself: measured, a CTR-only pass that reads the
-        // GCM-SIV message keys (just derived, on the caller's stack) at
-        // every round runs at half speed on Zen 5, from these at full.
-        let mut wide: [Key; NK] = core::array::from_fn(|i| splat_key(&rk[i]));
+        // The tier's copy of the round keys for this pass (`ctr_keys`),
+        // wiped after it.
+        let mut keys = ctr_keys(rk);
         let mut offset = start;
         while offset < end {
             let mut ks = counters_group::<GCM, N>(&mut next);
-            encrypt_regs(&wide, &mut ks);
+            encrypt_regs(&keys, &mut ks);
             xor_group(data, offset, &ks);
             offset += group;
         }
-        wide.zeroize();
+        wipe_ctr_keys(&mut keys);
         *ctr = next;
-    }
-
-    /// The hash of the input's whole `N`-register groups from `start`,
-    /// into `s`; the caller knows where it stopped (`groups_end`).
-    #[inline]
-    pub(super) fn hash_only<const GCM: bool, const N: usize>(
-        s: &mut HashState,
-        data: &InOut<'_>,
-        pw: &Powers<BIG>,
-        start: usize,
-    ) {
-        let group = RB * N;
-        let end = groups_end::<N>(data.len(), start);
-        let mut offset = start;
-        while offset < end {
-            *s = hash_bytes::<GCM, N>(s, data.input_regs::<RB, N>(offset), pw);
-            offset += group;
-        }
     }
 
     /// Where the whole `N`-register groups of `len` bytes from `start`

@@ -10,6 +10,8 @@
 
 use core::arch::x86_64::*;
 
+use zeroize::Zeroize;
+
 use super::aes::aes_round_asm;
 use super::ctr::for_hash;
 use super::{gcm_aesni, siv};
@@ -27,6 +29,11 @@ const SMALL: usize = 4;
 /// The message length from which the big groups pay for their 8 extra
 /// powers (`perf stat`, AES-256-GCM seal: docs/benchmarks.md).
 const BIG_FROM: usize = 1024;
+
+/// How `engine::hash_output` runs its first group (CTR alone): as a branch
+/// inside the group loop. The shape this tier's loops were tuned in;
+/// before the loop, LLVM lays the group path out differently here.
+const PEEL_FIRST: bool = false;
 
 /// Bytes per register.
 const RB: usize = 32;
@@ -304,6 +311,21 @@ vaes_avx2! {
             );
         }
         out
+    }
+
+    /// The round keys [`engine::ctr_only`] reads: broadcast copies, read by
+    /// `splat_key` like the key schedule itself. Measured, a CTR-only pass
+    /// that reads the GCM-SIV message keys (just derived, on the caller's
+    /// stack) at every round runs at half speed on Zen 5, from these at full.
+    #[inline]
+    fn ctr_keys<B, const NK: usize>(rk: &[B; NK]) -> [Key; NK] {
+        core::array::from_fn(|i| splat_key(&rk[i]))
+    }
+
+    /// Wipes [`ctr_keys`]'s copies.
+    #[inline]
+    fn wipe_ctr_keys<const NK: usize>(keys: &mut [Key; NK]) {
+        keys.zeroize();
     }
 
     /// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else

@@ -20,7 +20,8 @@ use core::arch::x86_64::__m128i;
 use zeroize::Zeroize;
 
 use super::engine::{
-    ctr_only, groups_end, hash_input, hash_only, hash_output, state_finish, state_from,
+    HashState, Powers, ctr_only, groups_end, hash_bytes, hash_input, hash_output, state_finish,
+    state_from,
 };
 use super::{
     BIG, BIG_FROM, GCM_SHORT_MAX, RB, SMALL, Token, gcm_short, group_powers, siv_one_group, tier,
@@ -167,6 +168,25 @@ tier! {
             s.acc = state_finish(st);
         }
         byte_store(siv::open_from(&mut s, data, done, len_block))
+    }
+
+    /// The hash of the input's whole `N`-register groups from `start`,
+    /// into `s` (GCM-SIV seal's first pass; the AES-NI tier's is
+    /// `ctr::hash_input`); the caller knows where it stopped (`groups_end`).
+    #[inline]
+    pub(super) fn hash_only<const GCM: bool, const N: usize>(
+        s: &mut HashState,
+        data: &InOut<'_>,
+        pw: &Powers<BIG>,
+        start: usize,
+    ) {
+        let group = RB * N;
+        let end = groups_end::<N>(data.len(), start);
+        let mut offset = start;
+        while offset < end {
+            *s = hash_bytes::<GCM, N>(s, data.input_regs::<RB, N>(offset), pw);
+            offset += group;
+        }
     }
 
     /// A register as a block.
