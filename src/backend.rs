@@ -597,6 +597,10 @@ impl<'a> InOut<'a> {
     }
 
     /// The `N` output bytes at `offset`, borrowed mutably.
+    #[cfg_attr(
+        not(target_arch = "aarch64"),
+        allow(dead_code, reason = "the x86_64 loops write through `output_regs`")
+    )]
     #[inline(always)]
     pub(crate) fn output<const N: usize>(&mut self, offset: usize) -> &mut [u8; N] {
         let [bytes] = self.output_regs::<N, 1>(offset);

@@ -1,11 +1,10 @@
 //! x86_64 kernels. The AES-NI files have aarch64 counterparts with the same
 //! function names and contracts (`aes`, `clmul` ↔ `pmull`, `ctr`, `gcm_aesni` ↔
-//! `gcm`, `siv`, `xaes`); the wide tiers (`wide`, `gcm_vaes_*`) have none.
+//! `gcm`, `siv`, `xaes`); the wide tiers (`gcm_vaes_*`, with `engine.rs` and
+//! `vaes.rs` mounted in each) have none.
 
 pub(crate) mod aes;
 pub(crate) mod clmul;
-#[macro_use]
-mod wide;
 mod ctr;
 pub(crate) mod gcm_aesni;
 pub(crate) mod gcm_vaes_avx2;

@@ -165,6 +165,7 @@ macro_rules! aesni_clmul {
         aesni_clmul!(@list with_target_features $($item)*);
     };
 }
+pub(crate) use aesni_clmul;
 
 /// Proof that the CPU has AES-NI, PCLMULQDQ, SSSE3 and SSE4.1.
 #[derive(Clone, Copy, Debug)]
@@ -192,6 +193,7 @@ macro_rules! vaes_avx2 {
         vaes_avx2!(@list with_target_features $($item)*);
     };
 }
+pub(crate) use vaes_avx2;
 
 /// The VAES + VPCLMULQDQ tier on 512-bit registers: the only place its feature
 /// list is written. It contains the whole AVX2 tier's list.
@@ -209,6 +211,7 @@ macro_rules! vaes_avx512 {
         vaes_avx512!(@list with_target_features $($item)*);
     };
 }
+pub(crate) use vaes_avx512;
 
 /// Proof that the CPU has the VAES + VPCLMULQDQ AVX2 tier's features.
 #[derive(Clone, Copy, Debug)]

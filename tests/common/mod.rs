@@ -21,7 +21,7 @@ use hardware_aead::{Aead, Backend, Error, Nonce, TAG_LEN, Tag};
 /// wide loops, up to past their switch to big groups: 128-byte steps (a small
 /// AVX2 group) to 3 KiB plus a few bytes either way, so each tier meets whole
 /// small groups, whole big groups, big groups followed by small ones, and every
-/// kind of remainder (`wide.rs`: big groups from 1 KiB on AVX2, 2 KiB on
+/// kind of remainder (`BIG_FROM` in the tier files: big groups from 1 KiB on AVX2, 2 KiB on
 /// AVX-512).
 pub fn group_boundaries() -> impl Iterator<Item = (usize, usize)> {
     (1..=24usize).flat_map(|step| {

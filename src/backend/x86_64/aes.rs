@@ -252,3 +252,35 @@ aesni_clmul! {
         }
     }
 }
+
+/// One AES round on the listed registers (numbered operands) with the round
+/// key `$k`, as one `asm!` block, optionally naming further registers ("pins")
+/// that no instruction uses (see `aes_round_pinned`). `vex` is the
+/// three-operand VAES form (`vaesenc ymm/zmm`), `sse` the two-operand AES-NI
+/// form (`aesenc xmm`, the AES-NI tier's stitched loop in `ctr.rs`).
+macro_rules! aes_round_asm {
+    (@emit $class:ident, $k:expr, [$($insn:expr),*]; $($b:expr),*; $($j:literal: $p:expr),*) => {
+        // SAFETY: AES rounds on registers only (no memory, stack or flags);
+        // this is expanded only in kernels whose target features provide the
+        // instruction and the register class. The pinned registers are only
+        // named in a comment.
+        unsafe {
+            core::arch::asm!(
+                $($insn,)*
+                $(concat!("/* {", $j, "} */"),)*
+                $(inout($class) $b,)*
+                $(inout($class) $p,)*
+                k = in($class) $k,
+                options(pure, nomem, nostack, preserves_flags),
+            )
+        }
+    };
+    (vex $class:ident, $k:expr; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
+        aes_round_asm!(@emit $class, $k, [$(concat!("vaesenc {", $i, "}, {", $i, "}, {k}")),*];
+            $($b),*; $($j: $p),*)
+    };
+    (sse $class:ident, $k:expr; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
+        aes_round_asm!(@emit $class, $k, [$(concat!("aesenc {", $i, "}, {k}")),*]; $($b),*; $($j: $p),*)
+    };
+}
+pub(crate) use aes_round_asm;

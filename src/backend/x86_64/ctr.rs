@@ -1,5 +1,8 @@
-//! Counter mode with the universal hash stitched in: the AES-NI tier's engine,
-//! shared by AES-GCM (`gcm_aesni.rs`) and AES-GCM-SIV (`siv.rs`).
+//! Counter mode with the universal hash stitched in, on AES-NI + PCLMULQDQ:
+//! the AES-NI tier's pieces for the stitched engine (`engine.rs`, mounted
+//! here as `engine` and compiled with this tier's features), shared by
+//! AES-GCM (`gcm_aesni.rs`) and AES-GCM-SIV (`siv.rs`), and the passes
+//! around it (counter blocks, the AAD's and GCM-SIV's hash, the tail).
 //!
 //! The two modes differ in two conventions, selected by `const GCM: bool`:
 //!
@@ -13,65 +16,54 @@
 //! increment: for GCM it holds the counter block byte-reversed, for GCM-SIV the
 //! block itself.
 //!
-//! Loop shapes, per 128-byte group (`GROUP`), one reduction per group:
+//! For the engine a register is one block and a group eight registers (128
+//! bytes, `GROUP`), one reduction per group:
 //! - [`ctr_hash_output`]: the AES rounds of group i with the multiplies of the
-//!   output of group i − 1 (GCM seal, GCM-SIV open);
+//!   output of group i − 1 (GCM seal, GCM-SIV open; `engine::hash_output`);
 //! - [`ctr_hash_input`]: the AES rounds of group i with the multiplies of the
-//!   input of group i (GCM open);
-//! - [`ctr_only`]: AES only (GCM-SIV seal, whose hash ran in a first pass).
+//!   input of group i (GCM open; `engine::hash_input`);
+//! - [`ctr_only`]: AES only (GCM-SIV seal, whose hash ran in a first pass,
+//!   [`hash_input`]; `engine::ctr_only`).
 //!
 //! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
 
 use core::arch::x86_64::*;
 
-use super::aes::encrypt_blocks;
+use super::aes::{aes_round_asm, encrypt_blocks};
 use super::clmul::{
     Wide, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys, mul_acc_k,
     reduce, wide_zero,
 };
-use super::{load, load_blocks, store, store_blocks, store_blocks_to};
+use super::{load, load_blocks, store, store_blocks};
 use crate::backend::{HPowers, InOut, wipe};
+use crate::cpu::x86_64::aesni_clmul as tier;
+use engine::{Powers, groups_end, hash_output, state_finish, state_from};
 
-/// Bytes per bulk iteration: eight blocks.
+/// Bytes per bulk iteration: eight blocks, one group of the engine.
 pub(super) const GROUP: usize = 128;
+const _: () = assert!(GROUP == RB * BIG);
 
-/// The hash work done after AES round `round` of a stitched group of `n`
-/// registers (this tier's `aes_hash_group`, and the wide tiers'), as a unit
-/// number: 0 reduces the state, u in 1..n multiplies register n − u, n
-/// multiplies register 0 with the reduced state added. Unit u follows round
-/// 1 + ⌊u·(nk − 2)/(n + 1)⌋: spread evenly over the rounds, at most one per
-/// round (there are at least as many rounds as units), none after the last
-/// full round.
-pub(super) const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
-    let mut unit = 0;
-    while unit <= n {
-        if 1 + unit * (nk - 2) / (n + 1) == round {
-            return Some(unit);
-        }
-        unit += 1;
-    }
-    None
-}
+/// Registers per group: eight, of one block each (the engine's `BIG`).
+const BIG: usize = 8;
 
-/// The hash between the groups of the stitched loops: the last group's
-/// unreduced sum `w` (reduced by the next group, whose last multiply takes
-/// it) plus a reduced value `acc` (the hash before the first group; zero
-/// after it).
-#[derive(Clone, Copy)]
-struct HashState {
-    w: Wide,
-    acc: __m128i,
-}
+/// How `engine::hash_output` runs its first group (CTR alone): before the
+/// group loop. The shape this tier's loop was tuned in; as a branch inside
+/// the loop, LLVM does not peel it here and the loop carries both paths.
+const PEEL_FIRST: bool = true;
 
-/// What [`aes_hash_group`] carries from round to round.
-struct Stitch {
-    /// The AES states.
-    b: [__m128i; 8],
-    /// The reduced hash state (after unit 0).
-    acc: __m128i,
-    /// The group's sum so far.
-    w: Wide,
-}
+/// Bytes per register.
+const RB: usize = 16;
+
+/// A register of blocks: one block.
+type Reg = __m128i;
+
+/// A round key (in its one lane).
+type Key = __m128i;
+
+// The stitched engine, compiled for this tier (as each VAES tier does).
+#[allow(clippy::duplicate_mod, reason = "compiled once per tier")]
+#[path = "engine.rs"]
+mod engine;
 
 aesni_clmul! {
     /// H^1..H^8 into registers.
@@ -177,16 +169,48 @@ aesni_clmul! {
         acc
     }
 
-    /// The state of a hash whose value so far is `acc`.
+    /// A register from its bytes.
     #[inline]
-    fn state_from(acc: __m128i) -> HashState {
-        HashState { w: wide_zero(), acc }
+    fn load_reg(bytes: &[u8; RB]) -> Reg {
+        load(bytes)
     }
 
-    /// The value of a hash state.
+    /// A register into its bytes.
     #[inline]
-    fn state_finish(s: HashState) -> __m128i {
-        _mm_xor_si128(reduce(s.w), s.acc)
+    fn store_reg(out: &mut [u8; RB], v: Reg) {
+        *out = store(v);
+    }
+
+    /// XOR.
+    #[inline]
+    fn xor(a: __m128i, b: __m128i) -> __m128i {
+        _mm_xor_si128(a, b)
+    }
+
+    /// A block in a register's first lane: the register itself.
+    #[inline]
+    fn widen(x: __m128i) -> __m128i {
+        x
+    }
+
+    /// [`for_hash`] under the engine's name.
+    #[inline]
+    fn for_hash_reg<const GCM: bool>(x: __m128i) -> __m128i {
+        for_hash::<GCM>(x)
+    }
+
+    /// [`counter_blocks`] under the engine's name.
+    #[inline]
+    fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N] {
+        counter_blocks::<GCM, N>(ctr)
+    }
+
+    /// One AES round on a group (as `aes::encrypt_blocks` does it).
+    #[inline]
+    fn aes_round<const N: usize>(b: &mut [Reg; N], k: Key) {
+        for b in b.iter_mut() {
+            *b = _mm_aesenc_si128(*b, k);
+        }
     }
 
     /// One AES round on eight blocks, as one `asm!` block that also passes
@@ -199,108 +223,55 @@ aesni_clmul! {
     /// code; the legacy encoding is correct there too (it leaves the upper
     /// lanes of the registers alone, and nothing reads them).
     #[inline]
-    fn aes_round_pinned(b: &mut [__m128i; 8], k: __m128i, pin: &mut [__m128i; 4]) {
+    fn aes_round_pinned<const N: usize>(b: &mut [Reg; N], k: Key, pin: &mut [Reg; 4]) {
+        const { assert!(N == BIG) };
         let [p0, p1, p2, p3] = pin;
-        aes_round_asm!(sse xmm_reg, k;
-            0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];
-            8: *p0, 9: *p1, 10: *p2, 11: *p3);
-    }
-
-    /// AES round `ROUND` (if the key has it before its last) and the hash
-    /// unit after it ([`unit_after`]). A function per round, so that every
-    /// round and unit is laid out in line with constant indices.
-    #[inline]
-    fn stitch_round<const NK: usize, const GCM: bool, const ROUND: usize>(
-        st: &mut Stitch,
-        rk: &[__m128i; NK],
-        x: &[[u8; 16]; 8],
-        s: &HashState,
-        (h, hk): (&[__m128i; 8], &[__m128i; 8]),
-    ) {
-        if ROUND >= NK - 1 {
-            return;
-        }
-        let unit = const { unit_after(ROUND, NK, 8) };
-        // The unit's block is loaded before the round; it and the sum go
-        // through the round's `asm!` block.
-        let data = match unit {
-            Some(u) if u > 0 => load(&x[8 - u]),
-            _ => st.b[0],
-        };
-        let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
-        aes_round_pinned(&mut st.b, rk[ROUND], &mut pin);
-        let [data, lo, mid, hi] = pin;
-        (st.w.lo, st.w.mid, st.w.hi) = (lo, mid, hi);
-        match unit {
-            None => {}
-            Some(0) => st.acc = state_finish(*s),
-            Some(unit) => {
-                // Block i of a group is multiplied by H^(8 − i).
-                let i = 8 - unit;
-                let xi = for_hash::<GCM>(data);
-                let xi = if i == 0 { _mm_xor_si128(xi, st.acc) } else { xi };
-                mul_acc_k(&mut st.w, xi, h[7 - i], hk[7 - i]);
-            }
+        if let Some(b) = b.first_chunk_mut::<8>() {
+            aes_round_asm!(sse xmm_reg, k;
+                0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];
+                8: *p0, 9: *p1, 10: *p2, 11: *p3);
         }
     }
 
-    /// The CTR encryption of the group at `offset` (from the counter blocks
-    /// `b`) with, spread over its AES rounds, the hash of the group at
-    /// `hash_at` (of the output as written if `OUTPUT`, else of the input):
-    /// the state's reduction first, then one block's three multiplies per
-    /// round, each block loaded where it is used, the one that takes the
-    /// reduced state last. Returns the new (unreduced) state.
+    /// The last AES round of one register.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn aes_hash_group<const NK: usize, const GCM: bool, const OUTPUT: bool>(
-        rk: &[__m128i; NK],
-        mut b: [__m128i; 8],
-        data: &mut InOut<'_>,
-        offset: usize,
-        hash_at: usize,
-        s: &HashState,
-        keys: (&[__m128i; 8], &[__m128i; 8]),
-    ) -> HashState {
-        const {
-            assert!(NK == 11 || NK == 15);
-            // Every unit has a round: the last follows round NK − 2.
-            assert!(NK - 2 > 8);
-        };
-        let x = if OUTPUT { data.written_regs::<16, 8>(hash_at) } else { data.input_regs::<16, 8>(hash_at) };
-        for b in b.iter_mut() {
-            *b = _mm_xor_si128(*b, rk[0]);
-        }
-        let mut st = Stitch { b, acc: _mm_setzero_si128(), w: wide_zero() };
-        stitch_round::<NK, GCM, 1>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 2>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 3>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 4>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 5>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 6>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 7>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 8>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 9>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 10>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 11>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 12>(&mut st, rk, x, s, keys);
-        stitch_round::<NK, GCM, 13>(&mut st, rk, x, s, keys);
-        let input = data.input_regs::<16, 8>(offset);
-        let c: [__m128i; 8] =
-            core::array::from_fn(|i| _mm_aesenclast_si128(st.b[i], _mm_xor_si128(rk[NK - 1], load(&input[i]))));
-        for (out, c) in data.output_regs::<16, 8>(offset).iter_mut().zip(c) {
-            *out = store(c);
-        }
-        HashState { w: karatsuba_done(st.w), acc: _mm_setzero_si128() }
+    fn aes_last(b: __m128i, k: __m128i) -> __m128i {
+        _mm_aesenclast_si128(b, k)
     }
 
-    /// Reads the group at `offset`, XORs the keystream, writes it.
+    /// Round key `*k` (16 bytes), from the loaded schedule.
     #[inline]
-    fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &[__m128i; 8]) {
-        let mut c: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
-        for (c, k) in c.iter_mut().zip(ks) {
-            *c = _mm_xor_si128(*c, *k);
-        }
-        store_blocks_to(data.output::<GROUP>(offset), &c);
+    fn splat_key<B>(k: &B) -> Key {
+        const { assert!(size_of::<B>() == 16) };
+        // SAFETY: `*k` is 16 readable bytes (asserted above); `loadu` has no
+        // alignment requirement.
+        unsafe { _mm_loadu_si128(core::ptr::from_ref(k).cast()) }
+    }
+
+    /// The round keys [`engine::ctr_only`] reads: the loaded schedule
+    /// itself, already in registers (a copy of registers costs nothing).
+    #[inline]
+    fn ctr_keys<B, const NK: usize>(rk: &[B; NK]) -> [Key; NK] {
+        core::array::from_fn(|i| splat_key(&rk[i]))
+    }
+
+    /// Nothing to wipe: [`ctr_keys`] made no copy in memory (the caller
+    /// wipes its schedule).
+    #[inline]
+    fn wipe_ctr_keys<const NK: usize>(_keys: &mut [Key; NK]) {}
+
+    /// The value of an unreduced sum.
+    #[inline]
+    fn sum_value(w: Wide) -> __m128i {
+        reduce(w)
+    }
+
+    /// The multipliers of a group (`engine::Powers`): block i of a group is
+    /// multiplied by H^(8 − i), `h[7 − i]`.
+    #[inline]
+    fn group_powers(h: &[__m128i; 8]) -> Powers<BIG> {
+        let hk = karatsuba_keys(h);
+        Powers { p: core::array::from_fn(|i| h[7 - i]), k: core::array::from_fn(|i| hk[7 - i]) }
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
@@ -316,24 +287,13 @@ aesni_clmul! {
         data: &mut InOut<'_>,
         start: usize,
     ) -> (__m128i, usize) {
-        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        let bulk = groups_end::<BIG>(data.len(), start);
         if bulk == start {
             return (acc, bulk);
         }
-        let hk = karatsuba_keys(h);
         let mut s = state_from(acc);
-        let mut ks = counter_blocks::<GCM, 8>(ctr);
-        encrypt_blocks(rk, &mut ks);
-        xor_group(data, start, &ks);
-        let mut offset = start + GROUP;
-        while offset < bulk {
-            let ctrs = counter_blocks::<GCM, 8>(ctr);
-            s = aes_hash_group::<NK, GCM, true>(rk, ctrs, data, offset, offset - GROUP, &s, (h, &hk));
-            offset += GROUP;
-        }
-        let out = data.written_regs::<16, 8>(bulk - GROUP);
-        let last: [__m128i; 8] = core::array::from_fn(|i| for_hash::<GCM>(load(&out[i])));
-        (fold8_karatsuba(state_finish(s), &last, h, &hk), bulk)
+        hash_output::<_, NK, GCM, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
+        (state_finish(s), bulk)
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
@@ -348,18 +308,12 @@ aesni_clmul! {
         data: &mut InOut<'_>,
         start: usize,
     ) -> (__m128i, usize) {
-        let bulk = start + (data.len() - start) / GROUP * GROUP;
+        let bulk = groups_end::<BIG>(data.len(), start);
         if bulk == start {
             return (acc, bulk);
         }
-        let hk = karatsuba_keys(h);
         let mut s = state_from(acc);
-        let mut offset = start;
-        while offset < bulk {
-            let ctrs = counter_blocks::<GCM, 8>(ctr);
-            s = aes_hash_group::<NK, GCM, false>(rk, ctrs, data, offset, offset, &s, (h, &hk));
-            offset += GROUP;
-        }
+        engine::hash_input::<_, NK, GCM, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
         (state_finish(s), bulk)
     }
 
@@ -372,15 +326,8 @@ aesni_clmul! {
         data: &mut InOut<'_>,
         start: usize,
     ) -> usize {
-        let bulk = start + (data.len() - start) / GROUP * GROUP;
-        let mut offset = start;
-        while offset < bulk {
-            let mut ks = counter_blocks::<GCM, 8>(ctr);
-            encrypt_blocks(rk, &mut ks);
-            xor_group(data, offset, &ks);
-            offset += GROUP;
-        }
-        bulk
+        engine::ctr_only::<_, NK, GCM, BIG>(rk, ctr, data, start);
+        groups_end::<BIG>(data.len(), start)
     }
 
     /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one

@@ -3,7 +3,8 @@
 //! Two blocks per register. Messages from `BIG_FROM` bytes go through groups
 //! of eight registers (16 blocks, 256 bytes), shorter ones (and what is left
 //! after the big groups) through groups of four (128 bytes); the loops and the
-//! reasons for their shape are `wide.rs`'s. For CPUs that have VAES but no
+//! reasons for their shape are `engine.rs`'s, the entry points' bodies
+//! `vaes.rs`'s. For CPUs that have VAES but no
 //! AVX-512, and for users who force this tier to avoid 512-bit registers.
 //! The key holds H^1..H^8; H^9..H^16 are computed per call for big groups.
 
@@ -11,10 +12,13 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
+use super::aes::aes_round_asm;
 use super::ctr::for_hash;
 use super::{gcm_aesni, siv};
 use crate::backend::{Block, HPowers, InOut, RoundKeys};
 use crate::cpu::VaesAvx2;
+use crate::cpu::x86_64::vaes_avx2 as tier;
+use engine::Powers;
 
 /// Registers per group in the main loop: eight independent AES chains.
 const BIG: usize = 8;
@@ -25,6 +29,11 @@ const SMALL: usize = 4;
 /// The message length from which the big groups pay for their 8 extra
 /// powers (`perf stat`, AES-256-GCM seal: docs/benchmarks.md).
 const BIG_FROM: usize = 1024;
+
+/// How `engine::hash_output` runs its first group (CTR alone): as a branch
+/// inside the group loop. The shape this tier's loops were tuned in;
+/// before the loop, LLVM lays the group path out differently here.
+const PEEL_FIRST: bool = false;
 
 /// Bytes per register.
 const RB: usize = 32;
@@ -233,4 +242,164 @@ vaes_avx2! {
     }
 }
 
-wide_engine!(vaes_avx2, VaesAvx2, ymm_reg, "vbroadcasti128");
+/// This tier's feature token (the name `engine.rs` and `vaes.rs` use).
+type Token = VaesAvx2;
+
+// Each tier compiles the engine and the entry bodies inside its own
+// `#[target_feature]` list: mounting one file per tier is the point.
+#[allow(clippy::duplicate_mod, reason = "compiled once per tier")]
+#[path = "engine.rs"]
+mod engine;
+#[allow(clippy::duplicate_mod, reason = "compiled once per tier")]
+#[path = "vaes.rs"]
+mod vaes;
+
+vaes_avx2! {
+    /// One AES round on a group, as one `asm!` block. Written with
+    /// intrinsics, LLVM regroups the rounds into long runs on one
+    /// register (one chain), and eight independent chains, which keep
+    /// both AES units busy through the instruction's latency, become one
+    /// or two.
+    #[inline]
+    fn aes_round<const N: usize>(b: &mut [Reg; N], k: Key) {
+        const { assert!(N == 4 || N == 8) };
+        if let Some(q) = b.first_chunk_mut::<8>() {
+            aes_round_asm!(vex ymm_reg, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
+        } else if let Some(q) = b.first_chunk_mut::<4>() {
+            aes_round_asm!(vex ymm_reg, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
+        }
+    }
+
+    /// [`aes_round`] that also passes four registers through its `asm!`
+    /// block unchanged. What goes in is computed before the round and
+    /// what comes out is used after it, so work on those values stays
+    /// between the rounds where the source puts it: otherwise LLVM moves
+    /// every multiply of a group ahead of the group's first round, and
+    /// the multiplier and the AES units take turns instead of working
+    /// together.
+    #[inline]
+    fn aes_round_pinned<const N: usize>(b: &mut [Reg; N], k: Key, pin: &mut [Reg; 4]) {
+        const { assert!(N == 4 || N == 8) };
+        let [p0, p1, p2, p3] = pin;
+        if let Some(q) = b.first_chunk_mut::<8>() {
+            aes_round_asm!(vex ymm_reg, k;
+                0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
+                8: *p0, 9: *p1, 10: *p2, 11: *p3);
+        } else if let Some(q) = b.first_chunk_mut::<4>() {
+            aes_round_asm!(vex ymm_reg, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
+        }
+    }
+
+    /// Round key `k` (the first 16 bytes of `*k`) in every lane. An
+    /// `asm!` block without `pure`, so LLVM neither hoists it out of a
+    /// loop nor merges two of them: round keys are broadcast where they
+    /// are used, straight from the key schedule, and never stored in a
+    /// copy on the stack (which would then have to be wiped).
+    #[inline]
+    fn splat_key<B>(k: &B) -> Key {
+        const { assert!(size_of::<B>() >= 16) };
+        let out: Key;
+        // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
+        // asserted above) into a register; no other memory, no stack, no
+        // flags. The tier's target features provide the instruction.
+        unsafe {
+            core::arch::asm!(
+                "vbroadcasti128 {o}, xmmword ptr [{p}]",
+                o = out(ymm_reg) out,
+                p = in(reg) core::ptr::from_ref(k),
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        out
+    }
+
+    /// The round keys [`engine::ctr_only`] reads: broadcast copies, read by
+    /// `splat_key` like the key schedule itself. Measured, a CTR-only pass
+    /// that reads the GCM-SIV message keys (just derived, on the caller's
+    /// stack) at every round runs at half speed on Zen 5, from these at full.
+    #[inline]
+    fn ctr_keys<B, const NK: usize>(rk: &[B; NK]) -> [Key; NK] {
+        core::array::from_fn(|i| splat_key(&rk[i]))
+    }
+
+    /// Wipes [`ctr_keys`]'s copies.
+    #[inline]
+    fn wipe_ctr_keys<const NK: usize>(keys: &mut [Key; NK]) {
+        keys.zeroize();
+    }
+
+    /// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else
+    /// open with the received `tag`), compiled for this tier: with its
+    /// VEX encodings and, on AVX-512, 32 vector registers, the 15 round
+    /// keys, 8 blocks and 8 powers spill far less than in the AES-NI
+    /// build. Not inlined into the entry points (their group loops
+    /// need the registers). Defined here, not in `vaes.rs`: in this
+    /// module's codegen unit it gets its own copy of `siv::one_group`,
+    /// which LLVM then inlines (from `vaes.rs`, measured in the emitted
+    /// code: the AES-256 copy stayed a call into the AES-NI build).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn siv_one_group<const NK: usize, const SEAL: bool>(
+        _token: Token,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        siv::one_group::<NK, SEAL>(keys, nonce, aad, data, tag, len_block)
+    }
+
+    /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
+    pub(crate) fn seal<const NK: usize>(
+        token: Token,
+        keys: &RoundKeys<NK>,
+        h_powers: &HPowers,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        vaes::gcm::<NK, true>(token, keys, h_powers, j0, aad, data, len_block)
+    }
+
+    /// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
+    pub(crate) fn open<const NK: usize>(
+        token: Token,
+        keys: &RoundKeys<NK>,
+        h_powers: &HPowers,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        vaes::gcm::<NK, false>(token, keys, h_powers, j0, aad, data, len_block)
+    }
+
+    /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
+    pub(crate) fn siv_seal<const NK: usize>(
+        token: Token,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        vaes::siv_seal::<NK>(token, keys, nonce, aad, data, len_block)
+    }
+
+    /// GCM-SIV decryption (contract: `siv::open`; the pass: `vaes::siv_open`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn siv_open<const NK: usize>(
+        token: Token,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        vaes::siv_open::<NK>(token, keys, nonce, aad, data, tag, len_block)
+    }
+}

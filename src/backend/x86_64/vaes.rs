@@ -1,0 +1,335 @@
+//! The VAES tiers' entry points, written once: GCM and GCM-SIV over the
+//! stitched engine (`engine.rs`) with groups of `BIG` registers for long
+//! messages and `SMALL` for short ones and what the big groups leave, the
+//! rest on the AES-NI tier's pieces (`gcm_aesni`, `siv`), whose features
+//! every VAES tier includes. `gcm_vaes_avx2.rs` and `gcm_vaes_avx512.rs`
+//! each mount this file as their `vaes` module (`#[path]`) and name its
+//! functions in their plain entry points (`seal`, `open`, `siv_seal`,
+//! `siv_open`), which is what dispatch calls. Contracts: `gcm_aesni.rs`
+//! and `siv.rs`.
+//!
+//! Besides the engine's pieces, the tier supplies `Token` (its feature
+//! token), `SMALL`, `BIG_FROM` (the message length from which the big
+//! groups pay for their extra powers), `group_powers`, and `gcm_short` with
+//! `GCM_SHORT_MAX` (GCM of a message of at most that many bytes: less than a
+//! small group, or on AVX-512 exactly one, in one masked batch), and
+//! `siv_one_group` (GCM-SIV of a message `siv::one_group` takes).
+
+use core::arch::x86_64::__m128i;
+
+use zeroize::Zeroize;
+
+use super::engine::{
+    HashState, Powers, ctr_only, groups_end, hash_bytes, hash_input, hash_output, state_finish,
+    state_from,
+};
+use super::{
+    BIG, BIG_FROM, GCM_SHORT_MAX, RB, SMALL, Token, gcm_short, group_powers, siv_one_group, tier,
+};
+use crate::backend::x86_64::{self, gcm_aesni, siv};
+use crate::backend::{Block, HPowers, InOut, RoundKeys};
+
+tier! {
+    /// Whether a message of `len` bytes takes the big groups.
+    #[inline]
+    fn big(len: usize) -> bool {
+        len >= BIG_FROM
+    }
+
+    /// The tier's `seal` (`SEAL`) or `open`: the whole groups on this tier
+    /// (seal hashes the output, open the input), the rest on the AES-NI
+    /// pieces.
+    #[inline]
+    pub(super) fn gcm<const NK: usize, const SEAL: bool>(
+        token: Token,
+        keys: &RoundKeys<NK>,
+        h_powers: &HPowers,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        if data.len() <= GCM_SHORT_MAX {
+            return gcm_short::<NK, SEAL>(token, keys, h_powers, j0, aad, data, len_block);
+        }
+        let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
+        let (mut st, mut done) = (state_from(s.acc), 0);
+        let big = big(data.len());
+        let mut pw = group_powers(&h_powers.0, big);
+        let rk = &keys.0;
+        if SEAL {
+            if big {
+                hash_output::<_, NK, true, BIG>(rk, &pw, &mut s.ctr, &mut st, data, done);
+
+                done = groups_end::<BIG>(data.len(), done);
+            }
+            hash_output::<_, NK, true, SMALL>(rk, &pw, &mut s.ctr, &mut st, data, done);
+
+            done = groups_end::<SMALL>(data.len(), done);
+        } else {
+            if big {
+                hash_input::<_, NK, true, BIG>(rk, &pw, &mut s.ctr, &mut st, data, done);
+
+                done = groups_end::<BIG>(data.len(), done);
+            }
+            hash_input::<_, NK, true, SMALL>(rk, &pw, &mut s.ctr, &mut st, data, done);
+
+            done = groups_end::<SMALL>(data.len(), done);
+        }
+        pw.zeroize();
+        s.acc = state_finish(st);
+        // The extended powers (wiped above) are the one copy of key
+        // state this call made on its stack: round keys are broadcast
+        // from the key where they are used (`splat_key`).
+        if SEAL {
+            gcm_aesni::seal_from(&mut s, data, done, len_block)
+        } else {
+            gcm_aesni::open_from(&mut s, data, done, len_block)
+        }
+    }
+
+    /// The tier's `siv_seal` (contract: `siv::seal`): the POLYVAL pass, then CTR.
+    #[inline]
+    pub(super) fn siv_seal<const NK: usize>(
+        token: Token,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        if siv::is_one_group(aad, data) {
+            return siv_one_group::<NK, true>(token, keys, nonce, aad, data, 0, len_block);
+        }
+        let mut s = siv::state_new(keys, nonce, aad, data.len());
+        if data.len() < RB * SMALL {
+            let tag = siv::hash_from(&mut s, data, 0, len_block);
+            siv::seal_from(&mut s, data, 0);
+            return byte_store(tag);
+        }
+        let (mut st, mut done) = (state_from(s.acc), 0);
+        let big = big(data.len());
+        let mut pw = group_powers(&s.h, big);
+        if big {
+            hash_only::<false, BIG>(&mut st, data, &pw, done);
+
+            done = groups_end::<BIG>(data.len(), done);
+        }
+        hash_only::<false, SMALL>(&mut st, data, &pw, done);
+
+        done = groups_end::<SMALL>(data.len(), done);
+        pw.zeroize();
+        s.acc = state_finish(st);
+        let tag = siv::hash_from(&mut s, data, done, len_block);
+        let mut done = 0;
+        if big {
+            ctr_only::<_, NK, false, BIG>(&s.enc, &mut s.ctr, data, done);
+
+            done = groups_end::<BIG>(data.len(), done);
+        }
+        ctr_only::<_, NK, false, SMALL>(&s.enc, &mut s.ctr, data, done);
+
+        done = groups_end::<SMALL>(data.len(), done);
+        siv::seal_from(&mut s, data, done);
+        byte_store(tag)
+    }
+
+    /// The tier's `siv_open` (contract: `siv::open`): one stitched pass.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn siv_open<const NK: usize>(
+        token: Token,
+        keys: &RoundKeys<NK>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        if siv::is_one_group(aad, data) {
+            return siv_one_group::<NK, false>(token, keys, nonce, aad, data, tag, len_block);
+        }
+        let mut s = siv::state_new(keys, nonce, aad, data.len());
+        s.ctr = siv::initial_counter_from(tag);
+        let mut done = 0;
+        if data.len() >= RB * SMALL {
+            let mut st = state_from(s.acc);
+            let big = big(data.len());
+            let mut pw = group_powers(&s.h, big);
+            if big {
+                hash_output::<_, NK, false, BIG>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
+
+                done = groups_end::<BIG>(data.len(), done);
+            }
+            hash_output::<_, NK, false, SMALL>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
+
+            done = groups_end::<SMALL>(data.len(), done);
+            pw.zeroize();
+            s.acc = state_finish(st);
+        }
+        byte_store(siv::open_from(&mut s, data, done, len_block))
+    }
+
+    /// The hash of the input's whole `N`-register groups from `start`,
+    /// into `s` (GCM-SIV seal's first pass; the AES-NI tier's is
+    /// `ctr::hash_input`); the caller knows where it stopped (`groups_end`).
+    #[inline]
+    pub(super) fn hash_only<const GCM: bool, const N: usize>(
+        s: &mut HashState,
+        data: &InOut<'_>,
+        pw: &Powers<BIG>,
+        start: usize,
+    ) {
+        let group = RB * N;
+        let end = groups_end::<N>(data.len(), start);
+        let mut offset = start;
+        while offset < end {
+            *s = hash_bytes::<GCM, N>(s, data.input_regs::<RB, N>(offset), pw);
+            offset += group;
+        }
+    }
+
+    /// A register as a block.
+    #[inline]
+    fn byte_store(v: __m128i) -> Block {
+        x86_64::store(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use core::arch::x86_64::_mm_setzero_si128;
+
+    use super::super::{counters_group, store_reg};
+    use super::*;
+    use crate::model;
+
+    /// This tier's token, or `None` after saying that the test is skipped:
+    /// straight to the process's stderr, since the test harness would
+    /// swallow `eprintln!` for a passing test, and a skip must show.
+    fn token() -> Option<Token> {
+        let token = Token::detect().ok();
+        if token.is_none() {
+            let name = core::any::type_name::<Token>();
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                format!("skipped: this CPU has no {name} tier\n").as_bytes(),
+            );
+        }
+        token
+    }
+
+    #[test]
+    fn group_powers_match_the_model() {
+        let Some(_t) = token() else { return };
+        let h1: Block = core::array::from_fn(|i| (i as u8).wrapping_mul(53).wrapping_add(9));
+        const BLOCKS: usize = RB * BIG / 16;
+        let mut expected = [h1; BLOCKS];
+        for i in 1..BLOCKS {
+            expected[i] = model::polyval_dot(&expected[i - 1], &h1);
+        }
+        // SAFETY: `_t` proves the tier's features are present.
+        let got: [[u8; 16]; BLOCKS] = unsafe {
+            let mut h = [_mm_setzero_si128(); 8];
+            for (i, x) in h.iter_mut().enumerate() {
+                *x = x86_64::load(&expected[i]);
+            }
+            let mut regs = [[0u8; RB]; BIG];
+            let powers = group_powers(&h, true);
+            for (p, k) in powers.p.iter().zip(&powers.k) {
+                // Karatsuba's factor: the halves of each lane's power XORed.
+                let mut pb = [0u8; 64];
+                let mut kb = [0u8; 64];
+                core::ptr::copy_nonoverlapping(
+                    core::ptr::from_ref(p).cast::<u8>(),
+                    pb.as_mut_ptr(),
+                    size_of_val(p),
+                );
+                core::ptr::copy_nonoverlapping(
+                    core::ptr::from_ref(k).cast::<u8>(),
+                    kb.as_mut_ptr(),
+                    size_of_val(k),
+                );
+                for lane in 0..size_of_val(p) / 16 {
+                    for byte in 0..8 {
+                        assert_eq!(
+                            kb[16 * lane + byte],
+                            pb[16 * lane + byte] ^ pb[16 * lane + 8 + byte]
+                        );
+                    }
+                }
+            }
+            for (r, p) in regs.iter_mut().zip(&powers.p) {
+                store_reg(r, *p);
+            }
+            core::mem::transmute::<[[u8; RB]; BIG], [[u8; 16]; BLOCKS]>(regs)
+        };
+        for i in 0..BLOCKS {
+            assert_eq!(
+                got[i],
+                expected[BLOCKS - 1 - i],
+                "block {i} should be H^{}",
+                BLOCKS - i
+            );
+        }
+    }
+
+    #[test]
+    fn group_counters_match_the_128_bit_ones_across_carries() {
+        let Some(_t) = token() else { return };
+        for start in [
+            2u32,
+            0xef,
+            0xf0,
+            0xf1,
+            0xff,
+            0x1f0,
+            0xffff_fff0,
+            0xffff_fff8,
+            0xffff_ffff,
+        ] {
+            for gcm in [true, false] {
+                let mut j = [0x5au8; 16];
+                if gcm {
+                    j[12..].copy_from_slice(&start.to_be_bytes());
+                } else {
+                    j[..4].copy_from_slice(&start.to_le_bytes());
+                }
+                // SAFETY: `_t` proves the tier's features, which include the AES-NI ones.
+                let (wide, narrow) = unsafe {
+                    let x = x86_64::load(&j);
+                    let c = if gcm {
+                        x86_64::clmul::byte_reverse(x)
+                    } else {
+                        x
+                    };
+                    let (mut c1, mut c2) = (c, c);
+                    const BLOCKS: usize = RB * BIG / 16;
+                    let mut regs = [[0u8; RB]; BIG];
+                    if gcm {
+                        for (r, c) in regs.iter_mut().zip(counters_group::<true, BIG>(&mut c1)) {
+                            store_reg(r, c);
+                        }
+                    } else {
+                        for (r, c) in regs.iter_mut().zip(counters_group::<false, BIG>(&mut c1)) {
+                            store_reg(r, c);
+                        }
+                    }
+                    let bytes = core::mem::transmute::<[[u8; RB]; BIG], [u8; 16 * BLOCKS]>(regs);
+                    let narrow: [u8; 16 * BLOCKS] = if gcm {
+                        x86_64::store_blocks(&x86_64::ctr::counter_blocks::<true, BLOCKS>(&mut c2))
+                    } else {
+                        x86_64::store_blocks(&x86_64::ctr::counter_blocks::<false, BLOCKS>(&mut c2))
+                    };
+                    assert_eq!(
+                        x86_64::store(c1),
+                        x86_64::store(c2),
+                        "next counter, start {start:#x}"
+                    );
+                    (bytes, narrow)
+                };
+                assert_eq!(wide, narrow, "start {start:#x}, gcm {gcm}");
+            }
+        }
+    }
+}
