@@ -354,7 +354,8 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
 /// moving 1 MiB through an in-memory sink or source in calls of each size,
 /// against the one-shot baseline: sixteen 64 KiB AES-256-GCM seals (entry
 /// `aes-256-gcm`, the "peer", so the ratio is the stream's time over the
-/// one-shot time for the same bytes).
+/// one-shot time for the same bytes) and opens (`aes-256-gcm/open`, the
+/// reader's baseline: its ratio over the seal's is printed too).
 fn stream_cases(rounds: usize, sizes: &[usize]) {
     use hardware_aead::stream::{Reader, Writer};
     use hardware_aead::xaes_gcm::Xaes256Gcm;
@@ -366,9 +367,14 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
     let mut writer = Writer::new(&xaes, Vec::new()).unwrap();
     writer.write_all(&plain).unwrap();
     let sealed = writer.finish().unwrap();
+    let one_shot: Vec<Vec<u8>> = plain
+        .chunks(64 * 1024)
+        .map(|m| gcm.encrypt(&NONCE, b"", m).unwrap())
+        .collect();
     for &size in sizes {
         let buf = std::cell::RefCell::new(vec![0x5a_u8; TOTAL]);
-        let (buf, plain, sealed, xaes, gcm) = (&buf, &plain, &sealed, &xaes, &gcm);
+        let (buf, plain, sealed, xaes, gcm, one_shot) =
+            (&buf, &plain, &sealed, &xaes, &gcm, &one_shot);
         let mut entries = vec![
             Entry {
                 name: "aes-256-gcm".into(),
@@ -376,6 +382,16 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
                 call: Box::new(move || {
                     for message in buf.borrow_mut().chunks_mut(64 * 1024) {
                         black_box(gcm.encrypt_in_place_detached(&NONCE, b"", message).unwrap());
+                    }
+                }),
+            },
+            Entry {
+                name: "aes-256-gcm/open".into(),
+                peer: false,
+                call: Box::new(move || {
+                    let mut out = buf.borrow_mut();
+                    for (sealed, out) in one_shot.iter().zip(out.chunks_mut(64 * 1024)) {
+                        black_box(gcm.decrypt_to(&NONCE, b"", sealed, out).unwrap());
                     }
                 }),
             },

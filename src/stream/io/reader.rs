@@ -84,10 +84,16 @@ impl<K: Deref<Target: Aead>> Opening<K> {
         error
     }
 
-    /// Opens `sealed` (`ciphertext ‖ tag`) in place as the next segment, or
-    /// the last; returns the plaintext length. On failure the plaintext area
-    /// is all zero and the stream is poisoned.
-    fn open(&mut self, sealed: &mut [u8], last: bool) -> Result<usize, Error> {
+    /// Opens `sealed` (`ciphertext ‖ tag`) as the next segment, or the
+    /// last: into `out` if given (its first `len − 16` bytes; `sealed` is
+    /// only read), else in place. Returns the plaintext length. On failure
+    /// the plaintext area is all zero and the stream is poisoned.
+    fn open(
+        &mut self,
+        sealed: &mut [u8],
+        out: Option<&mut [u8]>,
+        last: bool,
+    ) -> Result<usize, Error> {
         let Some(text_len) = sealed.len().checked_sub(TAG_LEN) else {
             return Err(self.fail(Error::CiphertextTooShort));
         };
@@ -95,22 +101,40 @@ impl<K: Deref<Target: Aead>> Opening<K> {
         else {
             return Ok(0); // only called in `State::Segments`
         };
-        let (text, tag_bytes) = sealed.split_at_mut(text_len);
-        let mut tag: Tag = [0; TAG_LEN];
-        tag.copy_from_slice(tag_bytes);
         let aad = self.header.as_bytes();
-        let opened = if last {
-            decryptor.decrypt_last_in_place(aad, text, &tag)
-        } else {
-            decryptor
-                .decrypt_next_in_place(aad, text, &tag)
-                .inspect(|()| self.state = State::Segments(decryptor))
+        let opened = match (last, out) {
+            (true, Some(out)) => decryptor.decrypt_last_to(aad, sealed, out).map(drop),
+            (true, None) => {
+                let (text, tag) = split_tag(sealed, text_len);
+                decryptor.decrypt_last_in_place(aad, text, &tag)
+            }
+            (false, out) => {
+                let opened = match out {
+                    Some(out) => decryptor.decrypt_next_to(aad, sealed, out).map(drop),
+                    None => {
+                        let (text, tag) = split_tag(sealed, text_len);
+                        decryptor.decrypt_next_in_place(aad, text, &tag)
+                    }
+                };
+                if opened.is_ok() {
+                    self.state = State::Segments(decryptor);
+                }
+                opened
+            }
         };
         match opened {
             Ok(()) => Ok(text_len),
             Err(error) => Err(self.fail(error)),
         }
     }
+}
+
+/// `ciphertext ‖ tag` split at `text_len`: the ciphertext, and a copy of the tag.
+fn split_tag(sealed: &mut [u8], text_len: usize) -> (&mut [u8], Tag) {
+    let (text, tag_bytes) = sealed.split_at_mut(text_len);
+    let mut tag: Tag = [0; TAG_LEN];
+    tag.copy_from_slice(tag_bytes);
+    (text, tag)
 }
 
 /// Decrypts a STREAM read from `R` (as written by [`Writer`](crate::stream::Writer)).
@@ -245,71 +269,34 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
         Ok(())
     }
 
-    /// Reads and opens the next segment. If `out` can hold a whole sealed
-    /// segment and the byte after it, the segment is read into `out` and
-    /// opened there (no copy; returns the plaintext length); else it is read
-    /// into the buffer and opened there, to be served by later reads
-    /// (returns 0). A failure of `R` leaves the reader as it was.
+    /// Reads the next segment into the buffer and opens it: straight into
+    /// `out` if a whole segment's plaintext fits there (returns its length;
+    /// on failure that area of `out` is zero), else in the buffer, to be
+    /// served by later reads (returns 0). A failure of `R` leaves the reader
+    /// as it was.
     fn next_segment(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let sealed_len = self.opening.sealed_len();
         // One byte past a full segment tells whether it is the last.
         let want = sealed_len + 1;
-        if out.len() >= want {
-            let got = self.read_into(&mut out[..want])?;
-            let last = got < want;
-            let len = got.min(sealed_len);
-            if !last {
-                self.buf.bytes[0] = out[sealed_len];
-                self.filled = 1;
-            }
-            let opened = self.opening.open(&mut out[..len], last);
-            // The tag and the byte read ahead are not plaintext: clear them.
-            let text_len = len.saturating_sub(TAG_LEN);
-            out[text_len..got].fill(0);
-            opened.map_err(io::Error::from)
+        self.fill(want)?;
+        let last = self.filled < want;
+        let len = self.filled.min(sealed_len);
+        let sealed = &mut self.buf.bytes[..len];
+        self.consumed = len;
+        if out.len() >= sealed_len - TAG_LEN {
+            self.opening
+                .open(sealed, Some(out), last)
+                .map_err(io::Error::from)
         } else {
-            self.fill(want)?;
-            let last = self.filled < want;
-            let len = self.filled.min(sealed_len);
             let text_len = self
                 .opening
-                .open(&mut self.buf.bytes[..len], last)
+                .open(sealed, None, last)
                 .map_err(io::Error::from)?;
             self.buf.holds_plaintext(text_len);
-            self.consumed = len;
             self.plain_start = 0;
             self.plain_end = text_len;
             Ok(0)
         }
-    }
-
-    /// Reads the bytes carried over in the buffer and then from `R` into
-    /// `out` until it is full or `R` ends; returns the bytes placed. If `R`
-    /// fails, what was placed goes back into the buffer (and is cleared from
-    /// `out`), so that the read can be retried.
-    fn read_into(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let carried = self.filled - self.consumed;
-        out[..carried].copy_from_slice(&self.buf.bytes[self.consumed..self.filled]);
-        self.filled = 0;
-        self.consumed = 0;
-        let mut got = carried;
-        while got < out.len() {
-            match self.inner.read(&mut out[got..]) {
-                Ok(0) => break,
-                Ok(n) => got += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    if self.buf.bytes.len() < got {
-                        self.buf.grow(got, 0);
-                    }
-                    self.buf.bytes[..got].copy_from_slice(&out[..got]);
-                    self.filled = got;
-                    out[..got].fill(0);
-                    return Err(e);
-                }
-            }
-        }
-        Ok(got)
     }
 }
 
@@ -434,7 +421,7 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
         }
         let text_len = self
             .opening
-            .open(&mut self.buf.bytes[..self.filled], true)?;
+            .open(&mut self.buf.bytes[..self.filled], None, true)?;
         self.buf.holds_plaintext(text_len);
         self.inner.write_all(&self.buf.bytes[..text_len])?;
         self.inner.flush()?;
@@ -467,7 +454,7 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
             if self.filled == want {
                 let text_len = self
                     .opening
-                    .open(&mut self.buf.bytes[..sealed_len], false)?;
+                    .open(&mut self.buf.bytes[..sealed_len], None, false)?;
                 self.buf.holds_plaintext(text_len);
                 self.inner.write_all(&self.buf.bytes[..text_len])?;
                 self.buf.bytes[0] = self.buf.bytes[sealed_len];
