@@ -411,7 +411,12 @@ fn rdseed_into(seed: &mut [u8; 32]) {
     for chunk in seed.chunks_exact_mut(8) {
         for _ in 0..64 {
             let mut word = 0u64;
-            if core::arch::x86_64::_rdseed64_step(&mut word) == 1 {
+            // SAFETY: RDSEED is enabled on this function and detected by its
+            // caller; it writes only `word`. (The intrinsic is `unsafe` in the
+            // oldest Rust this crate supports, 1.89, and safe in later ones.)
+            #[allow(unused_unsafe, reason = "a safe intrinsic in later Rust versions")]
+            let status = unsafe { core::arch::x86_64::_rdseed64_step(&mut word) };
+            if status == 1 {
                 for (b, w) in chunk.iter_mut().zip(word.to_le_bytes()) {
                     *b ^= w;
                 }
