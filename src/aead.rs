@@ -626,11 +626,18 @@ pub(crate) fn verify_or_wipe(
 /// Implements the sealed `Core`, [`Aead`] and a `Debug` that shows no key bytes
 /// for an algorithm's key type. The type has one field, `key`, of the backend
 /// key-state type `state` (with `init_at`, `tier` and `nonces`); the
-/// algorithm's module defines
-/// `check_lengths`, `seal` and `open` (taking `&self.key` first). One body
-/// serves every key type.
+/// algorithm's `check_lengths`, `seal` and `open` (the last two taking
+/// `&self.key` first) are named in the call, so a reader sees at the call
+/// site what the trait methods run. One body serves every key type.
 macro_rules! impl_aead {
-    ($name:ident, key_len = $key_len:literal, state = $State:ident) => {
+    (
+        $name:ident,
+        key_len = $key_len:literal,
+        state = $State:ident,
+        check_lengths = $check_lengths:path,
+        seal = $seal:path,
+        open = $open:path $(,)?
+    ) => {
         impl $crate::aead::sealed::Core for $name {
             type KeyBytes = [u8; $key_len];
             type Nonce = $crate::Nonce;
@@ -655,7 +662,7 @@ macro_rules! impl_aead {
             }
 
             fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), $crate::Error> {
-                check_lengths(aad_len as u64, text_len as u64)
+                $check_lengths(aad_len as u64, text_len as u64)
             }
 
             fn seal_core(
@@ -664,7 +671,7 @@ macro_rules! impl_aead {
                 aad: &[u8],
                 data: &mut $crate::backend::InOut<'_>,
             ) -> $crate::Tag {
-                seal(&self.key, nonce, aad, data)
+                $seal(&self.key, nonce, aad, data)
             }
 
             fn open_core(
@@ -674,7 +681,7 @@ macro_rules! impl_aead {
                 data: &mut $crate::backend::InOut<'_>,
                 tag: &$crate::Tag,
             ) -> $crate::Tag {
-                open(&self.key, nonce, aad, data, tag)
+                $open(&self.key, nonce, aad, data, tag)
             }
         }
 
@@ -692,3 +699,4 @@ macro_rules! impl_aead {
         }
     };
 }
+pub(crate) use impl_aead;

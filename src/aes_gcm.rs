@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+use crate::aead::impl_aead;
 use crate::aead::{Nonce, Tag};
 use crate::backend::{GcmKey, InOut};
 use crate::error::Error;
@@ -145,5 +146,19 @@ pub struct Aes256Gcm {
     key: GcmKey<15>,
 }
 
-impl_aead!(Aes128Gcm, key_len = 16, state = GcmKey);
-impl_aead!(Aes256Gcm, key_len = 32, state = GcmKey);
+impl_aead!(
+    Aes128Gcm,
+    key_len = 16,
+    state = GcmKey,
+    check_lengths = check_lengths,
+    seal = seal,
+    open = open
+);
+impl_aead!(
+    Aes256Gcm,
+    key_len = 32,
+    state = GcmKey,
+    check_lengths = check_lengths,
+    seal = seal,
+    open = open
+);

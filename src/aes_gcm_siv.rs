@@ -25,6 +25,7 @@
 //! # Ok(()) }
 //! ```
 
+use crate::aead::impl_aead;
 use crate::aead::{Nonce, Tag};
 use crate::backend::{InOut, SivKey};
 use crate::error::Error;
@@ -130,8 +131,22 @@ pub struct Aes256GcmSiv {
     key: SivKey<15>,
 }
 
-impl_aead!(Aes128GcmSiv, key_len = 16, state = SivKey);
-impl_aead!(Aes256GcmSiv, key_len = 32, state = SivKey);
+impl_aead!(
+    Aes128GcmSiv,
+    key_len = 16,
+    state = SivKey,
+    check_lengths = check_lengths,
+    seal = seal,
+    open = open
+);
+impl_aead!(
+    Aes256GcmSiv,
+    key_len = 32,
+    state = SivKey,
+    check_lengths = check_lengths,
+    seal = seal,
+    open = open
+);
 
 #[cfg(test)]
 mod tests {

@@ -10,18 +10,18 @@
 //! tier, so the two cannot drift apart.
 
 #[cfg(target_arch = "x86_64")]
-#[macro_use]
 pub(crate) mod x86_64;
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use self::x86_64::{AesNiClmul, VaesAvx2, VaesAvx512};
+pub(crate) use self::x86_64::{
+    AesNiClmul, VaesAvx2, VaesAvx512, aesni_clmul, vaes_avx2, vaes_avx512,
+};
 
 #[cfg(target_arch = "aarch64")]
-#[macro_use]
 pub(crate) mod aarch64;
 
 #[cfg(target_arch = "aarch64")]
-pub(crate) use self::aarch64::Armv8;
+pub(crate) use self::aarch64::{Armv8, armv8_aes};
 
 /// Returns the first feature of `features` whose detection result is `false`.
 ///

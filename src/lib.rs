@@ -89,10 +89,8 @@ extern crate alloc;
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;
 
-#[macro_use]
 mod cpu;
 
-#[macro_use]
 mod aead;
 #[cfg(feature = "aead")]
 pub mod aead_traits;

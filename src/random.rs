@@ -360,12 +360,12 @@ fn keystream(tier: Tier, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
 /// `cpu-rng-reseed` feature is on; otherwise leaves it alone.
 fn mix_cpu_entropy(seed: &mut [u8; 32]) {
     #[cfg(all(feature = "cpu-rng-reseed", target_arch = "x86_64"))]
-    if feature_detected!("rdseed") {
+    if crate::cpu::x86_64::feature_detected!("rdseed") {
         // SAFETY: RDSEED was just detected.
         unsafe { rdseed_into(seed) };
     }
     #[cfg(all(feature = "cpu-rng-reseed", target_arch = "aarch64"))]
-    if feature_detected!("rand") {
+    if crate::cpu::aarch64::feature_detected!("rand") {
         rndrrs_into(seed);
     }
     let _ = seed;

@@ -15,6 +15,7 @@ pub(crate) mod pmull;
 pub(crate) mod siv;
 pub(crate) mod xaes;
 
+use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use crate::backend::Block;
@@ -37,7 +38,7 @@ impl DitGuard {
     /// Sets DIT if the CPU has it and it is not set already.
     #[inline]
     pub(crate) fn new() -> Self {
-        Self::where_cpu_has_dit(feature_detected!("dit"))
+        Self::where_cpu_has_dit(crate::cpu::aarch64::feature_detected!("dit"))
     }
 
     /// [`new`](Self::new) with the detection's answer given (the tests probe

@@ -12,6 +12,7 @@ pub(crate) mod gcm_vaes_avx512;
 pub(crate) mod siv;
 pub(crate) mod xaes;
 
+use crate::cpu::aesni_clmul;
 use core::arch::x86_64::{
     __m128i, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_storeu_si128,
 };

@@ -9,7 +9,7 @@ macro_rules! with_target_features {
     ([$($feature:tt),+] [$($detect_only:tt),*] $item:item $($rest:item)*) => {
         #[target_feature($(enable = $feature),+)]
         $item
-        with_target_features!([$($feature),+] [$($detect_only),*] $($rest)*);
+        $crate::cpu::aarch64::with_target_features!([$($feature),+] [$($detect_only),*] $($rest)*);
     };
 }
 
@@ -35,11 +35,12 @@ macro_rules! feature_detected {
 macro_rules! detect_features {
     ([$($feature:tt),+] [$($detect_only:tt),*]) => {
         $crate::cpu::first_missing(&[
-            $(($feature, feature_detected!($feature)),)+
-            $(($detect_only, feature_detected!($detect_only)),)*
+            $(($feature, $crate::cpu::aarch64::feature_detected!($feature)),)+
+            $(($detect_only, $crate::cpu::aarch64::feature_detected!($detect_only)),)*
         ])
     };
 }
+pub(crate) use {feature_detected, with_target_features};
 
 /// Feature detection without `std`, for the features this crate uses. On
 /// Linux and Android it reads the kernel's hardware capabilities
@@ -106,15 +107,16 @@ pub(crate) mod hwcap {
 /// be reported apart.
 ///
 /// `armv8_aes! { fn ... }` compiles each function for this tier, and
-/// `armv8_aes!(@list detect_features)` detects the same list.
+/// `armv8_aes!(@list [detect_features])` detects the same list.
 macro_rules! armv8_aes {
-    (@list $callback:ident $($args:tt)*) => {
-        $callback! { ["neon", "aes"] ["pmull"] $($args)* }
+    (@list [$($callback:tt)+] $($args:tt)*) => {
+        $($callback)+! { ["neon", "aes"] ["pmull"] $($args)* }
     };
     ($($item:item)*) => {
-        armv8_aes!(@list with_target_features $($item)*);
+        $crate::cpu::aarch64::armv8_aes!(@list [$crate::cpu::aarch64::with_target_features] $($item)*);
     };
 }
+pub(crate) use armv8_aes;
 
 /// Proof that the CPU has Advanced SIMD, AES and PMULL.
 #[derive(Clone, Copy, Debug)]
@@ -123,7 +125,7 @@ pub struct Armv8(());
 impl Armv8 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        match armv8_aes!(@list detect_features) {
+        match armv8_aes!(@list [detect_features]) {
             None => Ok(Self(())),
             Some(missing) => Err(Error::UnsupportedCpu { missing }),
         }
@@ -167,7 +169,7 @@ mod tests {
 
     #[test]
     fn the_tier_detects_aes_and_pmull_and_compiles_for_aes() {
-        let (enabled, detect_only): (&[&str], &[&str]) = armv8_aes!(@list lists);
+        let (enabled, detect_only): (&[&str], &[&str]) = armv8_aes!(@list [lists]);
         assert!(enabled.contains(&"aes"), "{enabled:?}");
         assert!(detect_only.contains(&"pmull"), "{detect_only:?}");
     }

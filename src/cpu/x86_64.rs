@@ -12,7 +12,7 @@ macro_rules! with_target_features {
     ([$($feature:tt),+] $item:item $($rest:item)*) => {
         #[target_feature($(enable = $feature),+)]
         $item
-        with_target_features!([$($feature),+] $($rest)*);
+        $crate::cpu::x86_64::with_target_features!([$($feature),+] $($rest)*);
     };
 }
 
@@ -37,9 +37,10 @@ macro_rules! feature_detected {
 /// Detects every feature of a list at run time, in order.
 macro_rules! detect_features {
     ([$($feature:tt),+]) => {
-        $crate::cpu::first_missing(&[$(($feature, feature_detected!($feature))),+])
+        $crate::cpu::first_missing(&[$(($feature, $crate::cpu::x86_64::feature_detected!($feature))),+])
     };
 }
+pub(crate) use {feature_detected, with_target_features};
 
 /// Feature detection without `std`: what `std::arch::is_x86_feature_detected!`
 /// reads, for the features this crate uses. Compiled in every build, so that
@@ -156,13 +157,13 @@ pub(crate) mod cpuid {
 /// The AES-NI + PCLMULQDQ tier: the only place its feature list is written.
 ///
 /// `aesni_clmul! { fn ... }` compiles each function for this tier, and
-/// `aesni_clmul!(@list detect_features)` detects the same list.
+/// `aesni_clmul!(@list [detect_features])` detects the same list.
 macro_rules! aesni_clmul {
-    (@list $callback:ident $($args:tt)*) => {
-        $callback! { ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"] $($args)* }
+    (@list [$($callback:tt)+] $($args:tt)*) => {
+        $($callback)+! { ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"] $($args)* }
     };
     ($($item:item)*) => {
-        aesni_clmul!(@list with_target_features $($item)*);
+        $crate::cpu::x86_64::aesni_clmul!(@list [$crate::cpu::x86_64::with_target_features] $($item)*);
     };
 }
 pub(crate) use aesni_clmul;
@@ -175,7 +176,7 @@ impl AesNiClmul {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
         static DETECTED: AtomicBool = AtomicBool::new(false);
-        detect_once(&DETECTED, || aesni_clmul!(@list detect_features)).map(|()| Self(()))
+        detect_once(&DETECTED, || aesni_clmul!(@list [detect_features])).map(|()| Self(()))
     }
 }
 
@@ -183,14 +184,14 @@ impl AesNiClmul {
 /// list is written. It contains the whole AES-NI list, so its token can stand in
 /// for an [`AesNiClmul`] token ([`VaesAvx2::aesni`]).
 macro_rules! vaes_avx2 {
-    (@list $callback:ident $($args:tt)*) => {
-        $callback! {
+    (@list [$($callback:tt)+] $($args:tt)*) => {
+        $($callback)+! {
             ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"]
             $($args)*
         }
     };
     ($($item:item)*) => {
-        vaes_avx2!(@list with_target_features $($item)*);
+        $crate::cpu::x86_64::vaes_avx2!(@list [$crate::cpu::x86_64::with_target_features] $($item)*);
     };
 }
 pub(crate) use vaes_avx2;
@@ -198,8 +199,8 @@ pub(crate) use vaes_avx2;
 /// The VAES + VPCLMULQDQ tier on 512-bit registers: the only place its feature
 /// list is written. It contains the whole AVX2 tier's list.
 macro_rules! vaes_avx512 {
-    (@list $callback:ident $($args:tt)*) => {
-        $callback! {
+    (@list [$($callback:tt)+] $($args:tt)*) => {
+        $($callback)+! {
             [
                 "aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq",
                 "avx512f", "avx512bw", "avx512vl"
@@ -208,7 +209,7 @@ macro_rules! vaes_avx512 {
         }
     };
     ($($item:item)*) => {
-        vaes_avx512!(@list with_target_features $($item)*);
+        $crate::cpu::x86_64::vaes_avx512!(@list [$crate::cpu::x86_64::with_target_features] $($item)*);
     };
 }
 pub(crate) use vaes_avx512;
@@ -221,7 +222,7 @@ impl VaesAvx2 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
         static DETECTED: AtomicBool = AtomicBool::new(false);
-        detect_once(&DETECTED, || vaes_avx2!(@list detect_features)).map(|()| Self(()))
+        detect_once(&DETECTED, || vaes_avx2!(@list [detect_features])).map(|()| Self(()))
     }
 
     /// The AES-NI token this tier implies (its feature list contains that one;
@@ -239,7 +240,7 @@ impl VaesAvx512 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
         static DETECTED: AtomicBool = AtomicBool::new(false);
-        detect_once(&DETECTED, || vaes_avx512!(@list detect_features)).map(|()| Self(()))
+        detect_once(&DETECTED, || vaes_avx512!(@list [detect_features])).map(|()| Self(()))
     }
 
     /// The AES-NI token this tier implies (see [`VaesAvx2::aesni`]).
@@ -260,7 +261,7 @@ mod tests {
     /// standard library's on this CPU, for every feature of every tier.
     #[test]
     fn cpuid_detection_agrees_with_std() {
-        let every: &[&str] = vaes_avx512!(@list list);
+        let every: &[&str] = vaes_avx512!(@list [list]);
         for &feature in every.iter().chain(&["rdseed"]) {
             let std = match feature {
                 "aes" => std::arch::is_x86_feature_detected!("aes"),
@@ -285,9 +286,9 @@ mod tests {
 
     #[test]
     fn each_tier_contains_the_tiers_below_it() {
-        let aesni: &[&str] = aesni_clmul!(@list list);
-        let avx2: &[&str] = vaes_avx2!(@list list);
-        let avx512: &[&str] = vaes_avx512!(@list list);
+        let aesni: &[&str] = aesni_clmul!(@list [list]);
+        let avx2: &[&str] = vaes_avx2!(@list [list]);
+        let avx512: &[&str] = vaes_avx512!(@list [list]);
         assert!(
             aesni.iter().all(|f| avx2.contains(f)),
             "{aesni:?} ⊄ {avx2:?}"

@@ -15,6 +15,7 @@
 //! AESE+AESMC pair into one operation, so the pair must stay adjacent in the
 //! instruction stream (LLVM emits them so).
 
+use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 

@@ -27,6 +27,7 @@
 //!
 //! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
 
+use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use super::aes::encrypt_blocks_inline;

@@ -13,6 +13,7 @@
 //! group's input during its own AES. The last 0..127 bytes and E(K, J0) run in
 //! one final batch.
 
+use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 

@@ -17,6 +17,7 @@
 //! - `swap` (exchange the 64-bit halves) is `EXT #8` of a register with itself;
 //!   shifts by 64 bits are `EXT #8` with a zero register.
 
+use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use super::zero;

@@ -16,6 +16,7 @@
 //! POLYVAL of the plaintext of the group before. The per-message keys live in
 //! registers and stack arrays that are zeroized before returning.
 
+use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use zeroize::Zeroize;

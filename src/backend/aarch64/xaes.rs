@@ -3,6 +3,7 @@
 //! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of
 //! `x86_64/xaes.rs`.
 
+use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use zeroize::Zeroize;

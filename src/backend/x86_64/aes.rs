@@ -4,6 +4,7 @@
 //! AddRoundKey) and `AESENCLAST` the final round without MixColumns, so AES-128
 //! is `x ^ rk[0]`, 9 × `AESENC`, 1 × `AESENCLAST`, and AES-256 the same with 13.
 
+use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 

@@ -36,6 +36,7 @@
 //! S = Σ dot(Xi, H^(n−i+1)) where H^1 = H and H^(k+1) = dot(H^k, H). The keys
 //! store H^1..H^8 so eight blocks cost one reduction.
 
+use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
 /// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`.

@@ -27,6 +27,7 @@
 //!
 //! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
 
+use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
 use super::aes::{aes_round_asm, encrypt_blocks};

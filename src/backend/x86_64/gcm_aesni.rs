@@ -12,6 +12,7 @@
 //! group's input during its own AES. The last 0..127 bytes and E(K, J0) run in
 //! one final batch.
 
+use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 

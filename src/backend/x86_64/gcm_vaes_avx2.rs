@@ -8,6 +8,7 @@
 //! AVX-512, and for users who force this tier to avoid 512-bit registers.
 //! The key holds H^1..H^8; H^9..H^16 are computed per call for big groups.
 
+use crate::cpu::vaes_avx2;
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;

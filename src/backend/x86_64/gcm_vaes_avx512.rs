@@ -13,6 +13,7 @@
 //! The contracts of the entry points are those of `gcm_aesni.rs` and
 //! `siv.rs`.
 
+use crate::cpu::vaes_avx512;
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;

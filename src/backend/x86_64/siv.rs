@@ -15,6 +15,7 @@
 //! POLYVAL of the plaintext of the group before. The per-message keys live in
 //! registers and stack arrays that are zeroized before returning.
 
+use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;

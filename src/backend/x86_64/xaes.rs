@@ -10,6 +10,7 @@
 //! after. [`gcm_short`] seals or opens a message of at most `SHORT_MAX`
 //! bytes itself, with the derived key in registers only.
 
+use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
