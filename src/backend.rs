@@ -257,11 +257,16 @@ pub(crate) struct HPowers(pub(crate) [Block; 8]);
 /// round keys and H = 0, tags that depend on the nonce alone; the call
 /// returns [`Error::KeyStateLost`] instead.
 #[derive(Clone, Copy)]
-pub(crate) struct Live(u32);
+pub(crate) struct Live(u16);
 
 impl Live {
     /// Any value but zero.
-    const MARK: u32 = 0x4b45_5921;
+    const MARK: u16 = 0x4b21;
+
+    /// No mark yet: the state is being built.
+    pub(crate) const fn unset() -> Self {
+        Self(0)
+    }
 
     /// The mark of a key state that is built.
     pub(crate) const fn new() -> Self {
@@ -277,19 +282,25 @@ impl Live {
     }
 }
 
-/// The whole AES-GCM key state: round keys, GHASH powers and the tier.
+/// What a key keeps besides its secrets: the tier it runs on and its
+/// [`Live`] mark, 4 bytes that ride in the padding of its [`NonceSequence`]
+/// (28 bytes aligned to 8). So the 32 bytes after the round keys and powers
+/// hold all of a key's other state, and `size_of::<Aes256Gcm>()` is 400.
+#[derive(Clone, Copy)]
+pub(crate) struct KeyTag {
+    tier: Tier,
+    /// Written last at setup.
+    live: Live,
+}
+
+/// The whole AES-GCM key state: round keys, GHASH powers, the generated-nonce
+/// state with the tier and the live mark.
 ///
 /// For AES-256 that is 15 × 16 + 8 × 16 = 368 bytes of key-equivalent state.
 pub(crate) struct GcmKey<const NK: usize> {
     round_keys: RoundKeys<NK>,
     h_powers: HPowers,
-    tier: Tier,
-    /// The key's generated-nonce state. It lives here, beside the tier, so the
-    /// compiler packs both into the padding after the 368 bytes of key state:
-    /// `size_of::<Aes256Gcm>()` stays at 400.
-    nonces: NonceSequence,
-    /// Written last at setup; see [`Live`].
-    live: Live,
+    nonces: NonceSequence<KeyTag>,
 }
 
 impl<const NK: usize> Drop for RoundKeys<NK> {
@@ -361,8 +372,11 @@ impl<const NK: usize> GcmKey<NK> {
         // targets one field of it, and `MaybeUninit<T>` has `T`'s layout, so
         // the views of the key fields as `MaybeUninit` are valid for writes.
         unsafe {
-            core::ptr::addr_of_mut!((*at).tier).write(tier);
-            core::ptr::addr_of_mut!((*at).nonces).write(NonceSequence::new());
+            let nonces = core::ptr::addr_of_mut!((*at).nonces);
+            nonces.write(NonceSequence::new(KeyTag {
+                tier,
+                live: Live::unset(),
+            }));
             init_gcm_key(
                 tier,
                 key,
@@ -370,25 +384,25 @@ impl<const NK: usize> GcmKey<NK> {
                     .cast::<MaybeUninit<RoundKeys<NK>>>(),
                 &mut *core::ptr::addr_of_mut!((*at).h_powers).cast::<MaybeUninit<HPowers>>(),
             );
-            core::ptr::addr_of_mut!((*at).live).write(Live::new());
+            core::ptr::addr_of_mut!((*nonces).tag.live).write(Live::new());
         }
     }
 
     /// Whether the key state is still there (see [`Live`]).
     #[inline(always)]
     pub(crate) fn is_live(&self) -> bool {
-        self.live.holds()
+        self.nonces.tag.live.holds()
     }
 
     /// The key's generated-nonce state.
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    pub(crate) fn nonces(&self) -> &NonceSequence {
+    pub(crate) fn nonces(&self) -> &NonceSequence<KeyTag> {
         &self.nonces
     }
 
     /// The tier this key runs on.
     pub(crate) fn tier(&self) -> Tier {
-        self.tier
+        self.nonces.tag.tier
     }
 
     /// GCM encryption of `data` in place or into its output, returning the tag.
@@ -404,7 +418,7 @@ impl<const NK: usize> GcmKey<NK> {
         len_block: u128,
     ) -> Block {
         on_tier!(
-            self.tier,
+            self.tier(),
             aesni: x86_64::gcm_aesni::seal,
             avx2: x86_64::gcm_vaes_avx2::seal,
             avx512: x86_64::gcm_vaes_avx512::seal,
@@ -424,7 +438,7 @@ impl<const NK: usize> GcmKey<NK> {
         len_block: u128,
     ) -> Block {
         on_tier!(
-            self.tier,
+            self.tier(),
             aesni: x86_64::gcm_aesni::open,
             avx2: x86_64::gcm_vaes_avx2::open,
             avx512: x86_64::gcm_vaes_avx512::open,
@@ -439,11 +453,8 @@ impl<const NK: usize> GcmKey<NK> {
 /// encryption keys per nonce).
 pub(crate) struct SivKey<const NK: usize> {
     round_keys: RoundKeys<NK>,
-    tier: Tier,
-    /// The key's generated-nonce state (see [`GcmKey`]).
-    nonces: NonceSequence,
-    /// Written last at setup; see [`Live`].
-    live: Live,
+    /// The generated-nonce state, the tier and the live mark (see [`KeyTag`]).
+    nonces: NonceSequence<KeyTag>,
 }
 
 impl<const NK: usize> SivKey<NK> {
@@ -455,33 +466,36 @@ impl<const NK: usize> SivKey<NK> {
         // SAFETY: `at` is valid for writes and aligned (caller); each write
         // targets one field of it (`MaybeUninit<T>` has `T`'s layout).
         unsafe {
-            core::ptr::addr_of_mut!((*at).tier).write(tier);
-            core::ptr::addr_of_mut!((*at).nonces).write(NonceSequence::new());
+            let nonces = core::ptr::addr_of_mut!((*at).nonces);
+            nonces.write(NonceSequence::new(KeyTag {
+                tier,
+                live: Live::unset(),
+            }));
             let round_keys = core::ptr::addr_of_mut!((*at).round_keys);
             expand_key(
                 tier,
                 key,
                 &mut *round_keys.cast::<MaybeUninit<RoundKeys<NK>>>(),
             );
-            core::ptr::addr_of_mut!((*at).live).write(Live::new());
+            core::ptr::addr_of_mut!((*nonces).tag.live).write(Live::new());
         }
     }
 
     /// Whether the key state is still there (see [`Live`]).
     #[inline(always)]
     pub(crate) fn is_live(&self) -> bool {
-        self.live.holds()
+        self.nonces.tag.live.holds()
     }
 
     /// The key's generated-nonce state.
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    pub(crate) fn nonces(&self) -> &NonceSequence {
+    pub(crate) fn nonces(&self) -> &NonceSequence<KeyTag> {
         &self.nonces
     }
 
     /// The tier this key runs on.
     pub(crate) fn tier(&self) -> Tier {
-        self.tier
+        self.nonces.tag.tier
     }
 
     /// GCM-SIV encryption of `data`, returning the tag. `nonce` and
@@ -494,7 +508,7 @@ impl<const NK: usize> SivKey<NK> {
         len_block: u128,
     ) -> Block {
         on_tier!(
-            self.tier,
+            self.tier(),
             aesni: x86_64::siv::seal,
             avx2: x86_64::gcm_vaes_avx2::siv_seal,
             avx512: x86_64::gcm_vaes_avx512::siv_seal,
@@ -514,7 +528,7 @@ impl<const NK: usize> SivKey<NK> {
         len_block: u128,
     ) -> Block {
         on_tier!(
-            self.tier,
+            self.tier(),
             aesni: x86_64::siv::open,
             avx2: x86_64::gcm_vaes_avx2::siv_open,
             avx512: x86_64::gcm_vaes_avx512::siv_open,

@@ -51,38 +51,44 @@ use crate::error::Error;
 use crate::random::fork;
 
 #[cfg(feature = "std")]
-/// The lock bit of [`NonceSequence::state`]; the other bits are the fork
+/// The lock bit of [`NonceSequence::state`]; the other 63 bits are the fork
 /// generation the salt belongs to (0: no salt yet).
-const LOCKED: u32 = 1;
+const LOCKED: u64 = 1;
 
-/// A key's generated-nonce state: 24 bytes. (`pub` only to appear in the
-/// sealed trait; the module is private.)
+/// A key's generated-nonce state: 28 bytes, and the owner's `tag` (a key's
+/// tier and liveness mark, 4 bytes) in what would otherwise be padding, so
+/// that the 32 bytes after a key's round keys and powers hold all of it.
+/// (`pub` only to appear in the sealed trait; the module is private.)
 #[cfg_attr(
     not(feature = "std"),
     allow(dead_code, reason = "generated nonces need std")
 )]
-pub struct NonceSequence {
+pub struct NonceSequence<Tag> {
     /// The next counter value.
     counter: AtomicU64,
+    /// `generation << 1 | locked`, with the full 64-bit fork generation
+    /// (less its top bit, which 2^63 generations would take to reach).
+    state: AtomicU64,
     /// The salt, as three words.
     salt: [AtomicU32; 3],
-    /// `generation << 1 | locked`.
-    state: AtomicU32,
+    /// The owner's; the sequence never reads it.
+    pub(crate) tag: Tag,
 }
 
-impl NonceSequence {
+impl<Tag> NonceSequence<Tag> {
     /// No salt yet; the counter at zero.
-    pub(crate) const fn new() -> Self {
+    pub(crate) const fn new(tag: Tag) -> Self {
         Self {
             counter: AtomicU64::new(0),
+            state: AtomicU64::new(0),
             salt: [const { AtomicU32::new(0) }; 3],
-            state: AtomicU32::new(0),
+            tag,
         }
     }
 }
 
 #[cfg(feature = "std")]
-impl NonceSequence {
+impl<Tag> NonceSequence<Tag> {
     /// The next nonce of this key.
     #[inline]
     pub(crate) fn next(&self) -> Result<Nonce, Error> {
@@ -123,7 +129,7 @@ impl NonceSequence {
     /// One unused counter value, from this thread's reservation for the key
     /// with this salt and generation, or from a new reservation.
     #[inline(always)]
-    fn take(&self, salt: [u32; 3], generation: u32) -> Result<u64, Error> {
+    fn take(&self, salt: [u32; 3], generation: u64) -> Result<u64, Error> {
         let cached = RESERVED.try_with(|cache| {
             // A signal handler that interrupts this thread inside the block
             // below and seals under the same key must not hand out the value
@@ -159,7 +165,7 @@ impl NonceSequence {
     /// first value.
     #[cold]
     #[inline(never)]
-    fn refill(&self, entry: &Reservation, salt: [u32; 3], generation: u32) -> Result<u64, Error> {
+    fn refill(&self, entry: &Reservation, salt: [u32; 3], generation: u64) -> Result<u64, Error> {
         let (first, count) = self.reserve(RESERVE)?;
         entry.salt.set(salt);
         entry.generation.set(generation);
@@ -193,7 +199,7 @@ impl NonceSequence {
     /// Draws a new salt for `generation`, unless another thread is doing so.
     /// `seen` is the state this thread read.
     #[cold]
-    fn resalt(&self, seen: u32, generation: u32) -> Result<Resalt, Error> {
+    fn resalt(&self, seen: u64, generation: u64) -> Result<Resalt, Error> {
         // A lock left by a thread of another process generation (a fork in the
         // middle of a re-salt) is stale: take it over.
         let stale = seen & LOCKED == 0 || seen >> 1 != generation;
@@ -305,7 +311,7 @@ const WAYS: usize = 8;
 /// whose salt (of `generation`) is `salt`.
 struct Reservation {
     salt: Cell<[u32; 3]>,
-    generation: Cell<u32>,
+    generation: Cell<u64>,
     next: Cell<u64>,
     end: Cell<u64>,
 }
@@ -344,7 +350,7 @@ std::thread_local! {
     };
 }
 
-impl core::fmt::Debug for NonceSequence {
+impl<Tag> core::fmt::Debug for NonceSequence<Tag> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("NonceSequence").finish_non_exhaustive()
     }
@@ -357,7 +363,7 @@ mod tests {
 
     #[test]
     fn counter_exhaustion_is_an_error_not_a_wrap() {
-        let seq = NonceSequence::new();
+        let seq = NonceSequence::new(());
         seq.set_counter(u64::MAX - 2);
         let a = seq.next().unwrap();
         let b = seq.next().unwrap();
@@ -368,7 +374,7 @@ mod tests {
 
     #[test]
     fn exhaustion_across_reservations_spends_every_value_once() {
-        let seq = NonceSequence::new();
+        let seq = NonceSequence::new(());
         seq.set_counter(u64::MAX - 300);
         let mut seen = std::collections::HashSet::new();
         while let Ok(nonce) = seq.next() {
@@ -380,7 +386,7 @@ mod tests {
 
     #[test]
     fn a_reentrant_call_takes_from_the_atomic_not_the_cache() {
-        let seq = NonceSequence::new();
+        let seq = NonceSequence::new(());
         let n0 = seq.next().unwrap();
         // As if a signal handler ran while this thread was inside `take`.
         super::RESERVED.with(|c| c.busy.set(true));
@@ -397,13 +403,31 @@ mod tests {
         assert_eq!(counter(n2), 1);
     }
 
+    /// The key's state holds the whole fork generation: after 2^31 or 2^32
+    /// generations (forks and restores in one lineage), a salt drawn before
+    /// them is still stale. (Kept in 31 bits, as before, it looked current
+    /// again, and the copy would have reused its parent's nonces.)
+    #[test]
+    fn a_salt_is_stale_after_any_number_of_generations() {
+        use crate::random::fork;
+        for step in [1u64 << 31, 1 << 32] {
+            let seq = NonceSequence::new(());
+            let before = seq.next().unwrap();
+            fork::advance_for_test(step);
+            let after = seq.next().unwrap();
+            // A new salt: the first four bytes (salt alone, no counter bits)
+            // differ but with probability 2^-32.
+            assert_ne!(before[..4], after[..4], "generation step {step:#x}");
+        }
+    }
+
     /// The salt lock held by this very thread (a signal handler re-entering
     /// during the salt's draw): `next` returns at once with a random nonce
     /// instead of waiting for itself forever.
     #[test]
     fn reentry_while_this_thread_draws_the_salt_does_not_wait() {
         use core::sync::atomic::Ordering;
-        let seq = NonceSequence::new();
+        let seq = NonceSequence::new(());
         let generation = crate::random::fork::generation();
         seq.state
             .store(generation << 1 | super::LOCKED, Ordering::Release);
@@ -423,7 +447,7 @@ mod tests {
     #[test]
     fn next_waits_for_another_thread_that_holds_the_salt_lock() {
         use core::sync::atomic::Ordering;
-        let seq = std::sync::Arc::new(NonceSequence::new());
+        let seq = std::sync::Arc::new(NonceSequence::new(()));
         let generation = crate::random::fork::generation();
         seq.state
             .store(generation << 1 | super::LOCKED, Ordering::Release);
@@ -455,7 +479,7 @@ mod tests {
         use crate::random::fork;
         for with_marker in [true, false] {
             let saved = (!with_marker).then(|| fork::set_marker_for_test(core::ptr::null_mut()));
-            let seq = NonceSequence::new();
+            let seq = NonceSequence::new(());
             let first = seq.next().unwrap();
             let mut fds = [0i32; 2];
             // SAFETY: `fds` has room for the two descriptors.
@@ -531,7 +555,9 @@ mod tests {
     fn many_keys_on_one_thread_never_repeat() {
         // More keys than the cache holds, used round-robin: entries are evicted
         // and re-reserved; every key's nonces stay distinct.
-        let keys: Vec<NonceSequence> = (0..3 * super::WAYS).map(|_| NonceSequence::new()).collect();
+        let keys: Vec<NonceSequence<()>> = (0..3 * super::WAYS)
+            .map(|_| NonceSequence::new(()))
+            .collect();
         let mut seen: Vec<std::collections::HashSet<[u8; 12]>> =
             keys.iter().map(|_| Default::default()).collect();
         for _ in 0..600 {
@@ -543,7 +569,7 @@ mod tests {
 
     #[test]
     fn nonces_are_the_salt_xor_the_counter() {
-        let seq = NonceSequence::new();
+        let seq = NonceSequence::new(());
         let n0 = seq.next().unwrap();
         let n1 = seq.next().unwrap();
         let n5 = {
@@ -564,7 +590,7 @@ mod tests {
         let x: Vec<u8> = n0.iter().zip(big).map(|(a, b)| a ^ b).collect();
         assert_eq!(x, [0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
         // Two keys draw independent salts.
-        let other = NonceSequence::new();
+        let other = NonceSequence::new(());
         assert_ne!(other.next().unwrap(), n0);
     }
 }

@@ -102,36 +102,40 @@ pub struct Generator {
     /// Bytes and requests since the last seed.
     bytes: u64,
     requests: u64,
-    /// The fork generation the last seed belongs to.
-    generation: u32,
+    /// The fork generation the last seed belongs to (0: not seeded yet).
+    generation: u64,
 }
 
 impl Generator {
-    /// A generator seeded from the operating system (and the CPU, see the
-    /// module documentation).
+    /// A generator for this CPU, not seeded yet: the first request seeds it
+    /// from the operating system (and the CPU, see the module documentation)
+    /// where the generator is by then. So a new generator holds no secret,
+    /// and returning it, or moving it into a `Box`, a struct or a static,
+    /// leaves no copy of a key behind; move it before its first use, not
+    /// after (a move copies the current key, which no call can wipe).
     ///
-    /// Errors: [`Error::UnsupportedCpu`] without hardware AES, [`Error::Entropy`]
-    /// if the operating system gives no randomness.
+    /// Errors: [`Error::UnsupportedCpu`] without hardware AES. The first
+    /// request returns [`Error::Entropy`] if the operating system gives no
+    /// randomness.
     ///
     /// ```
     /// # fn main() -> Result<(), hardware_aead::Error> {
-    /// let mut rng = hardware_aead::random::Generator::new()?;
-    /// # let _ = rng.key_16()?;
+    /// let mut rng = Box::new(hardware_aead::random::Generator::new()?);
+    /// let key = rng.key_16()?; // seeded here, inside the box
+    /// # let _ = key;
     /// # Ok(()) }
     /// ```
     pub fn new() -> Result<Self, Error> {
-        let tier = Tier::best()?;
-        let mut rng = Self {
+        Ok(Self {
             key: [0; 32],
             buffer: [0; BUFFER],
             pos: BUFFER,
-            tier,
+            tier: Tier::best()?,
             bytes: 0,
             requests: 0,
+            // Never current: the first request reseeds.
             generation: 0,
-        };
-        rng.reseed()?;
-        Ok(rng)
+        })
     }
 
     /// Fills `out` with random bytes.
@@ -179,7 +183,9 @@ impl Generator {
         Ok(())
     }
 
-    /// A fresh 256-bit key, zeroized when dropped.
+    /// A fresh 256-bit key, zeroized when dropped. It is returned by value;
+    /// to write a key straight into memory of your choosing (a locked page, a
+    /// key slot), [`fill`](Self::fill) that memory instead.
     ///
     /// ```
     /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, random::Generator};
@@ -489,9 +495,32 @@ pub(crate) mod tests {
         );
     }
 
+    /// A generator seeded where it is.
+    fn seeded() -> Generator {
+        let mut rng = Generator::new().unwrap();
+        rng.reseed().unwrap();
+        rng
+    }
+
+    /// `Generator::new` draws no seed: the generator it returns holds no
+    /// secret, so moving it (out of `new`, into a box) copies none. The first
+    /// request seeds it where it then is.
+    #[test]
+    fn a_new_generator_holds_no_secret_until_its_first_request() {
+        let mut rng = Box::new(Generator::new().unwrap());
+        assert_eq!(rng.key, [0; 32]);
+        assert!(rng.buffer.iter().all(|b| *b == 0));
+        assert_eq!(rng.generation, 0);
+        let mut out = [0u8; 16];
+        rng.fill(&mut out).unwrap();
+        assert_ne!(rng.key, [0; 32], "seeded in place by the first request");
+        assert_ne!(rng.generation, 0);
+        assert_ne!(out, [0; 16]);
+    }
+
     #[test]
     fn refills_and_large_requests_erase_the_key_and_served_bytes() {
-        let mut rng = Generator::new().unwrap();
+        let mut rng = seeded();
         // A large request: its own keystream; the key becomes its first 32 bytes.
         let before = rng.key;
         let mut out = [0u8; 200];
@@ -534,7 +563,7 @@ pub(crate) mod tests {
     /// counter runs far; no 16-byte block of the output repeats.
     #[test]
     fn long_requests_change_key_every_keystream_max_bytes() {
-        let mut rng = Generator::new().unwrap();
+        let mut rng = seeded();
         let mut key = rng.key;
         let mut out = vec![0u8; 2 * KEYSTREAM_MAX + 100];
         rng.fill(&mut out).unwrap();
@@ -557,7 +586,7 @@ pub(crate) mod tests {
     /// [`RESEED_BYTES`] reseeds between its pieces.
     #[test]
     fn reseeds_inside_a_long_request() {
-        let mut rng = Generator::new().unwrap();
+        let mut rng = seeded();
         rng.bytes = RESEED_BYTES - 1;
         let key = rng.key;
         let mut out = vec![0u8; 2 * KEYSTREAM_MAX];
@@ -608,20 +637,23 @@ pub(crate) mod tests {
     #[test]
     fn entropy_error_when_the_os_source_fails() {
         OS_FAILS.with(|f| f.set(true));
-        assert_eq!(Generator::new().err(), Some(Error::Entropy));
+        assert_eq!(
+            Generator::new().unwrap().fill(&mut [0; 1]),
+            Err(Error::Entropy)
+        );
         #[cfg(feature = "std")]
-        let seq = crate::nonce::NonceSequence::new();
+        let seq = crate::nonce::NonceSequence::new(());
         #[cfg(feature = "std")]
         assert_eq!(seq.next(), Err(Error::Entropy));
         OS_FAILS.with(|f| f.set(false));
-        assert!(Generator::new().is_ok());
+        assert!(Generator::new().unwrap().fill(&mut [0; 1]).is_ok());
         #[cfg(feature = "std")]
         assert!(seq.next().is_ok());
     }
 
     #[test]
     fn reseeds_after_the_request_budget() {
-        let mut rng = Generator::new().unwrap();
+        let mut rng = seeded();
         rng.requests = RESEED_REQUESTS;
         let before = rng.key;
         let mut out = [0u8; 1];

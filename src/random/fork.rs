@@ -27,10 +27,12 @@
 //! The fast path ([`generation`]) is two loads (the page marker and the
 //! atfork counter) where the page exists.
 
-use core::sync::atomic::{AtomicPtr, AtomicU8, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicPtr, AtomicU8, AtomicU32, AtomicU64, Ordering};
 
-/// The generation bumped by the atfork handler and by detected forks.
-static GENERATION: AtomicU32 = AtomicU32::new(1);
+/// The generation bumped by the atfork handler and by detected forks: 64
+/// bits, so no number of forks and restores in one lineage brings an old
+/// value back.
+static GENERATION: AtomicU64 = AtomicU64::new(1);
 
 /// The `MADV_WIPEONFORK` page's marker byte (null before set-up or if the
 /// page could not be made).
@@ -184,7 +186,7 @@ fn marker() -> Option<&'static AtomicU8> {
 
 /// The current fork generation: it differs in a child from its parent's.
 #[inline]
-pub(crate) fn generation() -> u32 {
+pub(crate) fn generation() -> u64 {
     setup();
     match marker() {
         // No marker page: only the process id can see a fork that bypassed
@@ -213,7 +215,7 @@ fn check_pid() {
 
 /// [`generation`], also checking the process id (one syscall): used where
 /// the operating system is asked for randomness anyway.
-pub(crate) fn checked_generation() -> u32 {
+pub(crate) fn checked_generation() -> u64 {
     setup();
     check_pid();
     generation()
@@ -223,6 +225,13 @@ pub(crate) fn checked_generation() -> u32 {
 /// generator reseeds at its next use.
 pub(crate) fn forked() {
     GENERATION.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Moves the generation on by `n` (tests of what a key does after many
+/// generations).
+#[cfg(all(test, feature = "std"))]
+pub(crate) fn advance_for_test(n: u64) {
+    GENERATION.fetch_add(n, Ordering::SeqCst);
 }
 
 /// The marker byte as it is now (`None` without a marker page): zero in a
