@@ -7,12 +7,10 @@ use alloc::{vec, vec::Vec};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use crate::backend::{Backend, InOut, Tier};
+use crate::backend::{Backend, Tier};
 use crate::error::Error;
+use crate::inout::InOut;
 use crate::placement::{KeySlot, Placed};
-
-/// A 96-bit nonce.
-pub type Nonce = [u8; 12];
 
 /// A 128-bit authentication tag.
 pub type Tag = [u8; 16];
@@ -20,8 +18,7 @@ pub type Tag = [u8; 16];
 /// The length of a [`Tag`] in bytes.
 pub const TAG_LEN: usize = 16;
 
-/// The length of a [`Nonce`] in bytes.
-pub const NONCE_LEN: usize = 12;
+pub use crate::nonce::{NONCE_LEN, Nonce};
 
 pub(crate) mod sealed {
     use super::{Error, InOut, Tag, Tier, Zeroize};
@@ -669,7 +666,7 @@ macro_rules! impl_aead {
                 &self,
                 nonce: &$crate::Nonce,
                 aad: &[u8],
-                data: &mut $crate::backend::InOut<'_>,
+                data: &mut $crate::inout::InOut<'_>,
             ) -> $crate::Tag {
                 $seal(&self.key, nonce, aad, data)
             }
@@ -678,7 +675,7 @@ macro_rules! impl_aead {
                 &self,
                 nonce: &$crate::Nonce,
                 aad: &[u8],
-                data: &mut $crate::backend::InOut<'_>,
+                data: &mut $crate::inout::InOut<'_>,
                 tag: &$crate::Tag,
             ) -> $crate::Tag {
                 $open(&self.key, nonce, aad, data, tag)

@@ -90,7 +90,7 @@ use ::aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, TagPosition};
 use crate::aead::{Tag, verify_or_wipe};
 use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use crate::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use crate::backend::InOut;
+use crate::inout::InOut;
 use crate::xaes_gcm::Xaes256Gcm;
 
 /// [`AeadInOut::encrypt_inout_detached`] for every key type: the crate's

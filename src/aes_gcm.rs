@@ -19,8 +19,9 @@
 
 use crate::aead::impl_aead;
 use crate::aead::{Nonce, Tag};
-use crate::backend::{GcmKey, InOut};
 use crate::error::Error;
+use crate::inout::InOut;
+use crate::key::GcmKey;
 
 /// The longest plaintext GCM allows, in bytes.
 ///

@@ -27,8 +27,9 @@
 
 use crate::aead::impl_aead;
 use crate::aead::{Nonce, Tag};
-use crate::backend::{InOut, SivKey};
 use crate::error::Error;
+use crate::inout::InOut;
+use crate::key::SivKey;
 
 /// The longest plaintext AES-GCM-SIV allows, in bytes: RFC 8452 §6, P_MAX = 2^36.
 pub const MAX_PLAINTEXT_LEN: u64 = 1 << 36;

@@ -97,9 +97,12 @@ pub mod aead_traits;
 pub mod aes_gcm;
 pub mod aes_gcm_siv;
 mod backend;
+mod block;
 #[cfg(feature = "ece")]
 pub mod ece;
 mod error;
+mod inout;
+mod key;
 mod nonce;
 pub mod placement;
 #[cfg(feature = "getrandom")]

@@ -44,11 +44,15 @@ use core::sync::atomic::{AtomicU32, AtomicU64};
 use core::sync::atomic::{Ordering, compiler_fence, fence};
 
 #[cfg(feature = "std")]
-use crate::aead::Nonce;
-#[cfg(feature = "std")]
 use crate::error::Error;
 #[cfg(feature = "std")]
 use crate::random::fork;
+
+/// A 96-bit nonce.
+pub type Nonce = [u8; 12];
+
+/// The length of a [`Nonce`] in bytes.
+pub const NONCE_LEN: usize = 12;
 
 #[cfg(feature = "std")]
 /// The lock bit of [`NonceSequence::state`]; the other 63 bits are the fork

@@ -3,7 +3,7 @@
 //!
 //! - [`KeySlot<K>`] is uninitialised storage for a key type, on the stack, in
 //!   a struct, or in memory the caller allocated.
-//! - [`Aead::new_in`] builds the key state inside a slot,
+//! - [`Aead::new_in`](crate::Aead::new_in) builds the key state inside a slot,
 //!   field by field (the state is never moved after it is built), and returns a
 //!   [`Placed`] guard that dereferences to the key.
 //! - Dropping the guard drops the key (which zeroizes its round keys and
@@ -12,7 +12,7 @@
 //!   (`mem::forget`) still leaves no key behind once its slot goes.
 //! - For memory the caller allocates itself (e.g. `mmap` + `mlock`),
 //!   [`key_state_layout`] gives the size and alignment, and the `unsafe`
-//!   [`Aead::new_at`] builds the key at a raw pointer.
+//!   [`Aead::new_at`](crate::Aead::new_at) builds the key at a raw pointer.
 //!
 //! Which memory is safe: any the process owns and keeps — the stack, the
 //! heap, `mlock`ed or guarded pages. Not memory the system may zero or take
@@ -39,8 +39,6 @@ use core::alloc::Layout;
 use core::fmt;
 use core::mem::MaybeUninit;
 use core::ops::Deref;
-
-use crate::aead::Aead;
 
 /// Uninitialised storage for one key of type `K`.
 ///
@@ -101,7 +99,7 @@ pub struct Placed<'a, K> {
     slot: &'a mut KeySlot<K>,
 }
 
-impl<'a, K: Aead> Placed<'a, K> {
+impl<'a, K> Placed<'a, K> {
     /// Wraps a slot whose key has been built.
     ///
     /// # Safety
@@ -168,7 +166,7 @@ impl<K: fmt::Debug> fmt::Debug for Placed<'_, K> {
 }
 
 /// The size and alignment of `K`'s key state, for callers who allocate it
-/// themselves and build it with [`Aead::new_at`].
+/// themselves and build it with [`Aead::new_at`](crate::Aead::new_at).
 ///
 /// ```
 /// use hardware_aead::{aes_gcm::Aes256Gcm, placement::key_state_layout};
@@ -176,6 +174,6 @@ impl<K: fmt::Debug> fmt::Debug for Placed<'_, K> {
 /// assert!(layout.size() <= 400);
 /// assert_eq!(layout.align(), 16);
 /// ```
-pub fn key_state_layout<K: Aead>() -> Layout {
+pub fn key_state_layout<K>() -> Layout {
     Layout::new::<K>()
 }

@@ -47,7 +47,7 @@ use core::cell::RefCell;
 use zeroize::Zeroize;
 pub use zeroize::Zeroizing;
 
-use crate::backend::Tier;
+use crate::backend::{Tier, keystream};
 use crate::error::Error;
 
 /// Output bytes after which the generator reseeds from the operating system.
@@ -343,23 +343,6 @@ fn rekey(tier: Tier, key: &mut [u8; 32], out: &mut [u8]) {
     keystream(tier, key, &mut next, out);
     *key = next;
     next.zeroize();
-}
-
-/// One AES-256-CTR keystream under `key` from counter 0: blocks 0 and 1 into
-/// `next`, the rest into `out`.
-fn keystream(tier: Tier, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: every x86_64 tier implies the AES-NI features (`Tier::aesni`).
-    unsafe {
-        crate::backend::x86_64::aes::keystream(tier.aesni(), key, next, out)
-    }
-    #[cfg(target_arch = "aarch64")]
-    // SAFETY: the ARMv8 token proves AES was detected.
-    unsafe {
-        let crate::backend::Tier::Armv8(t) = tier;
-        let _dit = crate::backend::aarch64::DitGuard::new();
-        crate::backend::aarch64::aes::keystream(t, key, next, out)
-    }
 }
 
 /// XORs the CPU's entropy source into `seed`, where there is one and the

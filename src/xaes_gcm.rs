@@ -63,8 +63,10 @@
 
 use crate::aead::Tag;
 use crate::aes_gcm::{length_block, pre_counter_block};
-use crate::backend::{InOut, Tier, XaesKey};
+use crate::backend::Tier;
 use crate::error::Error;
+use crate::inout::InOut;
+use crate::key::XaesKey;
 
 /// A 192-bit XAES-256-GCM nonce: the first 12 bytes go into the key
 /// derivation, the last 12 are the AES-256-GCM nonce Nₓ.

@@ -18,7 +18,7 @@ pub(crate) mod xaes;
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
-use crate::backend::Block;
+use crate::block::Block;
 
 /// PSTATE.DIT (FEAT_DIT, Armv8.4) set for as long as the guard lives, where the
 /// CPU has it, and put back as it was when the guard drops. With DIT set the

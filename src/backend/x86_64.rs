@@ -17,7 +17,7 @@ use core::arch::x86_64::{
     __m128i, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_storeu_si128,
 };
 
-use crate::backend::Block;
+use crate::block::Block;
 
 aesni_clmul! {
     /// Loads a block into a register.

@@ -23,7 +23,7 @@ use zeroize::Zeroize;
 
 use super::ctr::counter_blocks;
 use super::{load, store_blocks, store_blocks_to, store_each, zero};
-use crate::backend::RoundKeys;
+use crate::block::RoundKeys;
 use crate::cpu::Armv8;
 
 /// Encrypts `N` independent blocks in place, round by round so that `N` AES

@@ -33,7 +33,8 @@ use core::arch::aarch64::*;
 use super::aes::encrypt_blocks_inline;
 use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline};
 use super::{load, load_blocks, store_blocks, store_blocks_to, zero};
-use crate::backend::{HPowers, InOut, wipe};
+use crate::block::{HPowers, wipe};
+use crate::inout::InOut;
 
 /// Bytes per bulk iteration: eight blocks.
 pub(super) const GROUP: usize = 128;

@@ -24,8 +24,9 @@ use super::ctr::{
 };
 use super::pmull::{byte_reverse, mul_x, powers};
 use super::{from_u128, store, store_each, zero};
-use crate::backend::{Block, HPowers, InOut, RoundKeys};
+use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::Armv8;
+use crate::inout::InOut;
 
 armv8_aes! {
     /// Builds a GCM key's state where it will live, as on x86_64: the round

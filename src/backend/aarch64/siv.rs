@@ -27,8 +27,9 @@ use super::ctr::{
 };
 use super::pmull::{fold_blocks, fold_blocks_inline, powers, powers_upto};
 use super::{from_u128, load, load_blocks, store, store_blocks, zero};
-use crate::backend::{Block, InOut, RoundKeys, padded_block, wipe};
+use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::Armv8;
+use crate::inout::{InOut, padded_block};
 
 armv8_aes! {
     /// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =

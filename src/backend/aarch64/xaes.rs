@@ -13,8 +13,9 @@ use super::ctr::{by_tail_size, counter_add, counter_register, hash_padded, tail}
 use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
 use super::{from_u128, load, store, zero};
 use crate::backend::xaes::{MessageKey, SHORT_MAX};
-use crate::backend::{Block, InOut, RoundKeys};
+use crate::block::{Block, RoundKeys};
 use crate::cpu::Armv8;
+use crate::inout::InOut;
 
 /// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
 /// the steps of `x86_64/xaes.rs`'s `derive_regs!`, a macro for the same

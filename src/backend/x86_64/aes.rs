@@ -12,7 +12,7 @@ use zeroize::Zeroize;
 
 use super::ctr::counter_blocks;
 use super::{load, store_blocks, store_blocks_to, store_each};
-use crate::backend::RoundKeys;
+use crate::block::RoundKeys;
 use crate::cpu::AesNiClmul;
 
 aesni_clmul! {

@@ -36,8 +36,9 @@ use super::clmul::{
     reduce, wide_zero,
 };
 use super::{load, load_blocks, store, store_blocks};
-use crate::backend::{HPowers, InOut, wipe};
+use crate::block::{HPowers, wipe};
 use crate::cpu::x86_64::aesni_clmul as tier;
+use crate::inout::InOut;
 use engine::{Powers, groups_end, hash_output, state_finish, state_from};
 
 /// Bytes per bulk iteration: eight blocks, one group of the engine.

@@ -56,7 +56,7 @@ use super::{
     ctr_keys, for_hash_reg, karatsuba_done, load_reg, mul_acc_k, splat_key, store_reg, sum_value,
     tier, wide_zero, widen, wipe_ctr_keys, xor,
 };
-use crate::backend::InOut;
+use crate::inout::InOut;
 
 /// The hash work done after AES round `round` of a stitched group of `n`
 /// registers, as a unit number: 0 reduces the state, u in 1..n multiplies

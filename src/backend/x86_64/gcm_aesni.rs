@@ -20,8 +20,9 @@ use super::aes::{expand_key_regs, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers};
 use super::ctr::{by_tail_size, ctr_hash_input, ctr_hash_output, hash_padded, load_powers, tail};
 use super::{from_u128, store, store_each};
-use crate::backend::{Block, HPowers, InOut, RoundKeys};
+use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::AesNiClmul;
+use crate::inout::InOut;
 
 aesni_clmul! {
     /// Builds a GCM key's state where it will live: the round keys of `key`

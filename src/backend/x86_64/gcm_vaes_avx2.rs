@@ -16,9 +16,10 @@ use zeroize::Zeroize;
 use super::aes::aes_round_asm;
 use super::ctr::for_hash;
 use super::{gcm_aesni, siv};
-use crate::backend::{Block, HPowers, InOut, RoundKeys};
+use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx2;
 use crate::cpu::x86_64::vaes_avx2 as tier;
+use crate::inout::InOut;
 use engine::Powers;
 
 /// Registers per group in the main loop: eight independent AES chains.

@@ -26,8 +26,9 @@ use super::ctr::{
     GROUP, by_tail_size, counter_blocks, ctr_hash_output, ctr_only, hash_input, hash_padded, tail,
 };
 use super::{from_u128, load, load_blocks, store, store_blocks};
-use crate::backend::{Block, InOut, RoundKeys, padded_block, wipe};
+use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::AesNiClmul;
+use crate::inout::{InOut, padded_block};
 
 aesni_clmul! {
     /// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =

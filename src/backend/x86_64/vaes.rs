@@ -27,7 +27,8 @@ use super::{
     BIG, BIG_FROM, GCM_SHORT_MAX, RB, SMALL, Token, gcm_short, group_powers, siv_one_group, tier,
 };
 use crate::backend::x86_64::{self, gcm_aesni, siv};
-use crate::backend::{Block, HPowers, InOut, RoundKeys};
+use crate::block::{Block, HPowers, RoundKeys};
+use crate::inout::InOut;
 
 tier! {
     /// Whether a message of `len` bytes takes the big groups.

@@ -20,8 +20,9 @@ use super::clmul::{byte_reverse, mul_x, powers, powers_upto};
 use super::ctr::{by_tail_size, hash_padded, tail};
 use super::{from_u128, load, store};
 use crate::backend::xaes::{MessageKey, SHORT_MAX};
-use crate::backend::{Block, InOut, RoundKeys};
+use crate::block::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
+use crate::inout::InOut;
 
 /// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
 /// Kₓ's round keys and H^1..H^`powers_count` of its GHASH key (the rest
