@@ -4,7 +4,6 @@
 #[cfg(feature = "alloc")]
 use alloc::{vec, vec::Vec};
 
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::backend::{Backend, Tier};
@@ -20,81 +19,7 @@ pub const TAG_LEN: usize = 16;
 
 pub use crate::nonce::{NONCE_LEN, Nonce};
 
-pub(crate) mod sealed {
-    use super::{Error, InOut, Tag, Tier, Zeroize};
-
-    /// What an algorithm supplies: construction from a detected tier, the length
-    /// limits, and the core seal/open over an in/out buffer. Not nameable outside
-    /// the crate, so only this crate's types implement [`Aead`](super::Aead).
-    pub trait Core: Sized {
-        /// Builds the key state at `at` without moving it afterwards.
-        ///
-        /// # Safety
-        /// `at` must be valid for writes of `Self` and aligned for it.
-        unsafe fn init_at(at: *mut Self, tier: Tier, key: &Self::KeyBytes);
-
-        /// The next nonce for the generated-nonce methods: the key's counter
-        /// sequence (96-bit nonces), or fresh random bytes (XAES-256-GCM's
-        /// 192-bit nonces).
-        #[cfg(feature = "std")]
-        fn generate_nonce(&self) -> Result<Self::Nonce, Error>;
-
-        /// The key bytes, `[u8; 16]` or `[u8; 32]`.
-        type KeyBytes: AsRef<[u8]> + Zeroize + for<'a> TryFrom<&'a [u8]>;
-
-        /// The nonce: `[u8; 12]` ([`Nonce`](super::Nonce)), or `[u8; 24]` for
-        /// XAES-256-GCM.
-        type Nonce: AsRef<[u8]> + Copy + Send + Sync + for<'a> TryFrom<&'a [u8]>;
-
-        /// Builds the key state on an already detected tier, in the value it
-        /// returns (through [`init_at`](Core::init_at): no copy of the key
-        /// state is made on the way).
-        fn from_tier(tier: Tier, key: &Self::KeyBytes) -> Self {
-            let mut state = core::mem::MaybeUninit::<Self>::uninit();
-            // SAFETY: `state` is valid for writes of `Self` and aligned for it,
-            // and `init_at` initialises every field of it.
-            unsafe {
-                Self::init_at(state.as_mut_ptr(), tier, key);
-                state.assume_init()
-            }
-        }
-
-        /// The tier the key state was built for.
-        fn tier(&self) -> Tier;
-
-        /// Returns `Err(InputTooLong)` if `aad_len` or `text_len` exceed the
-        /// algorithm's limits.
-        fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error>;
-
-        /// Whether the key state still holds its setup mark (`backend::Live`).
-        fn is_live(&self) -> bool;
-
-        /// What every seal and open checks first: the key state is still
-        /// there ([`Error::KeyStateLost`] if the system zeroed it), and the
-        /// lengths are within the algorithm's limits.
-        #[inline(always)]
-        fn check_call(&self, aad_len: usize, text_len: usize) -> Result<(), Error> {
-            if !self.is_live() {
-                return Err(Error::KeyStateLost);
-            }
-            Self::check_lengths(aad_len, text_len)
-        }
-
-        /// Encrypts `data` and returns the tag. Lengths are already checked.
-        fn seal_core(&self, nonce: &Self::Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag;
-
-        /// Decrypts `data` and returns the tag the algorithm computes for it, to
-        /// be compared by the caller. Lengths are already checked. The plaintext
-        /// it writes is unauthenticated until that comparison succeeds.
-        fn open_core(
-            &self,
-            nonce: &Self::Nonce,
-            aad: &[u8],
-            data: &mut InOut<'_>,
-            tag: &Tag,
-        ) -> Tag;
-    }
-}
+pub(crate) mod sealed;
 
 /// The AEAD interface shared by every key type of the crate.
 ///
@@ -596,104 +521,4 @@ pub trait Aead: sealed::Core + Send + Sync {
     }
 }
 
-/// The one place that decides whether decrypted bytes are released: compares the
-/// tags in constant time and, if they differ, zeroes `plaintext` before returning
-/// [`Error::Authentication`]. The computed tag is wiped either way.
-pub(crate) fn verify_or_wipe(
-    mut computed: Tag,
-    received: &Tag,
-    plaintext: &mut [u8],
-) -> Result<(), Error> {
-    // XOR the tags as two words and compare the OR of the differences with zero:
-    // no early exit, and `subtle` keeps the final test branch-free up to the
-    // one public decision below.
-    let diff = u128::from_le_bytes(computed) ^ u128::from_le_bytes(*received);
-    let folded = (diff as u64) | ((diff >> 64) as u64);
-    // After a forgery the computed tag is the valid tag for the forged
-    // ciphertext: do not leave it on the stack.
-    computed.zeroize();
-    if bool::from(folded.ct_eq(&0)) {
-        Ok(())
-    } else {
-        plaintext.zeroize();
-        Err(Error::Authentication)
-    }
-}
-
-/// Implements the sealed `Core`, [`Aead`] and a `Debug` that shows no key bytes
-/// for an algorithm's key type. The type has one field, `key`, of the backend
-/// key-state type `state` (with `init_at`, `tier` and `nonces`); the
-/// algorithm's `check_lengths`, `seal` and `open` (the last two taking
-/// `&self.key` first) are named in the call, so a reader sees at the call
-/// site what the trait methods run. One body serves every key type.
-macro_rules! impl_aead {
-    (
-        $name:ident,
-        key_len = $key_len:literal,
-        state = $State:ident,
-        check_lengths = $check_lengths:path,
-        seal = $seal:path,
-        open = $open:path $(,)?
-    ) => {
-        impl $crate::aead::sealed::Core for $name {
-            type KeyBytes = [u8; $key_len];
-            type Nonce = $crate::Nonce;
-
-            unsafe fn init_at(at: *mut Self, tier: $crate::backend::Tier, key: &[u8; $key_len]) {
-                // SAFETY: `at` is valid for writes and aligned (caller), so is
-                // its only field.
-                unsafe { $State::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
-            }
-
-            #[cfg(feature = "std")]
-            fn generate_nonce(&self) -> Result<$crate::Nonce, $crate::Error> {
-                self.key.nonces().next()
-            }
-
-            fn tier(&self) -> $crate::backend::Tier {
-                self.key.tier()
-            }
-
-            fn is_live(&self) -> bool {
-                self.key.is_live()
-            }
-
-            fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), $crate::Error> {
-                $check_lengths(aad_len as u64, text_len as u64)
-            }
-
-            fn seal_core(
-                &self,
-                nonce: &$crate::Nonce,
-                aad: &[u8],
-                data: &mut $crate::inout::InOut<'_>,
-            ) -> $crate::Tag {
-                $seal(&self.key, nonce, aad, data)
-            }
-
-            fn open_core(
-                &self,
-                nonce: &$crate::Nonce,
-                aad: &[u8],
-                data: &mut $crate::inout::InOut<'_>,
-                tag: &$crate::Tag,
-            ) -> $crate::Tag {
-                $open(&self.key, nonce, aad, data, tag)
-            }
-        }
-
-        impl $crate::Aead for $name {
-            const KEY_LEN: usize = $key_len;
-            const NONCE_LEN: usize = $crate::NONCE_LEN;
-        }
-
-        impl ::core::fmt::Debug for $name {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &$crate::Aead::backend(self))
-                    .finish_non_exhaustive()
-            }
-        }
-    };
-}
-pub(crate) use impl_aead;
+pub(crate) use sealed::{impl_aead, verify_or_wipe};
