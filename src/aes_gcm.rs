@@ -73,15 +73,20 @@ pub(crate) fn length_block(aad_len: usize, text_len: usize) -> u128 {
     u128::from(u64::from_le_bytes(aad_bits)) | u128::from(u64::from_le_bytes(text_bits)) << 64
 }
 
-fn seal<const NK: usize>(key: &GcmKey<NK>, nonce: &Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag {
+fn seal<const ROUND_KEYS: usize>(
+    key: &GcmKey<ROUND_KEYS>,
+    nonce: &Nonce,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> Tag {
     let j0 = pre_counter_block(nonce);
     let len_block = length_block(aad.len(), data.len());
     // §7.1 steps 3–6: C = GCTR_K(inc32(J0), P); T = MSB_128(GCTR_K(J0, S)).
     key.seal(j0, aad, data, len_block)
 }
 
-fn open<const NK: usize>(
-    key: &GcmKey<NK>,
+fn open<const ROUND_KEYS: usize>(
+    key: &GcmKey<ROUND_KEYS>,
     nonce: &Nonce,
     aad: &[u8],
     data: &mut InOut<'_>,

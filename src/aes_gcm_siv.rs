@@ -70,13 +70,18 @@ fn length_block(aad_len: usize, text_len: usize) -> u128 {
     u128::from(aad_len as u64 * 8) | u128::from(text_len as u64 * 8) << 64
 }
 
-fn seal<const NK: usize>(key: &SivKey<NK>, nonce: &Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag {
+fn seal<const ROUND_KEYS: usize>(
+    key: &SivKey<ROUND_KEYS>,
+    nonce: &Nonce,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> Tag {
     let len_block = length_block(aad.len(), data.len());
     key.seal(nonce_block(nonce), aad, data, len_block)
 }
 
-fn open<const NK: usize>(
-    key: &SivKey<NK>,
+fn open<const ROUND_KEYS: usize>(
+    key: &SivKey<ROUND_KEYS>,
     nonce: &Nonce,
     aad: &[u8],
     data: &mut InOut<'_>,

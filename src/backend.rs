@@ -17,6 +17,8 @@ pub(crate) mod x86_64;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 
+pub(crate) mod tail_mode;
+
 /// The hardware path a key uses.
 ///
 /// [`new`](crate::Aead::new) picks the fastest tier the CPU supports;
@@ -205,12 +207,12 @@ macro_rules! on_tier {
 // XAES-256-GCM's dispatch: after `on_tier!`, which it uses.
 pub(crate) mod xaes;
 
-/// Expands `key` into `round_keys` on `tier`'s AES instructions (`NK` = 11 for
+/// Expands `key` into `round_keys` on `tier`'s AES instructions (`ROUND_KEYS` = 11 for
 /// a 16-byte key, 15 for a 32-byte one).
-pub(crate) fn expand_key<const NK: usize, const KB: usize>(
+pub(crate) fn expand_key<const ROUND_KEYS: usize, const KB: usize>(
     tier: Tier,
     key: &[u8; KB],
-    round_keys: &mut MaybeUninit<RoundKeys<NK>>,
+    round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
 ) {
     // SAFETY: the AES-NI token proves its features were detected.
     #[cfg(target_arch = "x86_64")]
@@ -228,10 +230,10 @@ pub(crate) fn expand_key<const NK: usize, const KB: usize>(
 
 /// Expands `key` into `round_keys` and computes H^1..H^8 into `h_powers`, on
 /// `tier`'s instructions.
-pub(crate) fn init_gcm_key<const NK: usize, const KB: usize>(
+pub(crate) fn init_gcm_key<const ROUND_KEYS: usize, const KB: usize>(
     tier: Tier,
     key: &[u8; KB],
-    round_keys: &mut MaybeUninit<RoundKeys<NK>>,
+    round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
     h_powers: &mut MaybeUninit<HPowers>,
 ) {
     // SAFETY: the AES-NI token proves its features were detected.
@@ -251,9 +253,9 @@ pub(crate) fn init_gcm_key<const NK: usize, const KB: usize>(
 /// GCM encryption of `data` with the key state `round_keys`, `h_powers`,
 /// returning the tag: `j0` is the pre-counter block, `len_block` the final
 /// GHASH block `[len(A)]64 || [len(C)]64`, both as `u128::from_le_bytes`.
-pub(crate) fn gcm_seal<const NK: usize>(
+pub(crate) fn gcm_seal<const ROUND_KEYS: usize>(
     tier: Tier,
-    round_keys: &RoundKeys<NK>,
+    round_keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
     j0: u128,
     aad: &[u8],
@@ -272,9 +274,9 @@ pub(crate) fn gcm_seal<const NK: usize>(
 
 /// GCM decryption of `data`, returning the tag computed over the ciphertext
 /// (as for [`gcm_seal`]); the caller compares it and wipes on a mismatch.
-pub(crate) fn gcm_open<const NK: usize>(
+pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
     tier: Tier,
-    round_keys: &RoundKeys<NK>,
+    round_keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
     j0: u128,
     aad: &[u8],
@@ -294,9 +296,9 @@ pub(crate) fn gcm_open<const NK: usize>(
 /// GCM-SIV encryption of `data` under the key-generating key's
 /// `round_keys`, returning the tag; `nonce` and `len_block` as
 /// `u128::from_le_bytes`.
-pub(crate) fn siv_seal<const NK: usize>(
+pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
     tier: Tier,
-    round_keys: &RoundKeys<NK>,
+    round_keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad: &[u8],
     data: &mut InOut<'_>,
@@ -314,9 +316,9 @@ pub(crate) fn siv_seal<const NK: usize>(
 
 /// GCM-SIV decryption of `data` under the received `tag`, returning the tag
 /// computed over the plaintext it wrote, for the caller to compare.
-pub(crate) fn siv_open<const NK: usize>(
+pub(crate) fn siv_open<const ROUND_KEYS: usize>(
     tier: Tier,
-    round_keys: &RoundKeys<NK>,
+    round_keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad: &[u8],
     data: &mut InOut<'_>,

@@ -28,16 +28,17 @@ pub(crate) fn wipe_blocks<const N: usize>(blocks: &mut [Block; N]) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
-/// AES round keys in the FIPS-197 byte order: `NK` = 11 for AES-128, 15 for AES-256.
+/// AES round keys in the FIPS-197 byte order: `ROUND_KEYS` = 11 for AES-128, 15
+/// for AES-256 (Nr + 1 blocks; not FIPS-197's Nk, the key length in words).
 #[repr(C, align(16))]
-pub(crate) struct RoundKeys<const NK: usize>(pub(crate) [Block; NK]);
+pub(crate) struct RoundKeys<const ROUND_KEYS: usize>(pub(crate) [Block; ROUND_KEYS]);
 
 /// The GHASH key powers H^1..H^8 in the POLYVAL representation (see
 /// `backend/x86_64/clmul.rs` for the maths): `0[i]` holds H^(i+1).
 #[repr(C, align(16))]
 pub(crate) struct HPowers(pub(crate) [Block; 8]);
 
-impl<const NK: usize> Drop for RoundKeys<NK> {
+impl<const ROUND_KEYS: usize> Drop for RoundKeys<ROUND_KEYS> {
     fn drop(&mut self) {
         wipe_blocks(&mut self.0);
     }

@@ -60,13 +60,13 @@ pub(crate) struct KeyTag {
 /// state with the tier and the live mark.
 ///
 /// For AES-256 that is 15 × 16 + 8 × 16 = 368 bytes of key-equivalent state.
-pub(crate) struct GcmKey<const NK: usize> {
-    round_keys: RoundKeys<NK>,
+pub(crate) struct GcmKey<const ROUND_KEYS: usize> {
+    round_keys: RoundKeys<ROUND_KEYS>,
     h_powers: HPowers,
     nonces: NonceSequence<KeyTag>,
 }
 
-impl<const NK: usize> GcmKey<NK> {
+impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     /// Builds the key state for `key` at `at`, field by field, so that it is
     /// never moved after construction: [`Aead::new`](crate::Aead::new) builds
     /// it in the value it returns, caller-placed keys (`placement.rs`) where
@@ -89,7 +89,7 @@ impl<const NK: usize> GcmKey<NK> {
                 tier,
                 key,
                 &mut *core::ptr::addr_of_mut!((*at).round_keys)
-                    .cast::<MaybeUninit<RoundKeys<NK>>>(),
+                    .cast::<MaybeUninit<RoundKeys<ROUND_KEYS>>>(),
                 &mut *core::ptr::addr_of_mut!((*at).h_powers).cast::<MaybeUninit<HPowers>>(),
             );
             core::ptr::addr_of_mut!((*nonces).tag.live).write(Live::new());
@@ -161,13 +161,13 @@ impl<const NK: usize> GcmKey<NK> {
 /// The whole AES-GCM-SIV key state: the key-generating key's round keys and the
 /// tier. Nothing else is reusable across nonces (RFC 8452 derives the hash and
 /// encryption keys per nonce).
-pub(crate) struct SivKey<const NK: usize> {
-    round_keys: RoundKeys<NK>,
+pub(crate) struct SivKey<const ROUND_KEYS: usize> {
+    round_keys: RoundKeys<ROUND_KEYS>,
     /// The generated-nonce state, the tier and the live mark (see [`KeyTag`]).
     nonces: NonceSequence<KeyTag>,
 }
 
-impl<const NK: usize> SivKey<NK> {
+impl<const ROUND_KEYS: usize> SivKey<ROUND_KEYS> {
     /// Builds the key state for `key` at `at` (see [`GcmKey::init_at`]).
     ///
     /// # Safety
@@ -185,7 +185,7 @@ impl<const NK: usize> SivKey<NK> {
             backend::expand_key(
                 tier,
                 key,
-                &mut *round_keys.cast::<MaybeUninit<RoundKeys<NK>>>(),
+                &mut *round_keys.cast::<MaybeUninit<RoundKeys<ROUND_KEYS>>>(),
             );
             core::ptr::addr_of_mut!((*nonces).tag.live).write(Live::new());
         }

@@ -97,23 +97,23 @@ armv8_aes! {
     /// Key expansion into `out`: 11 round keys from a 16-byte key (AES-128), 15
     /// from a 32-byte key (AES-256), written where they will live (as on
     /// x86_64).
-    pub(crate) fn expand<const NK: usize, const KB: usize>(
+    pub(crate) fn expand<const ROUND_KEYS: usize, const KB: usize>(
         _token: Armv8,
         key: &[u8; KB],
-        out: &mut MaybeUninit<RoundKeys<NK>>,
+        out: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
     ) {
-        out.write(RoundKeys(store_each(&expand_key_regs::<NK, KB, 0>(key, &mut []))));
+        out.write(RoundKeys(store_each(&expand_key_regs::<ROUND_KEYS, KB, 0>(key, &mut []))));
     }
 
-    /// The key schedule of `key` in registers (`NK` = 11 for a 16-byte key, 15
+    /// The key schedule of `key` in registers (`ROUND_KEYS` = 11 for a 16-byte key, 15
     /// for a 32-byte one), with `riders` encrypted under it on the way (see
     /// [`ride`]).
     #[inline]
-    pub(crate) fn expand_key_regs<const NK: usize, const KB: usize, const N: usize>(
+    pub(crate) fn expand_key_regs<const ROUND_KEYS: usize, const KB: usize, const N: usize>(
         key: &[u8; KB],
         riders: &mut [uint8x16_t; N],
-    ) -> [uint8x16_t; NK] {
-        const { assert!(KB == 4 * (NK - 7) && (KB == 16 || KB == 32)) };
+    ) -> [uint8x16_t; ROUND_KEYS] {
+        const { assert!(KB == 4 * (ROUND_KEYS - 7) && (KB == 16 || KB == 32)) };
         // SAFETY: `key` has KB ≥ 16 readable bytes; `vld1q_u8` has no alignment requirement.
         let k0 = unsafe { vld1q_u8(key.as_ptr()) };
         let k1 = if KB == 32 {
@@ -122,13 +122,16 @@ armv8_aes! {
         } else {
             k0
         };
-        expand_regs_riding::<NK, N>(k0, k1, riders)
+        expand_regs_riding::<ROUND_KEYS, N>(k0, k1, riders)
     }
 
     /// AES-128 key expansion in registers, with `riders` encrypted under the
     /// new key round by round as its round keys appear (see [`ride`]).
     #[inline]
-    fn expand_128_regs<const N: usize>(key: uint8x16_t, riders: &mut [uint8x16_t; N]) -> [uint8x16_t; 11] {
+    fn expand_128_regs<const N: usize>(
+        key: uint8x16_t,
+        riders: &mut [uint8x16_t; N],
+    ) -> [uint8x16_t; 11] {
         let mut k = [key; 11];
         k[1] = key_step_rot(k[0], k[0], 0x01);
         ride::<11, N>(riders, k[0], k[1], 1);
@@ -192,42 +195,45 @@ armv8_aes! {
         k
     }
 
-    /// Once round key `i` (≥ 1) of `NK` exists, applies to each rider the
-    /// round that needs key `i`: `AESE` with key `i − 1` and `AESMC` up to `NK`
-    /// − 2, and for the last key `AESE` with key `NK` − 2 then the XOR with key
-    /// `NK` − 1 (see the module docs for where ARM cuts the round). As on
+    /// Once round key `i` (≥ 1) of `ROUND_KEYS` exists, applies to each rider the
+    /// round that needs key `i`: `AESE` with key `i − 1` and `AESMC` up to `ROUND_KEYS`
+    /// − 2, and for the last key `AESE` with key `ROUND_KEYS` − 2 then the XOR with key
+    /// `ROUND_KEYS` − 1 (see the module docs for where ARM cuts the round). As on
     /// x86_64 (`x86_64/aes.rs`, `ride`), a block encrypted under a key still
     /// being expanded finishes right after the schedule.
     #[inline]
-    fn ride<const NK: usize, const N: usize>(
+    fn ride<const ROUND_KEYS: usize, const N: usize>(
         riders: &mut [uint8x16_t; N],
         prev: uint8x16_t,
         k: uint8x16_t,
         i: usize,
     ) {
         for b in riders.iter_mut() {
-            *b = if i < NK - 1 { round(*b, prev) } else { last_round(*b, prev, k) };
+            *b = if i < ROUND_KEYS - 1 { round(*b, prev) } else { last_round(*b, prev, k) };
         }
     }
 
-    /// Key expansion in registers for `NK` = 11 (AES-128, from `k0`) or 15
+    /// Key expansion in registers for `ROUND_KEYS` = 11 (AES-128, from `k0`) or 15
     /// (AES-256, from `k0 || k1`): GCM-SIV's per-message encryption key.
     #[inline]
-    pub(crate) fn expand_regs<const NK: usize>(k0: uint8x16_t, k1: uint8x16_t) -> [uint8x16_t; NK] {
-        expand_regs_riding::<NK, 0>(k0, k1, &mut [])
+    pub(crate) fn expand_regs<const ROUND_KEYS: usize>(
+        k0: uint8x16_t,
+        k1: uint8x16_t,
+    ) -> [uint8x16_t; ROUND_KEYS] {
+        expand_regs_riding::<ROUND_KEYS, 0>(k0, k1, &mut [])
     }
 
     /// [`expand_regs`] with `riders` encrypted under the new key on the way
     /// (see [`ride`]).
     #[inline]
-    pub(crate) fn expand_regs_riding<const NK: usize, const N: usize>(
+    pub(crate) fn expand_regs_riding<const ROUND_KEYS: usize, const N: usize>(
         k0: uint8x16_t,
         k1: uint8x16_t,
         riders: &mut [uint8x16_t; N],
-    ) -> [uint8x16_t; NK] {
-        const { assert!(NK == 11 || NK == 15) };
-        let mut out = [k0; NK];
-        if NK == 11 {
+    ) -> [uint8x16_t; ROUND_KEYS] {
+        const { assert!(ROUND_KEYS == 11 || ROUND_KEYS == 15) };
+        let mut out = [k0; ROUND_KEYS];
+        if ROUND_KEYS == 11 {
             out.copy_from_slice(&expand_128_regs(k0, riders));
         } else {
             out.copy_from_slice(&expand_256_regs(k0, k1, riders));
@@ -267,8 +273,10 @@ armv8_aes! {
 
     /// Loads the round keys into registers (the compiler keeps what fits).
     #[inline]
-    pub(crate) fn load_round_keys<const NK: usize>(keys: &RoundKeys<NK>) -> [uint8x16_t; NK] {
-        let mut rk = [zero(); NK];
+    pub(crate) fn load_round_keys<const ROUND_KEYS: usize>(
+        keys: &RoundKeys<ROUND_KEYS>,
+    ) -> [uint8x16_t; ROUND_KEYS] {
+        let mut rk = [zero(); ROUND_KEYS];
         for (dst, src) in rk.iter_mut().zip(keys.0.iter()) {
             *dst = load(src);
         }
@@ -293,11 +301,11 @@ armv8_aes! {
     /// the kernels use that, the tests this.)
     #[cfg(test)]
     #[inline]
-    pub(crate) fn encrypt_blocks<const NK: usize, const N: usize>(
-        rk: &[uint8x16_t; NK],
+    pub(crate) fn encrypt_blocks<const ROUND_KEYS: usize, const N: usize>(
+        rk: &[uint8x16_t; ROUND_KEYS],
         blocks: &mut [uint8x16_t; N],
     ) {
-        const { assert!(NK >= 3) };
+        const { assert!(ROUND_KEYS >= 3) };
         encrypt_blocks_inline!(rk, blocks);
     }
 }

@@ -27,6 +27,7 @@
 //!
 //! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
 
+use crate::backend::tail_mode::TailMode;
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
@@ -50,13 +51,13 @@ pub(super) const GROUP: usize = 128;
 macro_rules! aes_hash_group {
     ($rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr) => {{
         use $crate::backend::aarch64::aes::{last_round, round};
-        use $crate::backend::aarch64::pmull::{mul_acc, reduce, wide_zero};
+        use $crate::backend::aarch64::pmull::{mul_acc, reduce, unreduced_zero};
         let (rk, x, h): (&[_], &[_; 8], &[_; 8]) = ($rk, $x, $h);
         let mut blocks: [_; 8] = $blocks;
-        // NK - 2 >= 9 AESE+AESMC rounds (the callers assert NK >= 11): eight
+        // ROUND_KEYS - 2 >= 9 AESE+AESMC rounds (the callers assert ROUND_KEYS >= 11): eight
         // carry a multiply each.
         let nk = rk.len();
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         // Rounds 0..=6 carry block 7 (by H^1) down to block 1 (by H^7); round 7
         // carries block 0 (by H^8), the one that waits on `acc`, last.
         for r in 0..7 {
@@ -114,7 +115,9 @@ armv8_aes! {
 
     /// The next `N` counter blocks (see the module docs for `ctr`).
     #[inline]
-    pub(super) fn counter_blocks<const GCM: bool, const N: usize>(ctr: &mut uint8x16_t) -> [uint8x16_t; N] {
+    pub(super) fn counter_blocks<const GCM: bool, const N: usize>(
+        ctr: &mut uint8x16_t,
+    ) -> [uint8x16_t; N] {
         let mut out = [zero(); N];
         for (i, b) in out.iter_mut().enumerate() {
             // `REV32` is its own inverse: it turns the register back into a block.
@@ -127,7 +130,11 @@ armv8_aes! {
     /// The hash of `bytes` zero-padded to whole blocks (GCM's `A || 0^v`,
     /// GCM-SIV's padded AAD).
     #[inline]
-    pub(super) fn hash_padded<const GCM: bool>(mut acc: uint8x16_t, bytes: &[u8], h: &[uint8x16_t; 8]) -> uint8x16_t {
+    pub(super) fn hash_padded<const GCM: bool>(
+        mut acc: uint8x16_t,
+        bytes: &[u8],
+        h: &[uint8x16_t; 8],
+    ) -> uint8x16_t {
         let (groups, rest) = bytes.as_chunks::<GROUP>();
         for group in groups {
             let mut x: [uint8x16_t; 8] = load_blocks(group);
@@ -184,7 +191,11 @@ armv8_aes! {
     /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
     /// output ready for the hash.
     #[inline]
-    fn xor_group<const GCM: bool>(data: &mut InOut<'_>, offset: usize, ks: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
+    fn xor_group<const GCM: bool>(
+        data: &mut InOut<'_>,
+        offset: usize,
+        ks: &[uint8x16_t; 8],
+    ) -> [uint8x16_t; 8] {
         let mut c: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
         for (c, k) in c.iter_mut().zip(ks) {
             *c = veorq_u8(*c, *k);
@@ -200,15 +211,15 @@ armv8_aes! {
     /// hashing the output: the output of each group is hashed during the AES of
     /// the next. Returns the accumulator and the end of the last whole group.
     #[inline]
-    pub(super) fn ctr_hash_output<const NK: usize, const GCM: bool>(
-        rk: &[uint8x16_t; NK],
+    pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool>(
+        rk: &[uint8x16_t; ROUND_KEYS],
         h: &[uint8x16_t; 8],
         ctr: &mut uint8x16_t,
         mut acc: uint8x16_t,
         data: &mut InOut<'_>,
         start: usize,
     ) -> (uint8x16_t, usize) {
-        const { assert!(NK >= 11) };
+        const { assert!(ROUND_KEYS >= 11) };
         let bulk = start + (data.len() - start) / GROUP * GROUP;
         if bulk == start {
             return (acc, bulk);
@@ -230,15 +241,15 @@ armv8_aes! {
     /// hashing the input: each group's input is hashed during its own AES.
     /// Returns the accumulator and the end of the last whole group.
     #[inline]
-    pub(super) fn ctr_hash_input<const NK: usize, const GCM: bool>(
-        rk: &[uint8x16_t; NK],
+    pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool>(
+        rk: &[uint8x16_t; ROUND_KEYS],
         h: &[uint8x16_t; 8],
         ctr: &mut uint8x16_t,
         mut acc: uint8x16_t,
         data: &mut InOut<'_>,
         start: usize,
     ) -> (uint8x16_t, usize) {
-        const { assert!(NK >= 11) };
+        const { assert!(ROUND_KEYS >= 11) };
         let bulk = start + (data.len() - start) / GROUP * GROUP;
         let mut offset = start;
         while offset < bulk {
@@ -262,8 +273,8 @@ armv8_aes! {
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
     /// no hash. Returns the end of the last whole group.
     #[inline]
-    pub(super) fn ctr_only<const NK: usize, const GCM: bool>(
-        rk: &[uint8x16_t; NK],
+    pub(super) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
+        rk: &[uint8x16_t; ROUND_KEYS],
         ctr: &mut uint8x16_t,
         data: &mut InOut<'_>,
         start: usize,
@@ -281,21 +292,19 @@ armv8_aes! {
 
     /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
     /// more block, `extra`, encrypted in the same batch (GCM's J0). Then, if
-    /// `HASH`, folds the tail's blocks — its output if `OUTPUT`, else its input
+    /// `Mode::HASH`, folds the tail's blocks — its output if `Mode::OUTPUT`, else its input
     /// — zero-padded, and `last` (the length block) into `acc`.
     ///
     /// Returns the accumulator and E(K, `extra`).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn tail<
-        const NK: usize,
-        const GCM: bool,
-        const HASH: bool,
-        const OUTPUT: bool,
+        const ROUND_KEYS: usize,
+        Mode: TailMode,
         const M: usize,
         const B: usize,
     >(
-        rk: &[uint8x16_t; NK],
+        rk: &[uint8x16_t; ROUND_KEYS],
         mut ctr: uint8x16_t,
         data: &mut InOut<'_>,
         offset: usize,
@@ -307,7 +316,11 @@ armv8_aes! {
         let mut buf = [0u8; B];
         let rest = data.read_tail(offset, &mut buf);
 
-        let mut ks: [uint8x16_t; M] = counter_blocks::<GCM, M>(&mut ctr);
+        let mut ks: [uint8x16_t; M] = if Mode::GCM {
+            counter_blocks::<true, M>(&mut ctr)
+        } else {
+            counter_blocks::<false, M>(&mut ctr)
+        };
         let mut extra = [extra];
         encrypt_blocks_inline!(rk, &mut extra);
         encrypt_blocks_inline!(rk, &mut ks);
@@ -322,21 +335,21 @@ armv8_aes! {
         // Both tails may hold plaintext (a forgery's, when opening): wipe them.
         wipe(&mut buf);
         wipe(&mut out_bytes);
-        if !HASH {
+        if !Mode::HASH {
             return (acc, extra[0]);
         }
         // The input is already zero past `rest` (the buffer was); the output
         // has keystream there, cleared in registers (byte j of block i is kept
         // when 16i + j < rest) rather than by reloading a patched buffer.
-        let mut hashed = if OUTPUT { output } else { input };
+        let mut hashed = if Mode::OUTPUT { output } else { input };
         const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
         let iota = load(&IOTA);
         for (i, x) in hashed.iter_mut().enumerate() {
-            if OUTPUT {
+            if Mode::OUTPUT {
                 let left = rest.saturating_sub(16 * i).min(16) as u8;
                 *x = vandq_u8(*x, vcgtq_u8(vdupq_n_u8(left), iota));
             }
-            *x = for_hash::<GCM>(*x);
+            *x = if Mode::GCM { for_hash::<true>(*x) } else { for_hash::<false>(*x) };
         }
         (fold_with_last(acc, &hashed, rest.div_ceil(16), last, h), extra[0])
     }

@@ -13,6 +13,7 @@
 //! group's input during its own AES. The last 0..127 bytes and E(K, J0) run in
 //! one final batch.
 
+use crate::backend::tail_mode::Gcm;
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
@@ -34,23 +35,23 @@ armv8_aes! {
     /// H^1..H^8 in the POLYVAL form GHASH uses here (see `x86_64/clmul.rs`:
     /// H' = mulX_POLYVAL(ByteReverse(H))) into `h_powers`: the same bytes the
     /// x86_64 tiers store. The zero block rides the key schedule (`aes::ride`).
-    pub(crate) fn init_key<const NK: usize, const KB: usize>(
+    pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
         _token: Armv8,
         key: &[u8; KB],
-        round_keys: &mut MaybeUninit<RoundKeys<NK>>,
+        round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
         h_powers: &mut MaybeUninit<HPowers>,
     ) {
         let mut h = [zero()];
-        let rk = expand_key_regs::<NK, KB, 1>(key, &mut h);
+        let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
         h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
         round_keys.write(RoundKeys(store_each(&rk)));
     }
 
     /// GCM encryption; see the module contract.
     #[inline(never)]
-    pub(crate) fn seal<const NK: usize>(
+    pub(crate) fn seal<const ROUND_KEYS: usize>(
         _token: Armv8,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
@@ -59,17 +60,17 @@ armv8_aes! {
     ) -> Block {
         let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
         let (j0, mut ctr, acc) = start(&h, j0, aad);
-        let (acc, bulk) = ctr_hash_output::<NK, true>(&rk, &h, &mut ctr, acc, data, 0);
-        by_tail_size!(data.len() - bulk, finish::<NK, true>(&rk, &h, j0, ctr, acc, data, bulk, len_block))
+        let (acc, bulk) = ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut ctr, acc, data, 0);
+        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, true>(&rk, &h, j0, ctr, acc, data, bulk, len_block))
     }
 
     /// GCM decryption; see the module contract. Returns the tag computed over the
     /// ciphertext; the plaintext written is unauthenticated until the caller
     /// compares it.
     #[inline(never)]
-    pub(crate) fn open<const NK: usize>(
+    pub(crate) fn open<const ROUND_KEYS: usize>(
         _token: Armv8,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
@@ -78,8 +79,8 @@ armv8_aes! {
     ) -> Block {
         let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
         let (j0, mut ctr, acc) = start(&h, j0, aad);
-        let (acc, bulk) = ctr_hash_input::<NK, true>(&rk, &h, &mut ctr, acc, data, 0);
-        by_tail_size!(data.len() - bulk, finish::<NK, false>(&rk, &h, j0, ctr, acc, data, bulk, len_block))
+        let (acc, bulk) = ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut ctr, acc, data, 0);
+        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, false>(&rk, &h, j0, ctr, acc, data, bulk, len_block))
     }
 
     /// J0 into a register, the counter register for inc32(J0), and the GHASH of
@@ -95,8 +96,8 @@ armv8_aes! {
     /// same AES batch, then the length block and the tag.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn finish<const NK: usize, const SEAL: bool, const M: usize, const B: usize>(
-        rk: &[uint8x16_t; NK],
+    fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+        rk: &[uint8x16_t; ROUND_KEYS],
         h: &[uint8x16_t; 8],
         j0: uint8x16_t,
         ctr: uint8x16_t,
@@ -107,7 +108,7 @@ armv8_aes! {
     ) -> Block {
         // GHASH runs over the ciphertext: the output when sealing, the input when opening.
         let len = byte_reverse(from_u128(len_block));
-        let (acc, tag_mask) = tail::<NK, true, true, SEAL, M, B>(rk, ctr, data, offset, j0, acc, h, len);
+        let (acc, tag_mask) = tail::<ROUND_KEYS, Gcm<SEAL>, M, B>(rk, ctr, data, offset, j0, acc, h, len);
         store(veorq_u8(byte_reverse(acc), tag_mask))
     }
 }
@@ -125,7 +126,10 @@ mod tests {
     }
 
     /// The round keys of `key` from the key-setup kernel `aes::expand`.
-    fn expand<const NK: usize, const KB: usize>(t: Armv8, key: &[u8; KB]) -> RoundKeys<NK> {
+    fn expand<const ROUND_KEYS: usize, const KB: usize>(
+        t: Armv8,
+        key: &[u8; KB],
+    ) -> RoundKeys<ROUND_KEYS> {
         let mut rk = MaybeUninit::uninit();
         // SAFETY: `t` proves the tier's features are present.
         unsafe { aes::expand(t, key, &mut rk) };
@@ -135,18 +139,19 @@ mod tests {
 
     /// The GCM key state of `key` from `init_key`, after checking that its
     /// round keys are `aes::expand`'s.
-    fn gcm_key<const NK: usize, const KB: usize>(
+    fn gcm_key<const ROUND_KEYS: usize, const KB: usize>(
         t: Armv8,
         key: &[u8; KB],
-    ) -> (RoundKeys<NK>, HPowers) {
+    ) -> (RoundKeys<ROUND_KEYS>, HPowers) {
         let (mut rk, mut h) = (MaybeUninit::uninit(), MaybeUninit::uninit());
         // SAFETY: `t` proves the tier's features are present.
         unsafe { init_key(t, key, &mut rk, &mut h) };
         // SAFETY: `init_key` wrote both.
-        let (rk, h): (RoundKeys<NK>, HPowers) = unsafe { (rk.assume_init(), h.assume_init()) };
+        let (rk, h): (RoundKeys<ROUND_KEYS>, HPowers) =
+            unsafe { (rk.assume_init(), h.assume_init()) };
         assert_eq!(
             rk.0,
-            expand::<NK, KB>(t, key).0,
+            expand::<ROUND_KEYS, KB>(t, key).0,
             "init_key and expand disagree"
         );
         (rk, h)

@@ -30,13 +30,13 @@ use super::zero;
 /// Expand it only inside an `armv8_aes!` function.
 macro_rules! fold_blocks_inline {
     ($acc:expr, $x:expr, $h:expr) => {{
-        use $crate::backend::aarch64::pmull::{mul_acc, reduce, wide_zero};
+        use $crate::backend::aarch64::pmull::{mul_acc, reduce, unreduced_zero};
         let (acc, x, h): (_, &[_], &[_; 8]) = ($acc, $x, $h);
         let n = x.len().min(8);
         if n == 0 {
             acc
         } else {
-            let mut w = wide_zero();
+            let mut w = unreduced_zero();
             // Last block first: the block that waits on `acc` is multiplied last.
             for j in (1..n).rev() {
                 mul_acc(&mut w, x[j], h[n - 1 - j]);
@@ -50,7 +50,7 @@ pub(crate) use fold_blocks_inline;
 
 /// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`.
 #[derive(Clone, Copy)]
-pub(crate) struct Wide {
+pub(crate) struct Unreduced {
     lo: uint8x16_t,
     mid: uint8x16_t,
     hi: uint8x16_t,
@@ -86,15 +86,15 @@ armv8_aes! {
 
     /// The empty sum.
     #[inline]
-    pub(crate) fn wide_zero() -> Wide {
-        Wide { lo: zero(), mid: zero(), hi: zero() }
+    pub(crate) fn unreduced_zero() -> Unreduced {
+        Unreduced { lo: zero(), mid: zero(), hi: zero() }
     }
 
     /// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook, as on
     /// x86_64). `a` is the data block, `b` the power: swapping the halves of
     /// `a` gives the cross terms a1·b0 (`PMULL`) and a0·b1 (`PMULL2`).
     #[inline]
-    pub(crate) fn mul_acc(acc: &mut Wide, a: uint8x16_t, b: uint8x16_t) {
+    pub(crate) fn mul_acc(acc: &mut Unreduced, a: uint8x16_t, b: uint8x16_t) {
         let a_swapped = swap(a);
         acc.lo = veorq_u8(acc.lo, clmul_lo(a, b));
         acc.hi = veorq_u8(acc.hi, clmul_hi(a, b));
@@ -104,7 +104,7 @@ armv8_aes! {
 
     /// `V · x^-128 mod p` for the accumulated V (steps 1 and 2 of `clmul.rs`).
     #[inline]
-    pub(crate) fn reduce(v: Wide) -> uint8x16_t {
+    pub(crate) fn reduce(v: Unreduced) -> uint8x16_t {
         let c = vreinterpretq_u8_u64(vdupq_n_u64(0xc200_0000_0000_0000));
         // Fold `mid` into the halves: L = lo + mid·x^64, H = hi + mid·x^-64.
         let l = veorq_u8(v.lo, vextq_u8::<8>(zero(), v.mid));
@@ -119,7 +119,7 @@ armv8_aes! {
     /// `dot(a, b)`: one reduced field product.
     #[inline]
     pub(crate) fn mul(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         mul_acc(&mut w, a, b);
         reduce(w)
     }

@@ -16,6 +16,7 @@
 //! POLYVAL of the plaintext of the group before. The per-message keys live in
 //! registers and stack arrays that are zeroized before returning.
 
+use crate::backend::tail_mode::{SivOpen, SivSeal};
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
@@ -40,7 +41,10 @@ armv8_aes! {
     /// blocks are encrypted in one batch. Returns the authentication key and
     /// the encryption key's two halves (the second unused for AES-128).
     #[inline]
-    fn derive_key_blocks<const NK: usize>(rk: &[uint8x16_t; NK], nonce: uint8x16_t) -> [uint8x16_t; 3] {
+    fn derive_key_blocks<const ROUND_KEYS: usize>(
+        rk: &[uint8x16_t; ROUND_KEYS],
+        nonce: uint8x16_t,
+    ) -> [uint8x16_t; 3] {
         // `little_endian_uint32(i) || nonce`: the nonce moved up one word
         // (`EXT` with zero), then i in word 0.
         let base = vreinterpretq_u32_u8(vextq_u8::<12>(zero(), nonce));
@@ -48,7 +52,7 @@ armv8_aes! {
         for (i, b) in blocks.iter_mut().enumerate() {
             *b = vreinterpretq_u8_u32(vsetq_lane_u32::<0>(i as u32, base));
         }
-        if NK == 15 {
+        if ROUND_KEYS == 15 {
             encrypt_blocks_inline!(rk, &mut blocks);
         } else {
             let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
@@ -68,9 +72,12 @@ armv8_aes! {
     /// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
     /// the expanded encryption key.
     #[inline]
-    fn derive_keys<const NK: usize>(rk: &[uint8x16_t; NK], nonce: uint8x16_t) -> (uint8x16_t, [uint8x16_t; NK]) {
+    fn derive_keys<const ROUND_KEYS: usize>(
+        rk: &[uint8x16_t; ROUND_KEYS],
+        nonce: uint8x16_t) -> (uint8x16_t, [uint8x16_t; ROUND_KEYS],
+    ) {
         let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
-        (auth, expand_regs::<NK>(enc0, enc1))
+        (auth, expand_regs::<ROUND_KEYS>(enc0, enc1))
     }
 
     /// `a[:8] || b[:8]`: the low halves of two blocks, side by side.
@@ -83,7 +90,11 @@ armv8_aes! {
     /// the most significant bit of the last byte. Encrypt the result with AES
     /// using the message-encryption key to produce the tag."
     #[inline]
-    fn compute_tag<const NK: usize>(enc: &[uint8x16_t; NK], s: uint8x16_t, nonce: uint8x16_t) -> uint8x16_t {
+    fn compute_tag<const ROUND_KEYS: usize>(
+        enc: &[uint8x16_t; ROUND_KEYS],
+        s: uint8x16_t,
+        nonce: uint8x16_t,
+    ) -> uint8x16_t {
         let mut t = [tag_input(s, nonce)];
         encrypt_blocks_inline!(enc, &mut t);
         t[0]
@@ -106,16 +117,16 @@ armv8_aes! {
 
     /// AES-GCM-SIV encryption; see the module contract. Returns the tag.
     #[inline(never)]
-    pub(crate) fn seal<const NK: usize>(
+    pub(crate) fn seal<const ROUND_KEYS: usize>(
         _token: Armv8,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
         if is_one_group(aad, data) {
-            return one_group::<NK, true>(keys, nonce, aad, data, 0, len_block);
+            return one_group::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
         }
         let s = state_new(keys, nonce, aad);
         // First pass: RFC 8452 §4, "S_s = POLYVAL(message-authentication-key,
@@ -125,10 +136,10 @@ armv8_aes! {
         let tag = compute_tag(&s.enc, s_s, s.nonce);
         // Second pass: counter mode from the tag.
         let mut ctr = initial_counter(tag);
-        let bulk = ctr_only::<NK, false>(&s.enc, &mut ctr, data, 0);
+        let bulk = ctr_only::<ROUND_KEYS, false>(&s.enc, &mut ctr, data, 0);
         let rest = data.len() - bulk;
         if rest > 0 {
-            by_tail_size!(rest, seal_tail::<NK>(&s.enc, ctr, data, bulk));
+            by_tail_size!(rest, seal_tail::<ROUND_KEYS>(&s.enc, ctr, data, bulk));
         }
         store(tag)
     }
@@ -137,9 +148,9 @@ armv8_aes! {
     /// over the plaintext it wrote, which is unauthenticated until the caller
     /// compares that tag with `tag`.
     #[inline(never)]
-    pub(crate) fn open<const NK: usize>(
+    pub(crate) fn open<const ROUND_KEYS: usize>(
         _token: Armv8,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
@@ -147,13 +158,13 @@ armv8_aes! {
         len_block: u128,
     ) -> Block {
         if is_one_group(aad, data) {
-            return one_group::<NK, false>(keys, nonce, aad, data, tag, len_block);
+            return one_group::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
         }
         let s = state_new(keys, nonce, aad);
         let mut ctr = initial_counter(from_u128(tag));
-        let (acc, bulk) = ctr_hash_output::<NK, false>(&s.enc, &s.h, &mut ctr, s.acc, data, 0);
+        let (acc, bulk) = ctr_hash_output::<ROUND_KEYS, false>(&s.enc, &s.h, &mut ctr, s.acc, data, 0);
         let len = from_u128(len_block);
-        let s_s = by_tail_size!(data.len() - bulk, open_tail::<NK>(&s.enc, &s.h, ctr, acc, data, bulk, len));
+        let s_s = by_tail_size!(data.len() - bulk, open_tail::<ROUND_KEYS>(&s.enc, &s.h, ctr, acc, data, bulk, len));
         store(compute_tag(&s.enc, s_s, s.nonce))
     }
 
@@ -167,8 +178,8 @@ armv8_aes! {
     /// [`one_group_of`] with one block of keystream for a text of at most 16
     /// bytes, eight for a longer one.
     #[inline]
-    fn one_group<const NK: usize, const SEAL: bool>(
-        keys: &RoundKeys<NK>,
+    fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
@@ -176,9 +187,9 @@ armv8_aes! {
         len_block: u128,
     ) -> Block {
         if data.len() <= 16 {
-            one_group_of::<NK, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
+            one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
         } else {
-            one_group_of::<NK, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
+            one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
         }
     }
 
@@ -189,8 +200,8 @@ armv8_aes! {
     /// follows. Returns the tag (seal: the one to send; open: the one computed
     /// over the plaintext).
     #[inline]
-    fn one_group_of<const NK: usize, const SEAL: bool, const M: usize, const B: usize>(
-        keys: &RoundKeys<NK>,
+    fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
@@ -209,7 +220,7 @@ armv8_aes! {
         let mut h = powers_upto(auth, hashed.min(8));
         let (mut enc, tag, mut out) = if SEAL {
             let mut t = [tag_input(polyval_short(aad, &x, n, len_block, &h), nonce)];
-            let enc = expand_regs_riding::<NK, 1>(enc0, enc1, &mut t);
+            let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
             let mut ctr = initial_counter(t[0]);
             let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
             encrypt_blocks_inline!(&enc, &mut ks);
@@ -217,7 +228,7 @@ armv8_aes! {
         } else {
             let mut ctr = initial_counter(from_u128(tag));
             let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
-            let enc = expand_regs_riding::<NK, M>(enc0, enc1, &mut ks);
+            let enc = expand_regs_riding::<ROUND_KEYS, M>(enc0, enc1, &mut ks);
             let mut p = xor_blocks(x, &ks);
             // POLYVAL takes the plaintext's `n` bytes, zero-padded.
             for (i, b) in p.iter_mut().enumerate() {
@@ -291,7 +302,11 @@ armv8_aes! {
     /// Derives the per-message keys and powers and hashes the AAD, the first
     /// part of S_s.
     #[inline]
-    fn state_new<const NK: usize>(keys: &RoundKeys<NK>, nonce: u128, aad: &[u8]) -> State<NK> {
+    fn state_new<const ROUND_KEYS: usize>(
+        keys: &RoundKeys<ROUND_KEYS>,
+        nonce: u128,
+        aad: &[u8],
+    ) -> State<ROUND_KEYS> {
         let rk = load_round_keys(keys);
         let nonce = from_u128(nonce);
         let (auth, enc) = derive_keys(&rk, nonce);
@@ -302,21 +317,21 @@ armv8_aes! {
 
     /// The last 1..127 bytes of a seal.
     #[inline]
-    fn seal_tail<const NK: usize, const M: usize, const B: usize>(
-        enc: &[uint8x16_t; NK],
+    fn seal_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
+        enc: &[uint8x16_t; ROUND_KEYS],
         ctr: uint8x16_t,
         data: &mut InOut<'_>,
         offset: usize,
     ) {
         let z = zero();
-        tail::<NK, false, false, true, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
+        tail::<ROUND_KEYS, SivSeal, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
     }
 
     /// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
     /// length block: returns S_s.
     #[inline]
-    fn open_tail<const NK: usize, const M: usize, const B: usize>(
-        enc: &[uint8x16_t; NK],
+    fn open_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
+        enc: &[uint8x16_t; ROUND_KEYS],
         h: &[uint8x16_t; 8],
         ctr: uint8x16_t,
         acc: uint8x16_t,
@@ -325,21 +340,21 @@ armv8_aes! {
         len: uint8x16_t,
     ) -> uint8x16_t {
         let z = zero();
-        tail::<NK, false, true, true, M, B>(enc, ctr, data, offset, z, acc, h, len).0
+        tail::<ROUND_KEYS, SivOpen, M, B>(enc, ctr, data, offset, z, acc, h, len).0
     }
 }
 
 /// The per-message state of one GCM-SIV call: the message-encryption round
 /// keys, the powers of the message-authentication key, the nonce and the
 /// POLYVAL accumulator of the AAD. The keys are zeroized when it drops.
-struct State<const NK: usize> {
-    enc: [uint8x16_t; NK],
+struct State<const ROUND_KEYS: usize> {
+    enc: [uint8x16_t; ROUND_KEYS],
     h: [uint8x16_t; 8],
     nonce: uint8x16_t,
     acc: uint8x16_t,
 }
 
-impl<const NK: usize> Drop for State<NK> {
+impl<const ROUND_KEYS: usize> Drop for State<ROUND_KEYS> {
     fn drop(&mut self) {
         self.enc.zeroize();
         self.h.zeroize();

@@ -3,6 +3,7 @@
 //! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of
 //! `x86_64/xaes.rs`.
 
+use crate::backend::tail_mode::Gcm;
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
@@ -127,7 +128,7 @@ armv8_aes! {
         len: uint8x16_t,
     ) -> Block {
         // GHASH runs over the ciphertext: the output when sealing, the input when opening.
-        let (acc, tag_mask) = tail::<15, true, true, SEAL, M, B>(rk, ctr, data, 0, j0, acc, h, len);
+        let (acc, tag_mask) = tail::<15, Gcm<SEAL>, M, B>(rk, ctr, data, 0, j0, acc, h, len);
         store(veorq_u8(byte_reverse(acc), tag_mask))
     }
 }

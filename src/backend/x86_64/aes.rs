@@ -54,23 +54,23 @@ aesni_clmul! {
     /// Key expansion into `out`: 11 round keys from a 16-byte key (AES-128), 15
     /// from a 32-byte key (AES-256). The key state is written where it will
     /// live, so no copy of it is left behind.
-    pub(crate) fn expand<const NK: usize, const KB: usize>(
+    pub(crate) fn expand<const ROUND_KEYS: usize, const KB: usize>(
         _token: AesNiClmul,
         key: &[u8; KB],
-        out: &mut MaybeUninit<RoundKeys<NK>>,
+        out: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
     ) {
-        out.write(RoundKeys(store_each(&expand_key_regs::<NK, KB, 0>(key, &mut []))));
+        out.write(RoundKeys(store_each(&expand_key_regs::<ROUND_KEYS, KB, 0>(key, &mut []))));
     }
 
-    /// The key schedule of `key` in registers (`NK` = 11 for a 16-byte key, 15
+    /// The key schedule of `key` in registers (`ROUND_KEYS` = 11 for a 16-byte key, 15
     /// for a 32-byte one), with `riders` encrypted under it on the way
     /// (see [`ride`]).
     #[inline]
-    pub(crate) fn expand_key_regs<const NK: usize, const KB: usize, const N: usize>(
+    pub(crate) fn expand_key_regs<const ROUND_KEYS: usize, const KB: usize, const N: usize>(
         key: &[u8; KB],
         riders: &mut [__m128i; N],
-    ) -> [__m128i; NK] {
-        const { assert!(KB == 4 * (NK - 7) && (KB == 16 || KB == 32)) };
+    ) -> [__m128i; ROUND_KEYS] {
+        const { assert!(KB == 4 * (ROUND_KEYS - 7) && (KB == 16 || KB == 32)) };
         // SAFETY: `key` has KB ≥ 16 readable bytes; `loadu` has no alignment requirement.
         let k0 = unsafe { _mm_loadu_si128(key.as_ptr().cast()) };
         let k1 = if KB == 32 {
@@ -79,7 +79,7 @@ aesni_clmul! {
         } else {
             k0
         };
-        expand_regs_riding::<NK, N>(k0, k1, riders)
+        expand_regs_riding::<ROUND_KEYS, N>(k0, k1, riders)
     }
 
     /// AES-128 key expansion in registers, with `riders` encrypted under the
@@ -115,7 +115,11 @@ aesni_clmul! {
 
     /// AES-256 key expansion in registers, with `riders` (see [`ride`]).
     #[inline]
-    fn expand_256_regs<const N: usize>(k0: __m128i, k1: __m128i, riders: &mut [__m128i; N]) -> [__m128i; 15] {
+    fn expand_256_regs<const N: usize>(
+        k0: __m128i,
+        k1: __m128i,
+        riders: &mut [__m128i; N],
+    ) -> [__m128i; 15] {
         let mut k = [k0; 15];
         k[1] = k1;
         ride::<15, N>(riders, k[0], 0);
@@ -149,19 +153,23 @@ aesni_clmul! {
         k
     }
 
-    /// Applies round key `i` of `NK` to each rider: the initial XOR for `i` =
-    /// 0, `AESENC` up to `NK` − 2, `AESENCLAST` for the last. The expansions
+    /// Applies round key `i` of `ROUND_KEYS` to each rider: the initial XOR for `i` =
+    /// 0, `AESENC` up to `ROUND_KEYS` − 2, `AESENCLAST` for the last. The expansions
     /// call it right after computing key `i`, so a block to be encrypted
     /// under a key that is still being expanded (H = E(K, 0) at key setup,
     /// GCM-SIV's tag and keystream block) finishes a round after the schedule
     /// does, not 10 or 14 rounds after it: the schedule is serial, each step
     /// waiting on an `AESENCLAST`, and the rider's rounds fill those waits.
     #[inline]
-    fn ride<const NK: usize, const N: usize>(riders: &mut [__m128i; N], k: __m128i, i: usize) {
+    fn ride<const ROUND_KEYS: usize, const N: usize>(
+        riders: &mut [__m128i; N],
+        k: __m128i,
+        i: usize,
+    ) {
         for b in riders.iter_mut() {
             *b = if i == 0 {
                 _mm_xor_si128(*b, k)
-            } else if i < NK - 1 {
+            } else if i < ROUND_KEYS - 1 {
                 _mm_aesenc_si128(*b, k)
             } else {
                 _mm_aesenclast_si128(*b, k)
@@ -169,24 +177,27 @@ aesni_clmul! {
         }
     }
 
-    /// Key expansion in registers for `NK` = 11 (AES-128, from `k0`) or 15
+    /// Key expansion in registers for `ROUND_KEYS` = 11 (AES-128, from `k0`) or 15
     /// (AES-256, from `k0 || k1`): GCM-SIV's per-message encryption key.
     #[inline]
-    pub(crate) fn expand_regs<const NK: usize>(k0: __m128i, k1: __m128i) -> [__m128i; NK] {
-        expand_regs_riding::<NK, 0>(k0, k1, &mut [])
+    pub(crate) fn expand_regs<const ROUND_KEYS: usize>(
+        k0: __m128i,
+        k1: __m128i,
+    ) -> [__m128i; ROUND_KEYS] {
+        expand_regs_riding::<ROUND_KEYS, 0>(k0, k1, &mut [])
     }
 
     /// [`expand_regs`] with `riders` encrypted under the new key on the way
     /// (see [`ride`]).
     #[inline]
-    pub(crate) fn expand_regs_riding<const NK: usize, const N: usize>(
+    pub(crate) fn expand_regs_riding<const ROUND_KEYS: usize, const N: usize>(
         k0: __m128i,
         k1: __m128i,
         riders: &mut [__m128i; N],
-    ) -> [__m128i; NK] {
-        const { assert!(NK == 11 || NK == 15) };
-        let mut out = [k0; NK];
-        if NK == 11 {
+    ) -> [__m128i; ROUND_KEYS] {
+        const { assert!(ROUND_KEYS == 11 || ROUND_KEYS == 15) };
+        let mut out = [k0; ROUND_KEYS];
+        if ROUND_KEYS == 11 {
             out.copy_from_slice(&expand_128_regs(k0, riders));
         } else {
             out.copy_from_slice(&expand_256_regs(k0, k1, riders));
@@ -225,8 +236,10 @@ aesni_clmul! {
 
     /// Loads the round keys into registers (the compiler keeps what fits).
     #[inline]
-    pub(crate) fn load_round_keys<const NK: usize>(keys: &RoundKeys<NK>) -> [__m128i; NK] {
-        let mut rk = [_mm_setzero_si128(); NK];
+    pub(crate) fn load_round_keys<const ROUND_KEYS: usize>(
+        keys: &RoundKeys<ROUND_KEYS>,
+    ) -> [__m128i; ROUND_KEYS] {
+        let mut rk = [_mm_setzero_si128(); ROUND_KEYS];
         for (dst, src) in rk.iter_mut().zip(keys.0.iter()) {
             *dst = load(src);
         }
@@ -236,20 +249,20 @@ aesni_clmul! {
     /// Encrypts `N` independent blocks, round by round so that `N` AES operations
     /// are in flight at once.
     #[inline]
-    pub(crate) fn encrypt_blocks<const NK: usize, const N: usize>(
-        rk: &[__m128i; NK],
+    pub(crate) fn encrypt_blocks<const ROUND_KEYS: usize, const N: usize>(
+        rk: &[__m128i; ROUND_KEYS],
         blocks: &mut [__m128i; N],
     ) {
         for b in blocks.iter_mut() {
             *b = _mm_xor_si128(*b, rk[0]);
         }
-        for k in &rk[1..NK - 1] {
+        for k in &rk[1..ROUND_KEYS - 1] {
             for b in blocks.iter_mut() {
                 *b = _mm_aesenc_si128(*b, *k);
             }
         }
         for b in blocks.iter_mut() {
-            *b = _mm_aesenclast_si128(*b, rk[NK - 1]);
+            *b = _mm_aesenclast_si128(*b, rk[ROUND_KEYS - 1]);
         }
     }
 }

@@ -41,7 +41,7 @@ use core::arch::x86_64::*;
 
 /// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`.
 #[derive(Clone, Copy)]
-pub(crate) struct Wide {
+pub(crate) struct Unreduced {
     pub(crate) lo: __m128i,
     pub(crate) mid: __m128i,
     pub(crate) hi: __m128i,
@@ -57,14 +57,14 @@ aesni_clmul! {
 
     /// The empty sum.
     #[inline]
-    pub(crate) fn wide_zero() -> Wide {
-        Wide { lo: _mm_setzero_si128(), mid: _mm_setzero_si128(), hi: _mm_setzero_si128() }
+    pub(crate) fn unreduced_zero() -> Unreduced {
+        Unreduced { lo: _mm_setzero_si128(), mid: _mm_setzero_si128(), hi: _mm_setzero_si128() }
     }
 
     /// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook; the
     /// stitched loops use [`mul_acc_k`]).
     #[inline]
-    pub(crate) fn mul_acc(acc: &mut Wide, a: __m128i, b: __m128i) {
+    pub(crate) fn mul_acc(acc: &mut Unreduced, a: __m128i, b: __m128i) {
         acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
         acc.hi = _mm_xor_si128(acc.hi, _mm_clmulepi64_si128::<0x11>(a, b));
         acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x01>(a, b));
@@ -73,7 +73,7 @@ aesni_clmul! {
 
     /// `V · x^-128 mod p` for the accumulated V (steps 1 and 2 of the module docs).
     #[inline]
-    pub(crate) fn reduce(v: Wide) -> __m128i {
+    pub(crate) fn reduce(v: Unreduced) -> __m128i {
         let c = _mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64);
         // Fold `mid` into the halves: L = lo + mid·x^64, H = hi + mid·x^-64.
         let l = _mm_xor_si128(v.lo, _mm_slli_si128::<8>(v.mid));
@@ -88,7 +88,7 @@ aesni_clmul! {
     /// `dot(a, b)`: one reduced field product.
     #[inline]
     pub(crate) fn mul(a: __m128i, b: __m128i) -> __m128i {
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         mul_acc(&mut w, a, b);
         reduce(w)
     }
@@ -157,7 +157,7 @@ aesni_clmul! {
     /// rounds a cycle): three multiplies a block is what lets a group's hash
     /// fit under its AES rounds.
     #[inline]
-    pub(crate) fn mul_acc_k(acc: &mut Wide, a: __m128i, b: __m128i, bk: __m128i) {
+    pub(crate) fn mul_acc_k(acc: &mut Unreduced, a: __m128i, b: __m128i, bk: __m128i) {
         let ak = _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a));
         acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
         acc.hi = _mm_xor_si128(acc.hi, _mm_clmulepi64_si128::<0x11>(a, b));
@@ -166,14 +166,14 @@ aesni_clmul! {
 
     /// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
     #[inline]
-    pub(crate) fn karatsuba_done(w: Wide) -> Wide {
-        Wide { mid: _mm_xor_si128(w.mid, _mm_xor_si128(w.lo, w.hi)), ..w }
+    pub(crate) fn karatsuba_done(w: Unreduced) -> Unreduced {
+        Unreduced { mid: _mm_xor_si128(w.mid, _mm_xor_si128(w.lo, w.hi)), ..w }
     }
 
     /// [`fold_blocks`] for exactly eight blocks with [`mul_acc_k`].
     #[inline]
     pub(crate) fn fold8_karatsuba(acc: __m128i, x: &[__m128i; 8], h: &[__m128i; 8], hk: &[__m128i; 8]) -> __m128i {
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         for j in (1..8).rev() {
             mul_acc_k(&mut w, x[j], h[7 - j], hk[7 - j]);
         }
@@ -189,7 +189,7 @@ aesni_clmul! {
         if n == 0 {
             return acc;
         }
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         // Last block first: the block that waits on `acc` is multiplied last.
         for j in (1..n).rev() {
             mul_acc(&mut w, x[j], h[n - 1 - j]);

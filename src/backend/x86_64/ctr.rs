@@ -27,13 +27,14 @@
 //!
 //! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
 
+use crate::backend::tail_mode::TailMode;
 use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
 use super::aes::{aes_round_asm, encrypt_blocks};
 use super::clmul::{
-    Wide, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys, mul_acc_k,
-    reduce, wide_zero,
+    Unreduced, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys,
+    mul_acc_k, reduce, unreduced_zero,
 };
 use super::{load, load_blocks, store, store_blocks};
 use crate::block::{HPowers, wipe};
@@ -86,7 +87,9 @@ aesni_clmul! {
 
     /// The next `N` counter blocks (see the module docs for `ctr`).
     #[inline]
-    pub(super) fn counter_blocks<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [__m128i; N] {
+    pub(super) fn counter_blocks<const GCM: bool, const N: usize>(
+        ctr: &mut __m128i,
+    ) -> [__m128i; N] {
         let mut out = [_mm_setzero_si128(); N];
         if !GCM {
             for (i, b) in out.iter_mut().enumerate() {
@@ -116,7 +119,11 @@ aesni_clmul! {
     /// The hash of `bytes` zero-padded to whole blocks (GCM's `A || 0^v`,
     /// GCM-SIV's padded AAD).
     #[inline]
-    pub(super) fn hash_padded<const GCM: bool>(mut acc: __m128i, bytes: &[u8], h: &[__m128i; 8]) -> __m128i {
+    pub(super) fn hash_padded<const GCM: bool>(
+        mut acc: __m128i,
+        bytes: &[u8],
+        h: &[__m128i; 8],
+    ) -> __m128i {
         let (groups, rest) = bytes.as_chunks::<GROUP>();
         for group in groups {
             let mut x: [__m128i; 8] = load_blocks(group);
@@ -241,9 +248,10 @@ aesni_clmul! {
         _mm_aesenclast_si128(b, k)
     }
 
-    /// Round key `*k` (16 bytes), from the loaded schedule.
+    /// The block `*k` (16 bytes: a round key or a hash power) in a register;
+    /// an xmm register has one lane, so this is a plain load.
     #[inline]
-    fn splat_key<B>(k: &B) -> Key {
+    fn broadcast_block<B>(k: &B) -> Key {
         const { assert!(size_of::<B>() == 16) };
         // SAFETY: `*k` is 16 readable bytes (asserted above); `loadu` has no
         // alignment requirement.
@@ -253,18 +261,18 @@ aesni_clmul! {
     /// The round keys [`engine::ctr_only`] reads: the loaded schedule
     /// itself, already in registers (a copy of registers costs nothing).
     #[inline]
-    fn ctr_keys<B, const NK: usize>(rk: &[B; NK]) -> [Key; NK] {
-        core::array::from_fn(|i| splat_key(&rk[i]))
+    fn ctr_keys<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS]) -> [Key; ROUND_KEYS] {
+        core::array::from_fn(|i| broadcast_block(&rk[i]))
     }
 
     /// Nothing to wipe: [`ctr_keys`] made no copy in memory (the caller
     /// wipes its schedule).
     #[inline]
-    fn wipe_ctr_keys<const NK: usize>(_keys: &mut [Key; NK]) {}
+    fn wipe_ctr_keys<const ROUND_KEYS: usize>(_keys: &mut [Key; ROUND_KEYS]) {}
 
     /// The value of an unreduced sum.
     #[inline]
-    fn sum_value(w: Wide) -> __m128i {
+    fn sum_value(w: Unreduced) -> __m128i {
         reduce(w)
     }
 
@@ -281,8 +289,8 @@ aesni_clmul! {
     /// the next (read back from the output). Returns the accumulator and the
     /// end of the last whole group.
     #[inline]
-    pub(super) fn ctr_hash_output<const NK: usize, const GCM: bool>(
-        rk: &[__m128i; NK],
+    pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool>(
+        rk: &[__m128i; ROUND_KEYS],
         h: &[__m128i; 8],
         ctr: &mut __m128i,
         acc: __m128i,
@@ -294,7 +302,7 @@ aesni_clmul! {
             return (acc, bulk);
         }
         let mut s = state_from(acc);
-        hash_output::<_, NK, GCM, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
+        hash_output::<_, ROUND_KEYS, GCM, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
         (state_finish(s), bulk)
     }
 
@@ -302,8 +310,8 @@ aesni_clmul! {
     /// hashing the input: each group's input is hashed during its own AES.
     /// Returns the accumulator and the end of the last whole group.
     #[inline]
-    pub(super) fn ctr_hash_input<const NK: usize, const GCM: bool>(
-        rk: &[__m128i; NK],
+    pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool>(
+        rk: &[__m128i; ROUND_KEYS],
         h: &[__m128i; 8],
         ctr: &mut __m128i,
         acc: __m128i,
@@ -315,40 +323,38 @@ aesni_clmul! {
             return (acc, bulk);
         }
         let mut s = state_from(acc);
-        engine::hash_input::<_, NK, GCM, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
+        engine::hash_input::<_, ROUND_KEYS, GCM, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
         (state_finish(s), bulk)
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
     /// no hash. Returns the end of the last whole group.
     #[inline]
-    pub(super) fn ctr_only<const NK: usize, const GCM: bool>(
-        rk: &[__m128i; NK],
+    pub(super) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
+        rk: &[__m128i; ROUND_KEYS],
         ctr: &mut __m128i,
         data: &mut InOut<'_>,
         start: usize,
     ) -> usize {
-        engine::ctr_only::<_, NK, GCM, BIG>(rk, ctr, data, start);
+        engine::ctr_only::<_, ROUND_KEYS, GCM, BIG>(rk, ctr, data, start);
         groups_end::<BIG>(data.len(), start)
     }
 
     /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
     /// more block, `extra`, encrypted in the same batch (GCM's J0). Then, if
-    /// `HASH`, folds the tail's blocks — its output if `OUTPUT`, else its input
+    /// `Mode::HASH`, folds the tail's blocks — its output if `Mode::OUTPUT`, else its input
     /// — zero-padded, and `last` (the length block) into `acc`.
     ///
     /// Returns the accumulator and E(K, `extra`).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn tail<
-        const NK: usize,
-        const GCM: bool,
-        const HASH: bool,
-        const OUTPUT: bool,
+        const ROUND_KEYS: usize,
+        Mode: TailMode,
         const M: usize,
         const B: usize,
     >(
-        rk: &[__m128i; NK],
+        rk: &[__m128i; ROUND_KEYS],
         mut ctr: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
@@ -360,7 +366,11 @@ aesni_clmul! {
         let mut buf = [0u8; B];
         let rest = data.read_tail(offset, &mut buf);
 
-        let mut ks: [__m128i; M] = counter_blocks::<GCM, M>(&mut ctr);
+        let mut ks: [__m128i; M] = if Mode::GCM {
+            counter_blocks::<true, M>(&mut ctr)
+        } else {
+            counter_blocks::<false, M>(&mut ctr)
+        };
         let mut extra = [extra];
         encrypt_blocks(rk, &mut extra);
         encrypt_blocks(rk, &mut ks);
@@ -375,21 +385,21 @@ aesni_clmul! {
         // Both tails may hold plaintext (a forgery's, when opening): wipe them.
         wipe(&mut buf);
         wipe(&mut out_bytes);
-        if !HASH {
+        if !Mode::HASH {
             return (acc, extra[0]);
         }
         // The input is already zero past `rest` (the buffer was); the output
         // has keystream there, cleared in registers (byte j of block i is kept
         // when 16i + j < rest): reloading a buffer patched with narrower
         // stores would stall store forwarding.
-        let mut hashed = if OUTPUT { output } else { input };
+        let mut hashed = if Mode::OUTPUT { output } else { input };
         let iota = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
         for (i, x) in hashed.iter_mut().enumerate() {
-            if OUTPUT {
+            if Mode::OUTPUT {
                 let left = (rest as isize - 16 * i as isize).clamp(0, 16) as i8;
                 *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(left), iota));
             }
-            *x = for_hash::<GCM>(*x);
+            *x = if Mode::GCM { for_hash::<true>(*x) } else { for_hash::<false>(*x) };
         }
         (fold_with_last(acc, &hashed, rest.div_ceil(16), last, h), extra[0])
     }

@@ -18,9 +18,9 @@
 //! | `BIG` | registers per group in the main loop; `Powers<BIG>` holds their multipliers |
 //! | `PEEL_FIRST` | whether [`hash_output`] runs its first group before its loop or as a branch in it |
 //! | `load_reg`, `store_reg`, `xor`, `widen`, `for_hash_reg` | data in and out of registers |
-//! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last`, `splat_key` | counter blocks, AES rounds of a group, a round key in every lane |
+//! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last`, `broadcast_block` | counter blocks, AES rounds of a group, a round key in every lane |
 //! | `ctr_keys`, `wipe_ctr_keys` | the round keys a CTR-only pass reads, and their wiping after it |
-//! | `Wide`, `wide_zero`, `mul_acc_k`, `karatsuba_done` | unreduced sums of lane-wise products, three multiplies each |
+//! | `Unreduced`, `unreduced_zero`, `mul_acc_k`, `karatsuba_done` | unreduced sums of lane-wise products, three multiplies each |
 //! | `sum_value` | the reduced value of an unreduced sum, lanes added |
 //!
 //! # Why the loops look like this
@@ -52,9 +52,9 @@ use core::arch::x86_64::{__m128i, _mm_setzero_si128, _mm_xor_si128};
 use zeroize::Zeroize;
 
 use super::{
-    BIG, Key, PEEL_FIRST, RB, Reg, Wide, aes_last, aes_round, aes_round_pinned, counters_group,
-    ctr_keys, for_hash_reg, karatsuba_done, load_reg, mul_acc_k, splat_key, store_reg, sum_value,
-    tier, wide_zero, widen, wipe_ctr_keys, xor,
+    BIG, Key, PEEL_FIRST, RB, Reg, Unreduced, aes_last, aes_round, aes_round_pinned,
+    broadcast_block, counters_group, ctr_keys, for_hash_reg, karatsuba_done, load_reg, mul_acc_k,
+    store_reg, sum_value, tier, unreduced_zero, widen, wipe_ctr_keys, xor,
 };
 use crate::inout::InOut;
 
@@ -81,7 +81,7 @@ const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
 /// variants: the loops never branch on the state.
 #[derive(Clone, Copy)]
 pub(super) struct HashState {
-    w: Wide,
+    w: Unreduced,
     acc: __m128i,
 }
 
@@ -110,14 +110,14 @@ struct Stitch<const N: usize> {
     /// The reduced hash state (after unit 0).
     acc: __m128i,
     /// The group's sum so far.
-    w: Wide,
+    w: Unreduced,
 }
 
 tier! {
     /// The state of a hash whose value so far is `acc`.
     #[inline]
     pub(super) fn state_from(acc: __m128i) -> HashState {
-        HashState { w: wide_zero(), acc }
+        HashState { w: unreduced_zero(), acc }
     }
 
     /// The value of a hash state.
@@ -128,26 +128,29 @@ tier! {
 
     /// The state after a group whose sum is `w`.
     #[inline]
-    fn state_after(w: Wide) -> HashState {
+    fn state_after(w: Unreduced) -> HashState {
         HashState { w: karatsuba_done(w), acc: _mm_setzero_si128() }
     }
-    /// Round key `i`, broadcast (`splat_key`).
+    /// Round key `i`, broadcast (`broadcast_block`).
     #[inline]
-    fn splat_key_at<B, const NK: usize>(rk: &[B; NK], i: usize) -> Key {
-        splat_key(&rk[i])
+    fn broadcast_round_key<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS], i: usize) -> Key {
+        broadcast_block(&rk[i])
     }
 
     /// Encrypts a group of counter blocks in place.
     #[inline]
-    fn encrypt_regs<B, const NK: usize, const N: usize>(rk: &[B; NK], b: &mut [Reg; N]) {
-        let k = splat_key_at(rk, 0);
+    fn encrypt_regs<B, const ROUND_KEYS: usize, const N: usize>(
+        rk: &[B; ROUND_KEYS],
+        b: &mut [Reg; N],
+    ) {
+        let k = broadcast_round_key(rk, 0);
         for b in b.iter_mut() {
             *b = xor(*b, k);
         }
-        for i in 1..NK - 1 {
-            aes_round(b, splat_key_at(rk, i));
+        for i in 1..ROUND_KEYS - 1 {
+            aes_round(b, broadcast_round_key(rk, i));
         }
-        let k = splat_key_at(rk, NK - 1);
+        let k = broadcast_round_key(rk, ROUND_KEYS - 1);
         for b in b.iter_mut() {
             *b = aes_last(*b, k);
         }
@@ -169,7 +172,7 @@ tier! {
     fn hash_group<const N: usize>(s: &HashState, x: &[Reg; N], pw: &Powers<BIG>) -> HashState {
         const { assert!(N <= BIG) };
         let acc = state_finish(*s);
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         for i in (1..N).rev() {
             mul_acc_k(&mut w, x[i], pw.p[BIG - N + i], pw.k[BIG - N + i]);
         }
@@ -192,17 +195,17 @@ tier! {
     /// hash unit after it ([`unit_after`]). A function per round, so that
     /// every round and unit is laid out in line with constant indices.
     #[inline]
-    fn stitch_round<B, const NK: usize, const GCM: bool, const N: usize, const ROUND: usize>(
+    fn stitch_round<B, const ROUND_KEYS: usize, const GCM: bool, const N: usize, const ROUND: usize>(
         st: &mut Stitch<N>,
-        rk: &[B; NK],
+        rk: &[B; ROUND_KEYS],
         x: &[[u8; RB]; N],
         s: &HashState,
         pw: &Powers<BIG>,
     ) {
-        if ROUND >= NK - 1 {
+        if ROUND >= ROUND_KEYS - 1 {
             return;
         }
-        let unit = const { unit_after(ROUND, NK, N) };
+        let unit = const { unit_after(ROUND, ROUND_KEYS, N) };
         // The unit's data is loaded before the round; it and the sum go
         // through the round's `asm!` block (see `aes_round_pinned`).
         let data = match unit {
@@ -210,9 +213,9 @@ tier! {
             _ => st.b[0],
         };
         let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
-        aes_round_pinned(&mut st.b, splat_key_at(rk, ROUND), &mut pin);
+        aes_round_pinned(&mut st.b, broadcast_round_key(rk, ROUND), &mut pin);
         let [data, lo, mid, hi] = pin;
-        st.w = Wide { lo, mid, hi };
+        st.w = Unreduced { lo, mid, hi };
         match unit {
             None => {}
             Some(0) => st.acc = state_finish(*s),
@@ -234,8 +237,8 @@ tier! {
     /// its round key. Returns the new (unreduced) state.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn aes_hash_group<B, const NK: usize, const GCM: bool, const OUTPUT: bool, const N: usize>(
-        rk: &[B; NK],
+    fn aes_hash_group<B, const ROUND_KEYS: usize, const GCM: bool, const OUTPUT: bool, const N: usize>(
+        rk: &[B; ROUND_KEYS],
         mut b: [Reg; N],
         data: &mut InOut<'_>,
         offset: usize,
@@ -244,35 +247,35 @@ tier! {
         pw: &Powers<BIG>,
     ) -> HashState {
         const {
-            assert!(NK == 11 || NK == 15);
-            // Every unit has a round: the last follows round NK − 2.
-            assert!(NK - 2 > N);
+            assert!(ROUND_KEYS == 11 || ROUND_KEYS == 15);
+            // Every unit has a round: the last follows round ROUND_KEYS − 2.
+            assert!(ROUND_KEYS - 2 > N);
         };
         let x = if OUTPUT {
             data.written_regs::<RB, N>(hash_at)
         } else {
             data.input_regs::<RB, N>(hash_at)
         };
-        let k = splat_key_at(rk, 0);
+        let k = broadcast_round_key(rk, 0);
         for b in b.iter_mut() {
             *b = xor(*b, k);
         }
-        let mut st = Stitch { b, acc: _mm_setzero_si128(), w: wide_zero() };
-        stitch_round::<_, NK, GCM, N, 1>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 2>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 3>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 4>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 5>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 6>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 7>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 8>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 9>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 10>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 11>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 12>(&mut st, rk, x, s, pw);
-        stitch_round::<_, NK, GCM, N, 13>(&mut st, rk, x, s, pw);
+        let mut st = Stitch { b, acc: _mm_setzero_si128(), w: unreduced_zero() };
+        stitch_round::<_, ROUND_KEYS, GCM, N, 1>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 2>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 3>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 4>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 5>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 6>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 7>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 8>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 9>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 10>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 11>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 12>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, N, 13>(&mut st, rk, x, s, pw);
         let input = data.input_regs::<RB, N>(offset);
-        let k = splat_key_at(rk, NK - 1);
+        let k = broadcast_round_key(rk, ROUND_KEYS - 1);
         let c: [Reg; N] = core::array::from_fn(|i| aes_last(st.b[i], xor(k, load_reg(&input[i]))));
         for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
             store_reg(out, c);
@@ -286,8 +289,8 @@ tier! {
     /// behind measured the same for long messages and slower for short
     /// ones, which have fewer groups to stitch.)
     #[inline]
-    pub(super) fn hash_output<B, const NK: usize, const GCM: bool, const N: usize>(
-        rk: &[B; NK],
+    pub(super) fn hash_output<B, const ROUND_KEYS: usize, const GCM: bool, const N: usize>(
+        rk: &[B; ROUND_KEYS],
         pw: &Powers<BIG>,
         ctr: &mut __m128i,
         s: &mut HashState,
@@ -314,7 +317,7 @@ tier! {
                 encrypt_regs(rk, &mut ks);
                 xor_group(data, offset, &ks);
             } else {
-                *s = aes_hash_group::<_, NK, GCM, true, N>(rk, ctrs, data, offset, offset - group, s, pw);
+                *s = aes_hash_group::<_, ROUND_KEYS, GCM, true, N>(rk, ctrs, data, offset, offset - group, s, pw);
             }
             offset += group;
         }
@@ -328,8 +331,8 @@ tier! {
     /// group's input during its own AES. Updates `ctr` and `s`; the
     /// caller knows where it stopped (`groups_end`).
     #[inline]
-    pub(super) fn hash_input<B, const NK: usize, const GCM: bool, const N: usize>(
-        rk: &[B; NK],
+    pub(super) fn hash_input<B, const ROUND_KEYS: usize, const GCM: bool, const N: usize>(
+        rk: &[B; ROUND_KEYS],
         pw: &Powers<BIG>,
         ctr: &mut __m128i,
         s: &mut HashState,
@@ -343,7 +346,7 @@ tier! {
         let mut offset = start;
         while offset < end {
             let ctrs = counters_group::<GCM, N>(&mut next);
-            *s = aes_hash_group::<_, NK, GCM, false, N>(rk, ctrs, data, offset, offset, s, pw);
+            *s = aes_hash_group::<_, ROUND_KEYS, GCM, false, N>(rk, ctrs, data, offset, offset, s, pw);
             offset += group;
         }
         *ctr = next;
@@ -352,8 +355,8 @@ tier! {
     /// CTR over the whole `N`-register groups from `start`, no hash.
     /// Updates `ctr`; the caller knows where it stopped (`groups_end`).
     #[inline]
-    pub(super) fn ctr_only<B, const NK: usize, const GCM: bool, const N: usize>(
-        rk: &[B; NK],
+    pub(super) fn ctr_only<B, const ROUND_KEYS: usize, const GCM: bool, const N: usize>(
+        rk: &[B; ROUND_KEYS],
         ctr: &mut __m128i,
         data: &mut InOut<'_>,
         start: usize,

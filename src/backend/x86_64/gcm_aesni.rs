@@ -12,6 +12,7 @@
 //! group's input during its own AES. The last 0..127 bytes and E(K, J0) run in
 //! one final batch.
 
+use crate::backend::tail_mode::Gcm;
 use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
@@ -30,23 +31,23 @@ aesni_clmul! {
     /// POLYVAL form GHASH uses here (see `clmul.rs`: H' =
     /// mulX_POLYVAL(ByteReverse(H))), into `h_powers`. The zero block rides
     /// the key schedule (`aes::ride`): H is ready a round after the last key.
-    pub(crate) fn init_key<const NK: usize, const KB: usize>(
+    pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
         _token: AesNiClmul,
         key: &[u8; KB],
-        round_keys: &mut MaybeUninit<RoundKeys<NK>>,
+        round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
         h_powers: &mut MaybeUninit<HPowers>,
     ) {
         let mut h = [_mm_setzero_si128()];
-        let rk = expand_key_regs::<NK, KB, 1>(key, &mut h);
+        let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
         h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
         round_keys.write(RoundKeys(store_each(&rk)));
     }
 
     /// GCM encryption; see the module contract.
     #[inline(never)]
-    pub(crate) fn seal<const NK: usize>(
+    pub(crate) fn seal<const ROUND_KEYS: usize>(
         _token: AesNiClmul,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
@@ -61,9 +62,9 @@ aesni_clmul! {
     /// ciphertext; the plaintext written is unauthenticated until the caller
     /// compares it.
     #[inline(never)]
-    pub(crate) fn open<const NK: usize>(
+    pub(crate) fn open<const ROUND_KEYS: usize>(
         _token: AesNiClmul,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
@@ -77,9 +78,9 @@ aesni_clmul! {
     /// [`seal`] if `SEAL`, else [`open`]: the wide tiers' short messages.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn seal_or_open<const NK: usize, const SEAL: bool>(
+    pub(super) fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
         token: AesNiClmul,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
@@ -96,37 +97,37 @@ aesni_clmul! {
     /// Seals `data` from `start` (a multiple of `GROUP`) to the end and returns
     /// the tag. The wide tiers call it for what is left after their loops.
     #[inline]
-    pub(super) fn seal_from<const NK: usize>(
-        s: &mut State<'_, NK>,
+    pub(super) fn seal_from<const ROUND_KEYS: usize>(
+        s: &mut State<'_, ROUND_KEYS>,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
     ) -> Block {
         let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
-        let (acc, bulk) = ctr_hash_output::<NK, true>(&rk, &h, &mut s.ctr, s.acc, data, start);
-        by_tail_size!(data.len() - bulk, finish::<NK, true>(&rk, &h, s.j0, s.ctr, acc, data, bulk, len_block))
+        let (acc, bulk) = ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start);
+        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, true>(&rk, &h, s.j0, s.ctr, acc, data, bulk, len_block))
     }
 
     /// Opens `data` from `start` (a multiple of `GROUP`) to the end and returns
     /// the computed tag.
     #[inline]
-    pub(super) fn open_from<const NK: usize>(
-        s: &mut State<'_, NK>,
+    pub(super) fn open_from<const ROUND_KEYS: usize>(
+        s: &mut State<'_, ROUND_KEYS>,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
     ) -> Block {
         let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
-        let (acc, bulk) = ctr_hash_input::<NK, true>(&rk, &h, &mut s.ctr, s.acc, data, start);
-        by_tail_size!(data.len() - bulk, finish::<NK, false>(&rk, &h, s.j0, s.ctr, acc, data, bulk, len_block))
+        let (acc, bulk) = ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start);
+        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, false>(&rk, &h, s.j0, s.ctr, acc, data, bulk, len_block))
     }
 
     /// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
     /// same AES batch, then the length block and the tag.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn finish<const NK: usize, const SEAL: bool, const M: usize, const B: usize>(
-        rk: &[__m128i; NK],
+    fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+        rk: &[__m128i; ROUND_KEYS],
         h: &[__m128i; 8],
         j0: __m128i,
         ctr: __m128i,
@@ -138,18 +139,18 @@ aesni_clmul! {
         // GHASH runs over the ciphertext: the output when sealing, the input when opening.
         let len = byte_reverse(from_u128(len_block));
         let (acc, tag_mask) =
-            tail::<NK, true, true, SEAL, M, B>(rk, ctr, data, offset, byte_reverse(j0), acc, h, len);
+            tail::<ROUND_KEYS, Gcm<SEAL>, M, B>(rk, ctr, data, offset, byte_reverse(j0), acc, h, len);
         store(_mm_xor_si128(byte_reverse(acc), tag_mask))
     }
 
     /// The state of one GCM call after the AAD (see [`State`]).
     #[inline]
-    pub(super) fn state_new<'k, const NK: usize>(
-        keys: &'k RoundKeys<NK>,
+    pub(super) fn state_new<'k, const ROUND_KEYS: usize>(
+        keys: &'k RoundKeys<ROUND_KEYS>,
         h_powers: &'k HPowers,
         j0: u128,
         aad: &[u8],
-    ) -> State<'k, NK> {
+    ) -> State<'k, ROUND_KEYS> {
         let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &load_powers(h_powers));
         let j0 = byte_reverse(from_u128(j0));
         let ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
@@ -160,8 +161,8 @@ aesni_clmul! {
 /// One GCM call after its AAD: the key state (each loop loads what it needs into
 /// registers; copying it here would cost a 400-byte move), J0 and the next
 /// counter (both byte-reversed), and the GHASH accumulator.
-pub(super) struct State<'k, const NK: usize> {
-    pub(super) keys: &'k RoundKeys<NK>,
+pub(super) struct State<'k, const ROUND_KEYS: usize> {
+    pub(super) keys: &'k RoundKeys<ROUND_KEYS>,
     pub(super) h_powers: &'k HPowers,
     pub(super) j0: __m128i,
     pub(super) ctr: __m128i,
@@ -183,7 +184,10 @@ mod tests {
     }
 
     /// The round keys of `key` from the key-setup kernel `aes::expand`.
-    fn expand<const NK: usize, const KB: usize>(t: AesNiClmul, key: &[u8; KB]) -> RoundKeys<NK> {
+    fn expand<const ROUND_KEYS: usize, const KB: usize>(
+        t: AesNiClmul,
+        key: &[u8; KB],
+    ) -> RoundKeys<ROUND_KEYS> {
         let mut rk = MaybeUninit::uninit();
         // SAFETY: `t` proves the tier's features are present.
         unsafe { aes::expand(t, key, &mut rk) };
@@ -193,18 +197,19 @@ mod tests {
 
     /// The GCM key state of `key` from `init_key`, after checking that its
     /// round keys are `aes::expand`'s.
-    fn gcm_key<const NK: usize, const KB: usize>(
+    fn gcm_key<const ROUND_KEYS: usize, const KB: usize>(
         t: AesNiClmul,
         key: &[u8; KB],
-    ) -> (RoundKeys<NK>, HPowers) {
+    ) -> (RoundKeys<ROUND_KEYS>, HPowers) {
         let (mut rk, mut h) = (MaybeUninit::uninit(), MaybeUninit::uninit());
         // SAFETY: `t` proves the tier's features are present.
         unsafe { init_key(t, key, &mut rk, &mut h) };
         // SAFETY: `init_key` wrote both.
-        let (rk, h): (RoundKeys<NK>, HPowers) = unsafe { (rk.assume_init(), h.assume_init()) };
+        let (rk, h): (RoundKeys<ROUND_KEYS>, HPowers) =
+            unsafe { (rk.assume_init(), h.assume_init()) };
         assert_eq!(
             rk.0,
-            expand::<NK, KB>(t, key).0,
+            expand::<ROUND_KEYS, KB>(t, key).0,
             "init_key and expand disagree"
         );
         (rk, h)

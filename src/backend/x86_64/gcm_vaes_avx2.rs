@@ -46,9 +46,9 @@ type Reg = __m256i;
 /// A round key in both lanes.
 type Key = Reg;
 
-/// An unreduced sum of 2-lane products (see `Wide` in `clmul.rs`).
+/// An unreduced sum of 2-lane products (see `Unreduced` in `clmul.rs`).
 #[derive(Clone, Copy)]
-struct Wide {
+struct Unreduced {
     lo: __m256i,
     mid: __m256i,
     hi: __m256i,
@@ -121,13 +121,13 @@ vaes_avx2! {
 
     /// The empty sum.
     #[inline]
-    fn wide_zero() -> Wide {
-        Wide { lo: _mm256_setzero_si256(), mid: _mm256_setzero_si256(), hi: _mm256_setzero_si256() }
+    fn unreduced_zero() -> Unreduced {
+        Unreduced { lo: _mm256_setzero_si256(), mid: _mm256_setzero_si256(), hi: _mm256_setzero_si256() }
     }
 
     /// `acc += a · b` lane by lane, unreduced.
     #[inline]
-    fn mul_acc2(acc: &mut Wide, a: __m256i, b: __m256i) {
+    fn mul_acc2(acc: &mut Unreduced, a: __m256i, b: __m256i) {
         acc.lo = _mm256_xor_si256(acc.lo, _mm256_clmulepi64_epi128::<0x00>(a, b));
         acc.hi = _mm256_xor_si256(acc.hi, _mm256_clmulepi64_epi128::<0x11>(a, b));
         acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x01>(a, b));
@@ -141,7 +141,7 @@ vaes_avx2! {
     /// with VAES measured here: three multiplies instead of four is what lets
     /// a group's hash fit under its AES.
     #[inline]
-    fn mul_acc_k(acc: &mut Wide, a: __m256i, b: __m256i, bk: __m256i) {
+    fn mul_acc_k(acc: &mut Unreduced, a: __m256i, b: __m256i, bk: __m256i) {
         let ak = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
         acc.lo = _mm256_xor_si256(acc.lo, _mm256_clmulepi64_epi128::<0x00>(a, b));
         acc.hi = _mm256_xor_si256(acc.hi, _mm256_clmulepi64_epi128::<0x11>(a, b));
@@ -150,13 +150,13 @@ vaes_avx2! {
 
     /// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
     #[inline]
-    fn karatsuba_done(w: Wide) -> Wide {
-        Wide { mid: _mm256_xor_si256(w.mid, _mm256_xor_si256(w.lo, w.hi)), ..w }
+    fn karatsuba_done(w: Unreduced) -> Unreduced {
+        Unreduced { mid: _mm256_xor_si256(w.mid, _mm256_xor_si256(w.lo, w.hi)), ..w }
     }
 
     /// The reduction of `clmul.rs`, on each lane.
     #[inline]
-    fn reduce2(v: Wide) -> __m256i {
+    fn reduce2(v: Unreduced) -> __m256i {
         let c = _mm256_set1_epi64x(0xc200_0000_0000_0000_u64 as i64);
         let l = _mm256_xor_si256(v.lo, _mm256_bslli_epi128::<8>(v.mid));
         let h = _mm256_xor_si256(v.hi, _mm256_bsrli_epi128::<8>(v.mid));
@@ -174,7 +174,7 @@ vaes_avx2! {
     /// `a · b` lane by lane, reduced.
     #[inline]
     fn mul2(a: __m256i, b: __m256i) -> __m256i {
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         mul_acc2(&mut w, a, b);
         reduce2(w)
     }
@@ -194,7 +194,7 @@ vaes_avx2! {
             p[BIG - 1 - i] = _mm256_permute2x128_si256::<0x01>(pair, pair);
         }
         if big {
-            let h8 = splat_key(&h[7]);
+            let h8 = broadcast_block(&h[7]);
             for i in 0..4 {
                 p[i] = mul2(p[i + 4], h8);
             }
@@ -211,7 +211,7 @@ vaes_avx2! {
 
     /// The value of an unreduced sum: one reduction, lanes added.
     #[inline]
-    fn sum_value(s: Wide) -> __m128i {
+    fn sum_value(s: Unreduced) -> __m128i {
         fold_lanes(reduce2(s))
     }
 
@@ -231,16 +231,16 @@ vaes_avx2! {
     /// AVX-512's).
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn gcm_short<const NK: usize, const SEAL: bool>(
+    fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
         token: VaesAvx2,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        gcm_aesni::seal_or_open::<NK, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
+        gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
     }
 }
 
@@ -292,13 +292,13 @@ vaes_avx2! {
         }
     }
 
-    /// Round key `k` (the first 16 bytes of `*k`) in every lane. An
-    /// `asm!` block without `pure`, so LLVM neither hoists it out of a
-    /// loop nor merges two of them: round keys are broadcast where they
-    /// are used, straight from the key schedule, and never stored in a
-    /// copy on the stack (which would then have to be wiped).
+    /// The block `*k` (16 bytes: a round key, or H^8 for the hash) in every
+    /// lane. An `asm!` block without `pure`, so LLVM neither hoists it out
+    /// of a loop nor merges two of them: round keys are broadcast where they
+    /// are used, straight from the key schedule, and never stored in a copy
+    /// on the stack (which would then have to be wiped).
     #[inline]
-    fn splat_key<B>(k: &B) -> Key {
+    fn broadcast_block<B>(k: &B) -> Key {
         const { assert!(size_of::<B>() >= 16) };
         let out: Key;
         // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
@@ -316,17 +316,17 @@ vaes_avx2! {
     }
 
     /// The round keys [`engine::ctr_only`] reads: broadcast copies, read by
-    /// `splat_key` like the key schedule itself. Measured, a CTR-only pass
+    /// `broadcast_block` like the key schedule itself. Measured, a CTR-only pass
     /// that reads the GCM-SIV message keys (just derived, on the caller's
     /// stack) at every round runs at half speed on Zen 5, from these at full.
     #[inline]
-    fn ctr_keys<B, const NK: usize>(rk: &[B; NK]) -> [Key; NK] {
-        core::array::from_fn(|i| splat_key(&rk[i]))
+    fn ctr_keys<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS]) -> [Key; ROUND_KEYS] {
+        core::array::from_fn(|i| broadcast_block(&rk[i]))
     }
 
     /// Wipes [`ctr_keys`]'s copies.
     #[inline]
-    fn wipe_ctr_keys<const NK: usize>(keys: &mut [Key; NK]) {
+    fn wipe_ctr_keys<const ROUND_KEYS: usize>(keys: &mut [Key; ROUND_KEYS]) {
         keys.zeroize();
     }
 
@@ -341,67 +341,67 @@ vaes_avx2! {
     /// code: the AES-256 copy stayed a call into the AES-NI build).
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn siv_one_group<const NK: usize, const SEAL: bool>(
+    fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
         _token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         tag: u128,
         len_block: u128,
     ) -> Block {
-        siv::one_group::<NK, SEAL>(keys, nonce, aad, data, tag, len_block)
+        siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     }
 
     /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
-    pub(crate) fn seal<const NK: usize>(
+    pub(crate) fn seal<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::gcm::<NK, true>(token, keys, h_powers, j0, aad, data, len_block)
+        vaes::gcm::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
     }
 
     /// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
-    pub(crate) fn open<const NK: usize>(
+    pub(crate) fn open<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::gcm::<NK, false>(token, keys, h_powers, j0, aad, data, len_block)
+        vaes::gcm::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
     }
 
     /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
-    pub(crate) fn siv_seal<const NK: usize>(
+    pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::siv_seal::<NK>(token, keys, nonce, aad, data, len_block)
+        vaes::siv_seal::<ROUND_KEYS>(token, keys, nonce, aad, data, len_block)
     }
 
     /// GCM-SIV decryption (contract: `siv::open`; the pass: `vaes::siv_open`).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn siv_open<const NK: usize>(
+    pub(crate) fn siv_open<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         tag: u128,
         len_block: u128,
     ) -> Block {
-        vaes::siv_open::<NK>(token, keys, nonce, aad, data, tag, len_block)
+        vaes::siv_open::<ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
     }
 }

@@ -63,9 +63,9 @@ type Reg = __m512i;
 /// A round key in all four lanes.
 type Key = Reg;
 
-/// An unreduced sum of 4-lane products (see `Wide` in `clmul.rs`).
+/// An unreduced sum of 4-lane products (see `Unreduced` in `clmul.rs`).
 #[derive(Clone, Copy)]
-struct Wide {
+struct Unreduced {
     lo: __m512i,
     mid: __m512i,
     hi: __m512i,
@@ -152,14 +152,14 @@ vaes_avx512! {
 
     /// The empty sum.
     #[inline]
-    fn wide_zero() -> Wide {
-        Wide { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() }
+    fn unreduced_zero() -> Unreduced {
+        Unreduced { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() }
     }
 
     /// `acc += a · b` lane by lane, unreduced (four multiplies per lane; the
     /// middle terms are added with one three-way XOR). For the powers.
     #[inline]
-    fn mul_acc4(acc: &mut Wide, a: __m512i, b: __m512i) {
+    fn mul_acc4(acc: &mut Unreduced, a: __m512i, b: __m512i) {
         acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
         acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
         acc.mid = _mm512_ternarylogic_epi64::<0x96>(
@@ -176,7 +176,7 @@ vaes_avx512! {
     /// with VAES measured here: three multiplies instead of four is what lets
     /// a group's hash fit under its AES.
     #[inline]
-    fn mul_acc_k(acc: &mut Wide, a: __m512i, b: __m512i, bk: __m512i) {
+    fn mul_acc_k(acc: &mut Unreduced, a: __m512i, b: __m512i, bk: __m512i) {
         let ak = _mm512_xor_si512(a, _mm512_shuffle_epi32::<0x4e>(a));
         acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
         acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
@@ -185,13 +185,13 @@ vaes_avx512! {
 
     /// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
     #[inline]
-    fn karatsuba_done(w: Wide) -> Wide {
-        Wide { mid: _mm512_ternarylogic_epi64::<0x96>(w.mid, w.lo, w.hi), ..w }
+    fn karatsuba_done(w: Unreduced) -> Unreduced {
+        Unreduced { mid: _mm512_ternarylogic_epi64::<0x96>(w.mid, w.lo, w.hi), ..w }
     }
 
     /// The reduction of `clmul.rs`, on each lane.
     #[inline]
-    fn reduce4(v: Wide) -> __m512i {
+    fn reduce4(v: Unreduced) -> __m512i {
         let c = _mm512_set1_epi64(0xc200_0000_0000_0000_u64 as i64);
         let l = _mm512_xor_si512(v.lo, _mm512_bslli_epi128::<8>(v.mid));
         let h = _mm512_xor_si512(v.hi, _mm512_bsrli_epi128::<8>(v.mid));
@@ -209,7 +209,7 @@ vaes_avx512! {
     /// `a · b` lane by lane, reduced.
     #[inline]
     fn mul4(a: __m512i, b: __m512i) -> __m512i {
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         mul_acc4(&mut w, a, b);
         reduce4(w)
     }
@@ -223,7 +223,7 @@ vaes_avx512! {
         const { assert!(BIG == 8) };
         let mut p = [_mm512_setzero_si512(); BIG];
         (p[7], p[6]) = key_powers_reversed(h);
-        let h8 = splat_key(&h[7]);
+        let h8 = broadcast_block(&h[7]);
         p[5] = mul4(p[7], h8);
         p[4] = mul4(p[6], h8);
         if big {
@@ -265,7 +265,7 @@ vaes_avx512! {
 
     /// The value of an unreduced sum: one reduction, lanes added.
     #[inline]
-    fn sum_value(s: Wide) -> __m128i {
+    fn sum_value(s: Unreduced) -> __m128i {
         fold_lanes(reduce4(s))
     }
 
@@ -281,9 +281,9 @@ vaes_avx512! {
     /// bytes the AES-NI tier's code, longer ones [`short_batch`].
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn gcm_short<const NK: usize, const SEAL: bool>(
+    fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
         token: VaesAvx512,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
@@ -291,9 +291,9 @@ vaes_avx512! {
         len_block: u128,
     ) -> Block {
         if data.len() > XMM_REST {
-            short_batch::<NK, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
+            short_batch::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
         } else {
-            gcm_aesni::seal_or_open::<NK, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
+            gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
         }
     }
 
@@ -306,9 +306,9 @@ vaes_avx512! {
     /// points).
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn short_batch<const NK: usize, const SEAL: bool>(
+    fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
         _token: VaesAvx512,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
@@ -317,9 +317,9 @@ vaes_avx512! {
     ) -> Block {
         let s = gcm_aesni::state_new(keys, h_powers, j0, aad);
         match data.len().div_ceil(RB) {
-            0..=1 => one_batch::<NK, SEAL, 1>(&s, data, len_block),
-            2 => one_batch::<NK, SEAL, 2>(&s, data, len_block),
-            _ => one_batch::<NK, SEAL, 4>(&s, data, len_block),
+            0..=1 => one_batch::<ROUND_KEYS, SEAL, 1>(&s, data, len_block),
+            2 => one_batch::<ROUND_KEYS, SEAL, 2>(&s, data, len_block),
+            _ => one_batch::<ROUND_KEYS, SEAL, 4>(&s, data, len_block),
         }
     }
 
@@ -336,8 +336,8 @@ vaes_avx512! {
     /// from 19 − t + 4i; lanes past the last block read zeros or any power,
     /// their data is zero. The table is wiped before returning.
     #[inline]
-    fn one_batch<const NK: usize, const SEAL: bool, const N: usize>(
-        s: &gcm_aesni::State<'_, NK>,
+    fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
+        s: &gcm_aesni::State<'_, ROUND_KEYS>,
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
@@ -359,7 +359,7 @@ vaes_avx512! {
         let mut d = [_mm512_setzero_si512(); 7];
         (d[4], d[3]) = key_powers_reversed(&s.h_powers.0);
         if N > 1 {
-            let h8 = splat_key(&s.h_powers.0[7]);
+            let h8 = broadcast_block(&s.h_powers.0[7]);
             d[2] = mul4(d[4], h8);
             if N > 2 {
                 d[1] = mul4(d[3], h8);
@@ -371,19 +371,19 @@ vaes_avx512! {
         let mut b: [Reg; N] = counters_exact::<true, N>(s.ctr);
         let mut j = for_hash::<true>(s.j0);
         let rk = &s.keys.0;
-        let k = splat_key(&rk[0]);
+        let k = broadcast_block(&rk[0]);
         for x in b.iter_mut() {
             *x = xor(*x, k);
         }
         j = _mm_xor_si128(j, _mm512_castsi512_si128(k));
-        for key in &rk[1..NK - 1] {
-            let k = splat_key(key);
+        for key in &rk[1..ROUND_KEYS - 1] {
+            let k = broadcast_block(key);
             for x in b.iter_mut() {
                 *x = _mm512_aesenc_epi128(*x, k);
             }
             j = _mm_aesenc_si128(j, _mm512_castsi512_si128(k));
         }
-        let k = splat_key(&rk[NK - 1]);
+        let k = broadcast_block(&rk[ROUND_KEYS - 1]);
         let input: [Reg; N] = core::array::from_fn(|i| {
             // SAFETY: the mask selects bytes RB·i.. RB·i + n of the `rest`
             // bytes from `src` with n ≤ rest − RB·i (none when RB·i ≥
@@ -411,7 +411,7 @@ vaes_avx512! {
             let p = unsafe { _mm512_loadu_si512(table.add(entry).cast()) };
             (p, karatsuba_factor(p))
         };
-        let mut w = wide_zero();
+        let mut w = unreduced_zero();
         for (i, x) in hashed.iter().enumerate() {
             let x = for_hash_reg::<true>(*x);
             let x = if i == 0 { xor(x, widen(s.acc)) } else { x };
@@ -474,13 +474,13 @@ vaes_avx512! {
         }
     }
 
-    /// Round key `k` (the first 16 bytes of `*k`) in every lane. An
-    /// `asm!` block without `pure`, so LLVM neither hoists it out of a
-    /// loop nor merges two of them: round keys are broadcast where they
-    /// are used, straight from the key schedule, and never stored in a
-    /// copy on the stack (which would then have to be wiped).
+    /// The block `*k` (16 bytes: a round key, or H^8 for the hash) in every
+    /// lane. An `asm!` block without `pure`, so LLVM neither hoists it out
+    /// of a loop nor merges two of them: round keys are broadcast where they
+    /// are used, straight from the key schedule, and never stored in a copy
+    /// on the stack (which would then have to be wiped).
     #[inline]
-    fn splat_key<B>(k: &B) -> Key {
+    fn broadcast_block<B>(k: &B) -> Key {
         const { assert!(size_of::<B>() >= 16) };
         let out: Key;
         // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
@@ -498,17 +498,17 @@ vaes_avx512! {
     }
 
     /// The round keys [`engine::ctr_only`] reads: broadcast copies, read by
-    /// `splat_key` like the key schedule itself. Measured, a CTR-only pass
+    /// `broadcast_block` like the key schedule itself. Measured, a CTR-only pass
     /// that reads the GCM-SIV message keys (just derived, on the caller's
     /// stack) at every round runs at half speed on Zen 5, from these at full.
     #[inline]
-    fn ctr_keys<B, const NK: usize>(rk: &[B; NK]) -> [Key; NK] {
-        core::array::from_fn(|i| splat_key(&rk[i]))
+    fn ctr_keys<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS]) -> [Key; ROUND_KEYS] {
+        core::array::from_fn(|i| broadcast_block(&rk[i]))
     }
 
     /// Wipes [`ctr_keys`]'s copies.
     #[inline]
-    fn wipe_ctr_keys<const NK: usize>(keys: &mut [Key; NK]) {
+    fn wipe_ctr_keys<const ROUND_KEYS: usize>(keys: &mut [Key; ROUND_KEYS]) {
         keys.zeroize();
     }
 
@@ -523,67 +523,67 @@ vaes_avx512! {
     /// code: the AES-256 copy stayed a call into the AES-NI build).
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn siv_one_group<const NK: usize, const SEAL: bool>(
+    fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
         _token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         tag: u128,
         len_block: u128,
     ) -> Block {
-        siv::one_group::<NK, SEAL>(keys, nonce, aad, data, tag, len_block)
+        siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     }
 
     /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
-    pub(crate) fn seal<const NK: usize>(
+    pub(crate) fn seal<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::gcm::<NK, true>(token, keys, h_powers, j0, aad, data, len_block)
+        vaes::gcm::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
     }
 
     /// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
-    pub(crate) fn open<const NK: usize>(
+    pub(crate) fn open<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::gcm::<NK, false>(token, keys, h_powers, j0, aad, data, len_block)
+        vaes::gcm::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
     }
 
     /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
-    pub(crate) fn siv_seal<const NK: usize>(
+    pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::siv_seal::<NK>(token, keys, nonce, aad, data, len_block)
+        vaes::siv_seal::<ROUND_KEYS>(token, keys, nonce, aad, data, len_block)
     }
 
     /// GCM-SIV decryption (contract: `siv::open`; the pass: `vaes::siv_open`).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn siv_open<const NK: usize>(
+    pub(crate) fn siv_open<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         tag: u128,
         len_block: u128,
     ) -> Block {
-        vaes::siv_open::<NK>(token, keys, nonce, aad, data, tag, len_block)
+        vaes::siv_open::<ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
     }
 }

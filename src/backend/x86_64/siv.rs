@@ -15,6 +15,7 @@
 //! POLYVAL of the plaintext of the group before. The per-message keys live in
 //! registers and stack arrays that are zeroized before returning.
 
+use crate::backend::tail_mode::{SivOpen, SivSeal};
 use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
@@ -39,13 +40,16 @@ aesni_clmul! {
     /// blocks are encrypted in one batch. Returns the authentication key and
     /// the encryption key's two halves (the second unused for AES-128).
     #[inline]
-    fn derive_key_blocks<const NK: usize>(rk: &[__m128i; NK], nonce: __m128i) -> [__m128i; 3] {
+    fn derive_key_blocks<const ROUND_KEYS: usize>(
+        rk: &[__m128i; ROUND_KEYS],
+        nonce: __m128i,
+    ) -> [__m128i; 3] {
         let base = _mm_slli_si128::<4>(nonce);
         let mut blocks = [base; 6];
         for (i, b) in blocks.iter_mut().enumerate() {
             *b = _mm_or_si128(base, _mm_set_epi32(0, 0, 0, i as i32));
         }
-        if NK == 15 {
+        if ROUND_KEYS == 15 {
             encrypt_blocks(rk, &mut blocks);
         } else {
             let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
@@ -66,16 +70,23 @@ aesni_clmul! {
     /// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
     /// the expanded encryption key.
     #[inline]
-    fn derive_keys<const NK: usize>(rk: &[__m128i; NK], nonce: __m128i) -> (__m128i, [__m128i; NK]) {
+    fn derive_keys<const ROUND_KEYS: usize>(
+        rk: &[__m128i; ROUND_KEYS],
+        nonce: __m128i) -> (__m128i, [__m128i; ROUND_KEYS],
+    ) {
         let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
-        (auth, expand_regs::<NK>(enc0, enc1))
+        (auth, expand_regs::<ROUND_KEYS>(enc0, enc1))
     }
 
     /// RFC 8452 §4: "XOR the first twelve bytes of S_s with the nonce and clear
     /// the most significant bit of the last byte. Encrypt the result with AES
     /// using the message-encryption key to produce the tag."
     #[inline]
-    fn compute_tag<const NK: usize>(enc: &[__m128i; NK], s: __m128i, nonce: __m128i) -> __m128i {
+    fn compute_tag<const ROUND_KEYS: usize>(
+        enc: &[__m128i; ROUND_KEYS],
+        s: __m128i,
+        nonce: __m128i,
+    ) -> __m128i {
         let mut t = [tag_input(s, nonce)];
         encrypt_blocks(enc, &mut t);
         t[0]
@@ -104,16 +115,16 @@ aesni_clmul! {
 
     /// AES-GCM-SIV encryption; see the module contract. Returns the tag.
     #[inline(never)]
-    pub(crate) fn seal<const NK: usize>(
+    pub(crate) fn seal<const ROUND_KEYS: usize>(
         _token: AesNiClmul,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
         if is_one_group(aad, data) {
-            return one_group::<NK, true>(keys, nonce, aad, data, 0, len_block);
+            return one_group::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
         }
         let mut s = state_new(keys, nonce, aad, data.len());
         let tag = hash_from(&mut s, data, 0, len_block);
@@ -126,9 +137,9 @@ aesni_clmul! {
     /// compares that tag with `tag`.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    pub(crate) fn open<const NK: usize>(
+    pub(crate) fn open<const ROUND_KEYS: usize>(
         _token: AesNiClmul,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
@@ -136,7 +147,7 @@ aesni_clmul! {
         len_block: u128,
     ) -> Block {
         if is_one_group(aad, data) {
-            return one_group::<NK, false>(keys, nonce, aad, data, tag, len_block);
+            return one_group::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
         }
         let mut s = state_new(keys, nonce, aad, data.len());
         s.ctr = initial_counter_from(tag);
@@ -153,8 +164,8 @@ aesni_clmul! {
     /// [`one_group_of`] with one block of keystream for a text of at most 16
     /// bytes, eight for a longer one.
     #[inline]
-    pub(super) fn one_group<const NK: usize, const SEAL: bool>(
-        keys: &RoundKeys<NK>,
+    pub(super) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
@@ -162,9 +173,9 @@ aesni_clmul! {
         len_block: u128,
     ) -> Block {
         if data.len() <= 16 {
-            one_group_of::<NK, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
+            one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
         } else {
-            one_group_of::<NK, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
+            one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
         }
     }
 
@@ -180,8 +191,8 @@ aesni_clmul! {
     /// send; open: the one computed over the plaintext, for the caller to
     /// compare).
     #[inline]
-    fn one_group_of<const NK: usize, const SEAL: bool, const M: usize, const B: usize>(
-        keys: &RoundKeys<NK>,
+    fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
@@ -200,7 +211,7 @@ aesni_clmul! {
         let mut h = powers_upto(auth, hashed.min(8));
         let (mut enc, tag, mut out) = if SEAL {
             let mut t = [tag_input(polyval_short(aad, &x, n, len_block, &h), nonce)];
-            let enc = expand_regs_riding::<NK, 1>(enc0, enc1, &mut t);
+            let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
             let mut ctr = initial_counter(t[0]);
             let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
             encrypt_blocks(&enc, &mut ks);
@@ -208,7 +219,7 @@ aesni_clmul! {
         } else {
             let mut ctr = initial_counter_from(tag);
             let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
-            let enc = expand_regs_riding::<NK, M>(enc0, enc1, &mut ks);
+            let enc = expand_regs_riding::<ROUND_KEYS, M>(enc0, enc1, &mut ks);
             let mut p = xor_blocks(x, &ks);
             // POLYVAL takes the plaintext's `n` bytes, zero-padded.
             for (i, b) in p.iter_mut().enumerate() {
@@ -281,12 +292,12 @@ aesni_clmul! {
     /// "S_s = POLYVAL(message-authentication-key, padded AAD, padded plaintext,
     /// length block)"; this is its first part.
     #[inline]
-    pub(super) fn state_new<const NK: usize>(
-        keys: &RoundKeys<NK>,
+    pub(super) fn state_new<const ROUND_KEYS: usize>(
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         text_len: usize,
-    ) -> State<NK> {
+    ) -> State<ROUND_KEYS> {
         let rk = load_round_keys(keys);
         let nonce = from_u128(nonce);
         let (auth, enc) = derive_keys(&rk, nonce);
@@ -303,8 +314,8 @@ aesni_clmul! {
     /// and the length block, then the tag. Sets the initial counter and returns
     /// the tag.
     #[inline]
-    pub(super) fn hash_from<const NK: usize>(
-        s: &mut State<NK>,
+    pub(super) fn hash_from<const ROUND_KEYS: usize>(
+        s: &mut State<ROUND_KEYS>,
         data: &InOut<'_>,
         start: usize,
         len_block: u128,
@@ -318,47 +329,51 @@ aesni_clmul! {
 
     /// Seal's second pass from `start`: counter mode to the end.
     #[inline]
-    pub(super) fn seal_from<const NK: usize>(s: &mut State<NK>, data: &mut InOut<'_>, start: usize) {
-        let bulk = ctr_only::<NK, false>(&s.enc, &mut s.ctr, data, start);
+    pub(super) fn seal_from<const ROUND_KEYS: usize>(
+        s: &mut State<ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+    ) {
+        let bulk = ctr_only::<ROUND_KEYS, false>(&s.enc, &mut s.ctr, data, start);
         let rest = data.len() - bulk;
         if rest > 0 {
-            by_tail_size!(rest, seal_tail::<NK>(&s.enc, s.ctr, data, bulk));
+            by_tail_size!(rest, seal_tail::<ROUND_KEYS>(&s.enc, s.ctr, data, bulk));
         }
     }
 
     /// Open from `start` to the end: counter mode stitched with POLYVAL of the
     /// plaintext, the length block, and the tag it computes.
     #[inline]
-    pub(super) fn open_from<const NK: usize>(
-        s: &mut State<NK>,
+    pub(super) fn open_from<const ROUND_KEYS: usize>(
+        s: &mut State<ROUND_KEYS>,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
     ) -> __m128i {
-        let (acc, bulk) = ctr_hash_output::<NK, false>(&s.enc, &s.h, &mut s.ctr, s.acc, data, start);
+        let (acc, bulk) = ctr_hash_output::<ROUND_KEYS, false>(&s.enc, &s.h, &mut s.ctr, s.acc, data, start);
         let len = from_u128(len_block);
-        let s_s = by_tail_size!(data.len() - bulk, open_tail::<NK>(&s.enc, &s.h, s.ctr, acc, data, bulk, len));
+        let s_s = by_tail_size!(data.len() - bulk, open_tail::<ROUND_KEYS>(&s.enc, &s.h, s.ctr, acc, data, bulk, len));
         compute_tag(&s.enc, s_s, s.nonce)
     }
 
     /// The last 1..127 bytes of a seal.
     #[inline]
-    fn seal_tail<const NK: usize, const M: usize, const B: usize>(
-        enc: &[__m128i; NK],
+    fn seal_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
+        enc: &[__m128i; ROUND_KEYS],
         ctr: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
     ) {
         let z = _mm_setzero_si128();
-        tail::<NK, false, false, true, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
+        tail::<ROUND_KEYS, SivSeal, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
     }
 
     /// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
     /// length block: returns S_s.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn open_tail<const NK: usize, const M: usize, const B: usize>(
-        enc: &[__m128i; NK],
+    fn open_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
+        enc: &[__m128i; ROUND_KEYS],
         h: &[__m128i; 8],
         ctr: __m128i,
         acc: __m128i,
@@ -367,22 +382,22 @@ aesni_clmul! {
         len: __m128i,
     ) -> __m128i {
         let z = _mm_setzero_si128();
-        tail::<NK, false, true, true, M, B>(enc, ctr, data, offset, z, acc, h, len).0
+        tail::<ROUND_KEYS, SivOpen, M, B>(enc, ctr, data, offset, z, acc, h, len).0
     }
 }
 
 /// The per-message state of one GCM-SIV call: the message-encryption round
 /// keys, the powers of the message-authentication key, the nonce, the counter
 /// and the POLYVAL accumulator. The keys are zeroized when it drops.
-pub(super) struct State<const NK: usize> {
-    pub(super) enc: [__m128i; NK],
+pub(super) struct State<const ROUND_KEYS: usize> {
+    pub(super) enc: [__m128i; ROUND_KEYS],
     pub(super) h: [__m128i; 8],
     pub(super) nonce: __m128i,
     pub(super) ctr: __m128i,
     pub(super) acc: __m128i,
 }
 
-impl<const NK: usize> Drop for State<NK> {
+impl<const ROUND_KEYS: usize> Drop for State<ROUND_KEYS> {
     fn drop(&mut self) {
         self.enc.zeroize();
         self.h.zeroize();

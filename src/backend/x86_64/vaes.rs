@@ -41,9 +41,9 @@ tier! {
     /// (seal hashes the output, open the input), the rest on the AES-NI
     /// pieces.
     #[inline]
-    pub(super) fn gcm<const NK: usize, const SEAL: bool>(
+    pub(super) fn gcm<const ROUND_KEYS: usize, const SEAL: bool>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
         aad: &[u8],
@@ -51,7 +51,7 @@ tier! {
         len_block: u128,
     ) -> Block {
         if data.len() <= GCM_SHORT_MAX {
-            return gcm_short::<NK, SEAL>(token, keys, h_powers, j0, aad, data, len_block);
+            return gcm_short::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block);
         }
         let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
         let (mut st, mut done) = (state_from(s.acc), 0);
@@ -60,20 +60,20 @@ tier! {
         let rk = &keys.0;
         if SEAL {
             if big {
-                hash_output::<_, NK, true, BIG>(rk, &pw, &mut s.ctr, &mut st, data, done);
+                hash_output::<_, ROUND_KEYS, true, BIG>(rk, &pw, &mut s.ctr, &mut st, data, done);
 
                 done = groups_end::<BIG>(data.len(), done);
             }
-            hash_output::<_, NK, true, SMALL>(rk, &pw, &mut s.ctr, &mut st, data, done);
+            hash_output::<_, ROUND_KEYS, true, SMALL>(rk, &pw, &mut s.ctr, &mut st, data, done);
 
             done = groups_end::<SMALL>(data.len(), done);
         } else {
             if big {
-                hash_input::<_, NK, true, BIG>(rk, &pw, &mut s.ctr, &mut st, data, done);
+                hash_input::<_, ROUND_KEYS, true, BIG>(rk, &pw, &mut s.ctr, &mut st, data, done);
 
                 done = groups_end::<BIG>(data.len(), done);
             }
-            hash_input::<_, NK, true, SMALL>(rk, &pw, &mut s.ctr, &mut st, data, done);
+            hash_input::<_, ROUND_KEYS, true, SMALL>(rk, &pw, &mut s.ctr, &mut st, data, done);
 
             done = groups_end::<SMALL>(data.len(), done);
         }
@@ -81,7 +81,7 @@ tier! {
         s.acc = state_finish(st);
         // The extended powers (wiped above) are the one copy of key
         // state this call made on its stack: round keys are broadcast
-        // from the key where they are used (`splat_key`).
+        // from the key where they are used (`broadcast_block`).
         if SEAL {
             gcm_aesni::seal_from(&mut s, data, done, len_block)
         } else {
@@ -91,16 +91,16 @@ tier! {
 
     /// The tier's `siv_seal` (contract: `siv::seal`): the POLYVAL pass, then CTR.
     #[inline]
-    pub(super) fn siv_seal<const NK: usize>(
+    pub(super) fn siv_seal<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
         if siv::is_one_group(aad, data) {
-            return siv_one_group::<NK, true>(token, keys, nonce, aad, data, 0, len_block);
+            return siv_one_group::<ROUND_KEYS, true>(token, keys, nonce, aad, data, 0, len_block);
         }
         let mut s = siv::state_new(keys, nonce, aad, data.len());
         if data.len() < RB * SMALL {
@@ -124,11 +124,11 @@ tier! {
         let tag = siv::hash_from(&mut s, data, done, len_block);
         let mut done = 0;
         if big {
-            ctr_only::<_, NK, false, BIG>(&s.enc, &mut s.ctr, data, done);
+            ctr_only::<_, ROUND_KEYS, false, BIG>(&s.enc, &mut s.ctr, data, done);
 
             done = groups_end::<BIG>(data.len(), done);
         }
-        ctr_only::<_, NK, false, SMALL>(&s.enc, &mut s.ctr, data, done);
+        ctr_only::<_, ROUND_KEYS, false, SMALL>(&s.enc, &mut s.ctr, data, done);
 
         done = groups_end::<SMALL>(data.len(), done);
         siv::seal_from(&mut s, data, done);
@@ -138,9 +138,9 @@ tier! {
     /// The tier's `siv_open` (contract: `siv::open`): one stitched pass.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn siv_open<const NK: usize>(
+    pub(super) fn siv_open<const ROUND_KEYS: usize>(
         token: Token,
-        keys: &RoundKeys<NK>,
+        keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
@@ -148,7 +148,7 @@ tier! {
         len_block: u128,
     ) -> Block {
         if siv::is_one_group(aad, data) {
-            return siv_one_group::<NK, false>(token, keys, nonce, aad, data, tag, len_block);
+            return siv_one_group::<ROUND_KEYS, false>(token, keys, nonce, aad, data, tag, len_block);
         }
         let mut s = siv::state_new(keys, nonce, aad, data.len());
         s.ctr = siv::initial_counter_from(tag);
@@ -158,11 +158,11 @@ tier! {
             let big = big(data.len());
             let mut pw = group_powers(&s.h, big);
             if big {
-                hash_output::<_, NK, false, BIG>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
+                hash_output::<_, ROUND_KEYS, false, BIG>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
 
                 done = groups_end::<BIG>(data.len(), done);
             }
-            hash_output::<_, NK, false, SMALL>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
+            hash_output::<_, ROUND_KEYS, false, SMALL>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
 
             done = groups_end::<SMALL>(data.len(), done);
             pw.zeroize();

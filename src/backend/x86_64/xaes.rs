@@ -10,6 +10,7 @@
 //! after. [`gcm_short`] seals or opens a message of at most `SHORT_MAX`
 //! bytes itself, with the derived key in registers only.
 
+use crate::backend::tail_mode::Gcm;
 use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
@@ -150,7 +151,7 @@ aesni_clmul! {
         len: __m128i,
     ) -> Block {
         // GHASH runs over the ciphertext: the output when sealing, the input when opening.
-        let (acc, tag_mask) = tail::<15, true, true, SEAL, M, B>(rk, ctr, data, 0, j0, acc, h, len);
+        let (acc, tag_mask) = tail::<15, Gcm<SEAL>, M, B>(rk, ctr, data, 0, j0, acc, h, len);
         store(_mm_xor_si128(byte_reverse(acc), tag_mask))
     }
 }
