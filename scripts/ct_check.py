@@ -70,7 +70,7 @@ LEVEL_NAME = {PUBLIC: "public", LOADED: "loaded", NARROW: "narrow", MEM: "memory
 # ---------------------------------------------------------------------------
 
 KERNEL_PREFIX = "hardware_aead::backend::x86_64::"
-TAG_COMPARE = "hardware_aead::aead::verify_or_wipe"
+TAG_COMPARE = "hardware_aead::aead::sealed::verify_or_wipe"
 
 # (pattern, why): each must match at least one function in the binary.
 REQUIRED = [
@@ -89,7 +89,7 @@ for _nk in ("11", "15"):
     for _f in ("seal", "open"):
         REQUIRED.append((rf"::gcm_aesni::{_f}::<{_nk}>$", f"AES-GCM {_f}, AES-NI tier"))
         REQUIRED.append((rf"::siv::{_f}::<{_nk}>$", f"AES-GCM-SIV {_f}, AES-NI tier"))
-        for _tier in ("gcm_vaes_avx2", "gcm_vaes_avx512"):
+        for _tier in ("vaes_avx2", "vaes_avx512"):
             REQUIRED.append((rf"::{_tier}::{_f}::<{_nk}>$", f"AES-GCM {_f}, {_tier}"))
             REQUIRED.append((rf"::{_tier}::siv_{_f}::<{_nk}>$", f"AES-GCM-SIV {_f}, {_tier}"))
 

@@ -265,8 +265,8 @@ pub(crate) fn gcm_seal<const ROUND_KEYS: usize>(
     on_tier!(
         tier,
         aesni: x86_64::gcm_aesni::seal,
-        avx2: x86_64::gcm_vaes_avx2::seal,
-        avx512: x86_64::gcm_vaes_avx512::seal,
+        avx2: x86_64::vaes_avx2::seal,
+        avx512: x86_64::vaes_avx512::seal,
         armv8: aarch64::gcm::seal,
         (round_keys, h_powers, j0, aad, data, len_block)
     )
@@ -286,8 +286,8 @@ pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
     on_tier!(
         tier,
         aesni: x86_64::gcm_aesni::open,
-        avx2: x86_64::gcm_vaes_avx2::open,
-        avx512: x86_64::gcm_vaes_avx512::open,
+        avx2: x86_64::vaes_avx2::open,
+        avx512: x86_64::vaes_avx512::open,
         armv8: aarch64::gcm::open,
         (round_keys, h_powers, j0, aad, data, len_block)
     )
@@ -307,8 +307,8 @@ pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
     on_tier!(
         tier,
         aesni: x86_64::siv::seal,
-        avx2: x86_64::gcm_vaes_avx2::siv_seal,
-        avx512: x86_64::gcm_vaes_avx512::siv_seal,
+        avx2: x86_64::vaes_avx2::siv_seal,
+        avx512: x86_64::vaes_avx512::siv_seal,
         armv8: aarch64::siv::seal,
         (round_keys, nonce, aad, data, len_block)
     )
@@ -328,8 +328,8 @@ pub(crate) fn siv_open<const ROUND_KEYS: usize>(
     on_tier!(
         tier,
         aesni: x86_64::siv::open,
-        avx2: x86_64::gcm_vaes_avx2::siv_open,
-        avx512: x86_64::gcm_vaes_avx512::siv_open,
+        avx2: x86_64::vaes_avx2::siv_open,
+        avx512: x86_64::vaes_avx512::siv_open,
         armv8: aarch64::siv::open,
         (round_keys, nonce, aad, data, tag, len_block)
     )

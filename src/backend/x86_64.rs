@@ -1,15 +1,15 @@
 //! x86_64 kernels. The AES-NI files have aarch64 counterparts with the same
 //! function names and contracts (`aes`, `clmul` ↔ `pmull`, `ctr`, `gcm_aesni` ↔
-//! `gcm`, `siv`, `xaes`); the wide tiers (`gcm_vaes_*`, with `engine.rs` and
+//! `gcm`, `siv`, `xaes`); the wide tiers (`vaes_*`, with `engine.rs` and
 //! `vaes.rs` mounted in each) have none.
 
 pub(crate) mod aes;
 pub(crate) mod clmul;
 mod ctr;
 pub(crate) mod gcm_aesni;
-pub(crate) mod gcm_vaes_avx2;
-pub(crate) mod gcm_vaes_avx512;
 pub(crate) mod siv;
+pub(crate) mod vaes_avx2;
+pub(crate) mod vaes_avx512;
 pub(crate) mod xaes;
 
 use crate::cpu::aesni_clmul;

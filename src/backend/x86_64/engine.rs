@@ -1,7 +1,7 @@
 //! The stitched engine: counter mode with the universal hash (GHASH as
 //! POLYVAL, or POLYVAL) spread over the AES rounds, written once and compiled
 //! once per tier: `ctr.rs` (AES-NI: a register is one xmm block),
-//! `gcm_vaes_avx2.rs` (ymm, two blocks), `gcm_vaes_avx512.rs` (zmm, four).
+//! `vaes_avx2.rs` (ymm, two blocks), `vaes_avx512.rs` (zmm, four).
 //! Each of those files mounts this one as its `engine` module
 //! (`#[path = "engine.rs"] mod engine;`), so every function here is compiled
 //! inside that tier's `#[target_feature]` list (`tier!`) and inlined into

@@ -2,7 +2,7 @@
 //! stitched engine (`engine.rs`) with groups of `BIG` registers for long
 //! messages and `SMALL` for short ones and what the big groups leave, the
 //! rest on the AES-NI tier's pieces (`gcm_aesni`, `siv`), whose features
-//! every VAES tier includes. `gcm_vaes_avx2.rs` and `gcm_vaes_avx512.rs`
+//! every VAES tier includes. `vaes_avx2.rs` and `vaes_avx512.rs`
 //! each mount this file as their `vaes` module (`#[path]`) and name its
 //! functions in their plain entry points (`seal`, `open`, `siv_seal`,
 //! `siv_open`), which is what dispatch calls. Contracts: `gcm_aesni.rs`
