@@ -20,6 +20,7 @@ use zeroize::Zeroize;
 
 use super::aes::aes_round_asm;
 use super::ctr::for_hash;
+use super::vaes_register_pieces;
 use super::{gcm_aesni, siv};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx512;
@@ -438,103 +439,9 @@ mod engine;
 #[path = "vaes.rs"]
 mod vaes;
 
+vaes_register_pieces!(vaes_avx512, zmm_reg, "vbroadcasti32x4");
+
 vaes_avx512! {
-    /// One AES round on a group, as one `asm!` block. Written with
-    /// intrinsics, LLVM regroups the rounds into long runs on one
-    /// register (one chain), and eight independent chains, which keep
-    /// both AES units busy through the instruction's latency, become one
-    /// or two.
-    #[inline]
-    fn aes_round<const N: usize>(b: &mut [Reg; N], k: Key) {
-        const { assert!(N == 4 || N == 8) };
-        if let Some(q) = b.first_chunk_mut::<8>() {
-            aes_round_asm!(vex zmm_reg, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
-        } else if let Some(q) = b.first_chunk_mut::<4>() {
-            aes_round_asm!(vex zmm_reg, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
-        }
-    }
-
-    /// [`aes_round`] that also passes four registers through its `asm!`
-    /// block unchanged. What goes in is computed before the round and
-    /// what comes out is used after it, so work on those values stays
-    /// between the rounds where the source puts it: otherwise LLVM moves
-    /// every multiply of a group ahead of the group's first round, and
-    /// the multiplier and the AES units take turns instead of working
-    /// together.
-    #[inline]
-    fn aes_round_pinned<const N: usize>(b: &mut [Reg; N], k: Key, pin: &mut [Reg; 4]) {
-        const { assert!(N == 4 || N == 8) };
-        let [p0, p1, p2, p3] = pin;
-        if let Some(q) = b.first_chunk_mut::<8>() {
-            aes_round_asm!(vex zmm_reg, k;
-                0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
-                8: *p0, 9: *p1, 10: *p2, 11: *p3);
-        } else if let Some(q) = b.first_chunk_mut::<4>() {
-            aes_round_asm!(vex zmm_reg, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
-        }
-    }
-
-    /// The block `*k` (16 bytes: a round key, or H^8 for the hash) in every
-    /// lane. An `asm!` block without `pure`, so LLVM neither hoists it out
-    /// of a loop nor merges two of them: round keys are broadcast where they
-    /// are used, straight from the key schedule, and never stored in a copy
-    /// on the stack (which would then have to be wiped).
-    #[inline]
-    fn broadcast_block<B>(k: &B) -> Key {
-        const { assert!(size_of::<B>() >= 16) };
-        let out: Key;
-        // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
-        // asserted above) into a register; no other memory, no stack, no
-        // flags. The tier's target features provide the instruction.
-        unsafe {
-            core::arch::asm!(
-                "vbroadcasti32x4 {o}, xmmword ptr [{p}]",
-                o = out(zmm_reg) out,
-                p = in(reg) core::ptr::from_ref(k),
-                options(readonly, nostack, preserves_flags),
-            );
-        }
-        out
-    }
-
-    /// The round keys [`engine::ctr_only`] reads: broadcast copies, read by
-    /// `broadcast_block` like the key schedule itself. Measured, a CTR-only pass
-    /// that reads the GCM-SIV message keys (just derived, on the caller's
-    /// stack) at every round runs at half speed on Zen 5, from these at full.
-    #[inline]
-    fn ctr_keys<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS]) -> [Key; ROUND_KEYS] {
-        core::array::from_fn(|i| broadcast_block(&rk[i]))
-    }
-
-    /// Wipes [`ctr_keys`]'s copies.
-    #[inline]
-    fn wipe_ctr_keys<const ROUND_KEYS: usize>(keys: &mut [Key; ROUND_KEYS]) {
-        keys.zeroize();
-    }
-
-    /// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else
-    /// open with the received `tag`), compiled for this tier: with its
-    /// VEX encodings and, on AVX-512, 32 vector registers, the 15 round
-    /// keys, 8 blocks and 8 powers spill far less than in the AES-NI
-    /// build. Not inlined into the entry points (their group loops
-    /// need the registers). Defined here, not in `vaes.rs`: in this
-    /// module's codegen unit it gets its own copy of `siv::one_group`,
-    /// which LLVM then inlines (from `vaes.rs`, measured in the emitted
-    /// code: the AES-256 copy stayed a call into the AES-NI build).
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
-        _token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
-    }
-
     /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
     pub(crate) fn seal<const ROUND_KEYS: usize>(
         token: Token,
