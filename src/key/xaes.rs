@@ -60,10 +60,8 @@ impl XaesKey {
         self.tier
     }
 
-    /// XAES-256-GCM encryption of `data`, returning the tag: up to
-    /// [`SHORT_MAX`] bytes the short path (`xaes::gcm_short`), else the
-    /// message's key (`xaes::derive_key`) and the tier's
-    /// AES-256-GCM seal with `j0` and `len_block` (as for `GcmKey::seal`).
+    /// XAES-256-GCM encryption of `data`, returning the tag (see
+    /// [`seal_or_open`](Self::seal_or_open)).
     pub(crate) fn seal(
         &self,
         kdf_blocks: [u128; 2],
@@ -72,34 +70,11 @@ impl XaesKey {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        if data.len() <= SHORT_MAX {
-            return xaes::gcm_short::<true>(
-                self.tier,
-                &self.round_keys,
-                &self.k1,
-                kdf_blocks,
-                j0,
-                aad,
-                data,
-                len_block,
-            );
-        }
-        let mut key = MessageKey::zeroed();
-        xaes::derive_key(self.tier, &self.round_keys, &self.k1, kdf_blocks, &mut key);
-        backend::gcm_seal(
-            self.tier,
-            &key.round_keys,
-            &key.h_powers,
-            j0,
-            aad,
-            data,
-            len_block,
-        )
+        self.seal_or_open::<true>(kdf_blocks, j0, aad, data, len_block)
     }
 
     /// XAES-256-GCM decryption of `data`, returning the tag computed over
-    /// the ciphertext for the caller to compare (as for `GcmKey::open`); the
-    /// same two paths as [`seal`](Self::seal).
+    /// the ciphertext for the caller to compare (as for `GcmKey::open`).
     pub(crate) fn open(
         &self,
         kdf_blocks: [u128; 2],
@@ -108,29 +83,33 @@ impl XaesKey {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
+        self.seal_or_open::<false>(kdf_blocks, j0, aad, data, len_block)
+    }
+
+    /// Seal (`SEAL`) or open: up to [`SHORT_MAX`] bytes the short path
+    /// (`xaes::gcm_short`), else the message's key (`xaes::derive_key`) and
+    /// the tier's AES-256-GCM kernels with `j0` and `len_block` (as for
+    /// `GcmKey::seal`).
+    fn seal_or_open<const SEAL: bool>(
+        &self,
+        kdf_blocks: [u128; 2],
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        let (tier, keys, k1) = (self.tier, &self.round_keys, &self.k1);
         if data.len() <= SHORT_MAX {
-            return xaes::gcm_short::<false>(
-                self.tier,
-                &self.round_keys,
-                &self.k1,
-                kdf_blocks,
-                j0,
-                aad,
-                data,
-                len_block,
-            );
+            return xaes::gcm_short::<SEAL>(tier, keys, k1, kdf_blocks, j0, aad, data, len_block);
         }
         let mut key = MessageKey::zeroed();
-        xaes::derive_key(self.tier, &self.round_keys, &self.k1, kdf_blocks, &mut key);
-        backend::gcm_open(
-            self.tier,
-            &key.round_keys,
-            &key.h_powers,
-            j0,
-            aad,
-            data,
-            len_block,
-        )
+        xaes::derive_key(tier, keys, k1, kdf_blocks, &mut key);
+        let (rk, h) = (&key.round_keys, &key.h_powers);
+        if SEAL {
+            backend::gcm_seal(tier, rk, h, j0, aad, data, len_block)
+        } else {
+            backend::gcm_open(tier, rk, h, j0, aad, data, len_block)
+        }
     }
 }
 
