@@ -53,7 +53,7 @@ pub trait Core: Sized {
     /// algorithm's limits.
     fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error>;
 
-    /// Whether the key state still holds its setup mark (`backend::Live`).
+    /// Whether the key state still holds its setup mark (`key::Live`).
     fn is_live(&self) -> bool;
 
     /// What every seal and open checks first: the key state is still

@@ -25,7 +25,8 @@ use crate::block::Block;
 /// CPU guarantees that the timing of the data-processing instructions the
 /// kernels use (AES, PMULL, the vector logic, loads and stores) does not depend
 /// on the data; without it, Arm documents no such guarantee. Every entry into
-/// an aarch64 kernel (`backend.rs`, `random.rs`) holds one.
+/// an aarch64 kernel (the dispatch functions of `backend.rs` and
+/// `backend/xaes.rs`) holds one.
 pub(crate) struct DitGuard {
     /// Whether this guard set DIT (and so clears it again).
     set_here: bool,

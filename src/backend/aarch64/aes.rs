@@ -241,7 +241,7 @@ armv8_aes! {
         out
     }
 
-    /// The random generator's AES-256-CTR keystream (`random.rs`), as on x86_64:
+    /// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`), as on x86_64:
     /// counter blocks 0, 1, 2, … (the counter little-endian in the first 32
     /// bits, the rest zero) under `key`; blocks 0 and 1 into `next`, the rest
     /// into `out`. The expanded key and the staging buffers are wiped before

@@ -205,7 +205,7 @@ aesni_clmul! {
         out
     }
 
-    /// The random generator's AES-256-CTR keystream (`random.rs`): counter
+    /// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`): counter
     /// blocks 0, 1, 2, … (the counter little-endian in the first 32 bits, the
     /// rest zero) under `key`; blocks 0 and 1 into `next`, the rest into `out`.
     /// The expanded key and the staging buffer are wiped before returning.
