@@ -1,6 +1,6 @@
 //! x86_64 feature tokens.
 
-use core::sync::atomic::AtomicBool;
+use core::sync::atomic::AtomicU8;
 
 use crate::cpu::detect_once;
 use crate::error::Error;
@@ -38,6 +38,13 @@ macro_rules! feature_detected {
 macro_rules! detect_features {
     ([$($feature:tt),+]) => {
         $crate::cpu::first_missing(&[$(($feature, $crate::cpu::x86_64::feature_detected!($feature))),+])
+    };
+}
+
+/// A feature list as a slice of names (what `detect_once` reports from).
+macro_rules! feature_names {
+    ([$($feature:tt),+]) => {
+        &[$($feature),+]
     };
 }
 pub(crate) use {feature_detected, with_target_features};
@@ -175,8 +182,13 @@ pub struct AesNiClmul(());
 impl AesNiClmul {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        static DETECTED: AtomicBool = AtomicBool::new(false);
-        detect_once(&DETECTED, || aesni_clmul!(@list [detect_features])).map(|()| Self(()))
+        static DETECTED: AtomicU8 = AtomicU8::new(0);
+        detect_once(
+            &DETECTED,
+            aesni_clmul!(@list [feature_names]),
+            || aesni_clmul!(@list [detect_features]),
+        )
+        .map(|()| Self(()))
     }
 }
 
@@ -221,8 +233,13 @@ pub struct VaesAvx2(());
 impl VaesAvx2 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        static DETECTED: AtomicBool = AtomicBool::new(false);
-        detect_once(&DETECTED, || vaes_avx2!(@list [detect_features])).map(|()| Self(()))
+        static DETECTED: AtomicU8 = AtomicU8::new(0);
+        detect_once(
+            &DETECTED,
+            vaes_avx2!(@list [feature_names]),
+            || vaes_avx2!(@list [detect_features]),
+        )
+        .map(|()| Self(()))
     }
 
     /// The AES-NI token this tier implies (its feature list contains that one;
@@ -239,8 +256,13 @@ pub struct VaesAvx512(());
 impl VaesAvx512 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        static DETECTED: AtomicBool = AtomicBool::new(false);
-        detect_once(&DETECTED, || vaes_avx512!(@list [detect_features])).map(|()| Self(()))
+        static DETECTED: AtomicU8 = AtomicU8::new(0);
+        detect_once(
+            &DETECTED,
+            vaes_avx512!(@list [feature_names]),
+            || vaes_avx512!(@list [detect_features]),
+        )
+        .map(|()| Self(()))
     }
 
     /// The AES-NI token this tier implies (see [`VaesAvx2::aesni`]).
