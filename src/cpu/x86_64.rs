@@ -1,8 +1,5 @@
 //! x86_64 feature tokens.
 
-use core::sync::atomic::AtomicU8;
-
-use crate::cpu::detect_once;
 use crate::error::Error;
 
 /// Stamps `#[target_feature(enable = ...)]` with a tier's feature list onto each
@@ -34,18 +31,17 @@ macro_rules! feature_detected {
     };
 }
 
-/// Detects every feature of a list at run time, in order.
-macro_rules! detect_features {
-    ([$($feature:tt),+]) => {
-        $crate::cpu::first_missing(&[$(($feature, $crate::cpu::x86_64::feature_detected!($feature))),+])
-    };
-}
-
-/// A feature list as a slice of names (what `detect_once` reports from).
-macro_rules! feature_names {
-    ([$($feature:tt),+]) => {
-        &[$($feature),+]
-    };
+/// Detects every feature of a tier's list at run time, in order, once per
+/// process (`cpu::detect_once`); the value is `Ok(())` or the error naming
+/// the first missing feature. Expanded once per tier, so each has its own
+/// remembered answer.
+macro_rules! detect_tier {
+    ([$($feature:tt),+]) => {{
+        static DETECTED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+        $crate::cpu::detect_once(&DETECTED, &[$($feature),+], || {
+            $crate::cpu::first_missing(&[$(($feature, $crate::cpu::x86_64::feature_detected!($feature))),+])
+        })
+    }};
 }
 pub(crate) use {feature_detected, with_target_features};
 
@@ -164,7 +160,7 @@ pub(crate) mod cpuid {
 /// The AES-NI + PCLMULQDQ tier: the only place its feature list is written.
 ///
 /// `aesni_clmul! { fn ... }` compiles each function for this tier, and
-/// `aesni_clmul!(@list [detect_features])` detects the same list.
+/// `aesni_clmul!(@list [detect_tier])` detects the same list.
 macro_rules! aesni_clmul {
     (@list [$($callback:tt)+] $($args:tt)*) => {
         $($callback)+! { ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"] $($args)* }
@@ -182,13 +178,7 @@ pub struct AesNiClmul(());
 impl AesNiClmul {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        static DETECTED: AtomicU8 = AtomicU8::new(0);
-        detect_once(
-            &DETECTED,
-            aesni_clmul!(@list [feature_names]),
-            || aesni_clmul!(@list [detect_features]),
-        )
-        .map(|()| Self(()))
+        aesni_clmul!(@list [detect_tier]).map(|()| Self(()))
     }
 }
 
@@ -233,13 +223,7 @@ pub struct VaesAvx2(());
 impl VaesAvx2 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        static DETECTED: AtomicU8 = AtomicU8::new(0);
-        detect_once(
-            &DETECTED,
-            vaes_avx2!(@list [feature_names]),
-            || vaes_avx2!(@list [detect_features]),
-        )
-        .map(|()| Self(()))
+        vaes_avx2!(@list [detect_tier]).map(|()| Self(()))
     }
 
     /// The AES-NI token this tier implies (its feature list contains that one;
@@ -256,13 +240,7 @@ pub struct VaesAvx512(());
 impl VaesAvx512 {
     /// Detects the tier's features; names the first one missing.
     pub(crate) fn detect() -> Result<Self, Error> {
-        static DETECTED: AtomicU8 = AtomicU8::new(0);
-        detect_once(
-            &DETECTED,
-            vaes_avx512!(@list [feature_names]),
-            || vaes_avx512!(@list [detect_features]),
-        )
-        .map(|()| Self(()))
+        vaes_avx512!(@list [detect_tier]).map(|()| Self(()))
     }
 
     /// The AES-NI token this tier implies (see [`VaesAvx2::aesni`]).
