@@ -68,6 +68,64 @@ type Key = __m128i;
 #[path = "engine.rs"]
 mod engine;
 
+/// The part of a tail after its keystream: `$ks` (`M` blocks) XORed with
+/// the tail's `$rest` bytes, already read into `$buf` (`B` bytes, zero past
+/// them), the output written at `$offset`, both buffers wiped; then, if
+/// `$mode::HASH`, the tail's blocks (the output if `$mode::OUTPUT`, else the
+/// input), zero-padded, and `$last` (the length block) folded into `$acc`.
+/// Its value is the accumulator. A macro, not a function, so that [`tail`]
+/// and XAES's short path (`xaes.rs`, whose keystream rode the key schedule)
+/// share it without a call: as an `#[inline]` function with two callers,
+/// LLVM kept it out of line and moved GCM's whole tail out of `seal`.
+macro_rules! xor_and_hash_tail {
+    ($mode:ty, $m:expr, $b:expr, $ks:expr, $buf:expr, $rest:expr, $data:expr, $offset:expr,
+     $acc:expr, $h:expr, $last:expr) => {{
+        let (ks, buf, rest, data, offset, acc, h, last): (
+            &[__m128i; $m],
+            &mut [u8; $b],
+            usize,
+            &mut InOut<'_>,
+            usize,
+            __m128i,
+            &[__m128i; 8],
+            __m128i,
+        ) = ($ks, $buf, $rest, $data, $offset, $acc, $h, $last);
+        let input: [__m128i; $m] = load_blocks(buf);
+        let mut output = input;
+        for (o, k) in output.iter_mut().zip(ks) {
+            *o = _mm_xor_si128(*o, *k);
+        }
+        let mut out_bytes: [u8; $b] = store_blocks(&output);
+        data.write_tail(offset, &out_bytes, rest);
+        // Both tails may hold plaintext (a forgery's, when opening): wipe them.
+        wipe(buf);
+        wipe(&mut out_bytes);
+        if !<$mode>::HASH {
+            acc
+        } else {
+            // The input is already zero past `rest` (the buffer was); the output
+            // has keystream there, cleared in registers (byte j of block i is kept
+            // when 16i + j < rest): reloading a buffer patched with narrower
+            // stores would stall store forwarding.
+            let mut hashed = if <$mode>::OUTPUT { output } else { input };
+            let iota = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+            for (i, x) in hashed.iter_mut().enumerate() {
+                if <$mode>::OUTPUT {
+                    let left = (rest as isize - 16 * i as isize).clamp(0, 16) as i8;
+                    *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(left), iota));
+                }
+                *x = if <$mode>::GCM {
+                    for_hash::<true>(*x)
+                } else {
+                    for_hash::<false>(*x)
+                };
+            }
+            fold_with_last(acc, &hashed, rest.div_ceil(16), last, h)
+        }
+    }};
+}
+pub(super) use xor_and_hash_tail;
+
 aesni_clmul! {
     /// H^1..H^8 into registers.
     #[inline]
@@ -375,33 +433,8 @@ aesni_clmul! {
         encrypt_blocks(rk, &mut extra);
         encrypt_blocks(rk, &mut ks);
 
-        let input: [__m128i; M] = load_blocks(&buf);
-        let mut output = input;
-        for (o, k) in output.iter_mut().zip(&ks) {
-            *o = _mm_xor_si128(*o, *k);
-        }
-        let mut out_bytes: [u8; B] = store_blocks(&output);
-        data.write_tail(offset, &out_bytes, rest);
-        // Both tails may hold plaintext (a forgery's, when opening): wipe them.
-        wipe(&mut buf);
-        wipe(&mut out_bytes);
-        if !Mode::HASH {
-            return (acc, extra[0]);
-        }
-        // The input is already zero past `rest` (the buffer was); the output
-        // has keystream there, cleared in registers (byte j of block i is kept
-        // when 16i + j < rest): reloading a buffer patched with narrower
-        // stores would stall store forwarding.
-        let mut hashed = if Mode::OUTPUT { output } else { input };
-        let iota = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-        for (i, x) in hashed.iter_mut().enumerate() {
-            if Mode::OUTPUT {
-                let left = (rest as isize - 16 * i as isize).clamp(0, 16) as i8;
-                *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(left), iota));
-            }
-            *x = if Mode::GCM { for_hash::<true>(*x) } else { for_hash::<false>(*x) };
-        }
-        (fold_with_last(acc, &hashed, rest.div_ceil(16), last, h), extra[0])
+        let acc = xor_and_hash_tail!(Mode, M, B, &ks, &mut buf, rest, data, offset, acc, h, last);
+        (acc, extra[0])
     }
 
     /// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction

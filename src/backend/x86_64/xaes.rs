@@ -10,7 +10,7 @@
 //! after. [`gcm_short`] seals or opens a message of at most `SHORT_MAX`
 //! bytes itself, with the derived key in registers only.
 
-use crate::backend::tail_mode::Gcm;
+use crate::backend::tail_mode::{Gcm, TailMode};
 use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
@@ -18,9 +18,11 @@ use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks, expand_regs_riding, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers, powers_upto};
-use super::ctr::{by_tail_size, hash_padded, tail};
+use super::ctr::{counter_blocks, fold_with_last, for_hash, hash_padded, xor_and_hash_tail};
 use super::{from_u128, load, store};
+use super::{load_blocks, store_blocks};
 use crate::backend::xaes::{MessageKey, SHORT_MAX};
+use crate::block::wipe;
 use crate::block::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
@@ -29,10 +31,12 @@ use crate::inout::InOut;
 /// Kₓ's round keys and H^1..H^`powers_count` of its GHASH key (the rest
 /// zero). The spec: "Kₓ = AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1)" — both
 /// blocks in one AES batch — then Kₓ expanded in registers (the expansion
-/// GCM-SIV uses per message), H = AES-256_Kₓ(0^128) in the POLYVAL form the
-/// GCM kernels take (`clmul.rs`: H' = mulX_POLYVAL(ByteReverse(H))), and its
+/// GCM-SIV uses per message) with `riders` (an array of blocks) encrypted
+/// under it on the way (`aes::ride`): the first must be the zero block,
+/// which becomes H = AES-256_Kₓ(0^128), taken in the POLYVAL form the GCM
+/// kernels use (`clmul.rs`: H' = mulX_POLYVAL(ByteReverse(H))), and its
 /// powers: the whole tree for eight, else only the first `powers_count`.
-/// The caller wipes both arrays.
+/// The caller wipes both arrays and the riders.
 ///
 /// A macro rather than a function so that its body is always inlined into
 /// the kernel using it (`#[inline(always)]` is not allowed on
@@ -40,24 +44,22 @@ use crate::inout::InOut;
 /// which sent the derived key through the stack). Expand it only inside an
 /// `aesni_clmul!` function.
 macro_rules! derive_regs {
-    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr) => {{
+    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr, $riders:expr) => {{
         let (keys, k1, kdf_blocks, powers_count): (&RoundKeys<15>, &Block, [u128; 2], usize) =
             ($keys, $k1, $kdf_blocks, $powers_count);
+        let riders = $riders;
         let rk = load_round_keys(keys);
         let k1 = load(k1);
         let mut kx = kdf_blocks.map(|m| _mm_xor_si128(from_u128(m), k1));
         encrypt_blocks(&rk, &mut kx);
-        // H = AES-256_Kx(0) rides Kx's schedule (`aes::ride`).
-        let mut h = [_mm_setzero_si128()];
-        let kx_keys = expand_regs_riding::<15, 1>(kx[0], kx[1], &mut h);
-        let h1 = mul_x(byte_reverse(h[0]));
+        let kx_keys = expand_regs_riding::<15, _>(kx[0], kx[1], riders);
+        let h1 = mul_x(byte_reverse(riders[0]));
         let p = if powers_count >= 8 {
             powers(h1)
         } else {
             powers_upto(h1, powers_count)
         };
         kx.zeroize();
-        h.zeroize();
         (kx_keys, p)
     }};
 }
@@ -91,7 +93,9 @@ aesni_clmul! {
         kdf_blocks: [u128; 2],
         out: &mut MessageKey,
     ) {
-        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8);
+        let mut riders = [_mm_setzero_si128()];
+        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8, &mut riders);
+        riders.zeroize();
         for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
             *dst = store(*src);
         }
@@ -103,14 +107,15 @@ aesni_clmul! {
     }
 
     /// XAES-256-GCM seal (`SEAL`) or open of a short message, at most
-    /// `SHORT_MAX` bytes, with the derived key kept in registers: the
-    /// derivation of `derive_regs!`, then what `gcm_aesni` does for a
-    /// message shorter than a group — the AAD's GHASH, then one AES batch of
-    /// the message's counter blocks and J0 (which trails Kₓ's key schedule
-    /// round by round), the length block and the tag, in one function: no
-    /// `MessageKey` is stored and reloaded. `j0` and `len_block` are as for
-    /// `gcm_aesni::seal`;
-    /// the return value is the tag computed over the ciphertext.
+    /// `SHORT_MAX` bytes, with the derived key in registers only: the
+    /// derivation of `derive_regs!` with the message's counter blocks and J0
+    /// riding Kₓ's schedule beside H's zero block (so the keystream and
+    /// E(Kₓ, J0) are ready a round after the schedule, not fourteen), then
+    /// what `gcm_aesni` does for a message shorter than a group — the AAD's
+    /// GHASH, the XOR, the GHASH of the ciphertext and the length block, the
+    /// tag — in one function: no `MessageKey` is stored and reloaded. `j0`
+    /// and `len_block` are as for `gcm_aesni::seal`; the return value is the
+    /// tag computed over the ciphertext.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn gcm_short<const SEAL: bool>(
         _token: AesNiClmul,
@@ -124,34 +129,51 @@ aesni_clmul! {
         len_block: u128,
     ) -> Block {
         assert!(data.len() <= SHORT_MAX);
-        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count);
-        let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &h);
-        let j0 = from_u128(j0);
-        // inc32(J0), byte-reversed as the counter helpers keep it.
-        let ctr = _mm_add_epi32(byte_reverse(j0), _mm_set_epi32(0, 0, 0, 1));
-        let len = byte_reverse(from_u128(len_block));
-        let tag = by_tail_size!(data.len(), short_finish::<SEAL>(&kx_keys, &h, j0, ctr, acc, data, len));
-        kx_keys.zeroize();
-        h.zeroize();
-        tag
+        // The smallest batch that holds the message (`by_tail_size!`), with
+        // two more riders: H's zero block and J0.
+        match data.len().div_ceil(16) {
+            0..=1 => short::<SEAL, 1, 16, 3>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
+            2..=4 => short::<SEAL, 4, 64, 6>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
+            _ => short::<SEAL, 8, 128, 10>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
+        }
     }
 
-    /// The message (`M` blocks at most) and E(Kₓ, J0) in one batch, the
-    /// GHASH of the ciphertext and the length block, and the tag
-    /// (`gcm_aesni::finish` on register keys).
+    /// [`gcm_short`] for a message of at most `M` blocks (`B` = 16·`M`
+    /// bytes), with `N` = `M` + 2 riders: H's zero block, J0 and the `M`
+    /// counter blocks inc32(J0), inc32²(J0), ….
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn short_finish<const SEAL: bool, const M: usize, const B: usize>(
-        rk: &[__m128i; 15],
-        h: &[__m128i; 8],
-        j0: __m128i,
-        ctr: __m128i,
-        acc: __m128i,
+    fn short<const SEAL: bool, const M: usize, const B: usize, const N: usize>(
+        keys: &RoundKeys<15>,
+        k1: &Block,
+        kdf_blocks: [u128; 2],
+        powers_count: usize,
+        j0: u128,
+        aad: &[u8],
         data: &mut InOut<'_>,
-        len: __m128i,
+        len_block: u128,
     ) -> Block {
+        const { assert!(N == M + 2) };
+        let j0 = from_u128(j0);
+        // inc32(J0), byte-reversed as the counter helpers keep it.
+        let mut ctr = _mm_add_epi32(byte_reverse(j0), _mm_set_epi32(0, 0, 0, 1));
+        let counters: [__m128i; M] = counter_blocks::<true, M>(&mut ctr);
+        let mut riders = [_mm_setzero_si128(); N];
+        riders[1] = j0;
+        riders[2..].copy_from_slice(&counters);
+        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count, &mut riders);
+        let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &h);
+        let mut ks: [__m128i; M] = core::array::from_fn(|i| riders[2 + i]);
+        let len = byte_reverse(from_u128(len_block));
+        let mut buf = [0u8; B];
+        let rest = data.read_tail(0, &mut buf);
         // GHASH runs over the ciphertext: the output when sealing, the input when opening.
-        let (acc, tag_mask) = tail::<15, Gcm<SEAL>, M, B>(rk, ctr, data, 0, j0, acc, h, len);
-        store(_mm_xor_si128(byte_reverse(acc), tag_mask))
+        let acc = xor_and_hash_tail!(Gcm<SEAL>, M, B, &ks, &mut buf, rest, data, 0, acc, &h, len);
+        let tag = store(_mm_xor_si128(byte_reverse(acc), riders[1]));
+        kx_keys.zeroize();
+        h.zeroize();
+        riders.zeroize();
+        ks.zeroize();
+        tag
     }
 }
