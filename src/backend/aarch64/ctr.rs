@@ -82,6 +82,60 @@ macro_rules! aes_hash_group {
     }};
 }
 
+/// The part of a tail after its keystream, as `x86_64/ctr.rs`'s macro of
+/// the same name: `$ks` XORed with the `$rest` bytes read into `$buf`, the
+/// output written, both buffers wiped, then (if `$mode::HASH`) the tail's
+/// blocks and `$last` folded into `$acc`; its value is the accumulator.
+/// Shared by [`tail`] and XAES's short path (`xaes.rs`) without a call.
+macro_rules! xor_and_hash_tail {
+    ($mode:ty, $m:expr, $b:expr, $ks:expr, $buf:expr, $rest:expr, $data:expr, $offset:expr,
+     $acc:expr, $h:expr, $last:expr) => {{
+        let (ks, buf, rest, data, offset, acc, h, last): (
+            &[uint8x16_t; $m],
+            &mut [u8; $b],
+            usize,
+            &mut InOut<'_>,
+            usize,
+            uint8x16_t,
+            &[uint8x16_t; 8],
+            uint8x16_t,
+        ) = ($ks, $buf, $rest, $data, $offset, $acc, $h, $last);
+        let input: [uint8x16_t; $m] = load_blocks(buf);
+        let mut output = input;
+        for (o, k) in output.iter_mut().zip(ks) {
+            *o = veorq_u8(*o, *k);
+        }
+        let mut out_bytes: [u8; $b] = store_blocks(&output);
+        data.write_tail(offset, &out_bytes, rest);
+        // Both tails may hold plaintext (a forgery's, when opening): wipe them.
+        wipe(buf);
+        wipe(&mut out_bytes);
+        if !<$mode>::HASH {
+            acc
+        } else {
+            // The input is already zero past `rest` (the buffer was); the output
+            // has keystream there, cleared in registers (byte j of block i is kept
+            // when 16i + j < rest) rather than by reloading a patched buffer.
+            let mut hashed = if <$mode>::OUTPUT { output } else { input };
+            const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+            let iota = load(&IOTA);
+            for (i, x) in hashed.iter_mut().enumerate() {
+                if <$mode>::OUTPUT {
+                    let left = rest.saturating_sub(16 * i).min(16) as u8;
+                    *x = vandq_u8(*x, vcgtq_u8(vdupq_n_u8(left), iota));
+                }
+                *x = if <$mode>::GCM {
+                    for_hash::<true>(*x)
+                } else {
+                    for_hash::<false>(*x)
+                };
+            }
+            fold_with_last(acc, &hashed, rest.div_ceil(16), last, h)
+        }
+    }};
+}
+pub(super) use xor_and_hash_tail;
+
 armv8_aes! {
     /// H^1..H^8 into registers.
     #[inline]
@@ -325,33 +379,8 @@ armv8_aes! {
         encrypt_blocks_inline!(rk, &mut extra);
         encrypt_blocks_inline!(rk, &mut ks);
 
-        let input: [uint8x16_t; M] = load_blocks(&buf);
-        let mut output = input;
-        for (o, k) in output.iter_mut().zip(&ks) {
-            *o = veorq_u8(*o, *k);
-        }
-        let mut out_bytes: [u8; B] = store_blocks(&output);
-        data.write_tail(offset, &out_bytes, rest);
-        // Both tails may hold plaintext (a forgery's, when opening): wipe them.
-        wipe(&mut buf);
-        wipe(&mut out_bytes);
-        if !Mode::HASH {
-            return (acc, extra[0]);
-        }
-        // The input is already zero past `rest` (the buffer was); the output
-        // has keystream there, cleared in registers (byte j of block i is kept
-        // when 16i + j < rest) rather than by reloading a patched buffer.
-        let mut hashed = if Mode::OUTPUT { output } else { input };
-        const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-        let iota = load(&IOTA);
-        for (i, x) in hashed.iter_mut().enumerate() {
-            if Mode::OUTPUT {
-                let left = rest.saturating_sub(16 * i).min(16) as u8;
-                *x = vandq_u8(*x, vcgtq_u8(vdupq_n_u8(left), iota));
-            }
-            *x = if Mode::GCM { for_hash::<true>(*x) } else { for_hash::<false>(*x) };
-        }
-        (fold_with_last(acc, &hashed, rest.div_ceil(16), last, h), extra[0])
+        let acc = xor_and_hash_tail!(Mode, M, B, &ks, &mut buf, rest, data, offset, acc, h, last);
+        (acc, extra[0])
     }
 
     /// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction

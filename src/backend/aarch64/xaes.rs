@@ -3,43 +3,47 @@
 //! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of
 //! `x86_64/xaes.rs`.
 
-use crate::backend::tail_mode::Gcm;
+use crate::backend::tail_mode::{Gcm, TailMode};
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks_inline, expand_regs_riding, load_round_keys};
-use super::ctr::{by_tail_size, counter_add, counter_register, hash_padded, tail};
+use super::ctr::{
+    counter_add, counter_blocks, counter_register, fold_with_last, for_hash, hash_padded,
+    xor_and_hash_tail,
+};
 use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
 use super::{from_u128, load, store, zero};
+use super::{load_blocks, store_blocks};
 use crate::backend::xaes::{MessageKey, SHORT_MAX};
+use crate::block::wipe;
 use crate::block::{Block, RoundKeys};
 use crate::cpu::Armv8;
 use crate::inout::InOut;
 
 /// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
-/// the steps of `x86_64/xaes.rs`'s `derive_regs!`, a macro for the same
+/// the steps of `x86_64/xaes.rs`'s `derive_regs!` (`riders` ride Kₓ's
+/// schedule, the first the zero block that becomes H), a macro for the same
 /// reason. Expand it only inside an `armv8_aes!` function.
 macro_rules! derive_regs {
-    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr) => {{
+    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr, $riders:expr) => {{
         let (keys, k1, kdf_blocks, powers_count): (&RoundKeys<15>, &Block, [u128; 2], usize) =
             ($keys, $k1, $kdf_blocks, $powers_count);
+        let riders = $riders;
         let rk = load_round_keys(keys);
         let k1 = load(k1);
         let mut kx = kdf_blocks.map(|m| veorq_u8(from_u128(m), k1));
         encrypt_blocks_inline!(&rk, &mut kx);
-        // H = AES-256_Kx(0) rides Kx's schedule (`aes::ride`).
-        let mut h = [zero()];
-        let kx_keys = expand_regs_riding::<15, 1>(kx[0], kx[1], &mut h);
-        let h1 = mul_x(byte_reverse(h[0]));
+        let kx_keys = expand_regs_riding::<15, _>(kx[0], kx[1], riders);
+        let h1 = mul_x(byte_reverse(riders[0]));
         let p = if powers_count >= 8 {
             powers(h1)
         } else {
             powers_upto(h1, powers_count)
         };
         kx.zeroize();
-        h.zeroize();
         (kx_keys, p)
     }};
 }
@@ -73,7 +77,9 @@ armv8_aes! {
         kdf_blocks: [u128; 2],
         out: &mut MessageKey,
     ) {
-        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8);
+        let mut riders = [zero()];
+        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8, &mut riders);
+        riders.zeroize();
         for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
             *dst = store(*src);
         }
@@ -85,10 +91,10 @@ armv8_aes! {
     }
 
     /// XAES-256-GCM seal (`SEAL`) or open of a message of at most
-    /// `SHORT_MAX` bytes with the derived key in registers: `derive_regs!`,
-    /// then what `gcm.rs` does for a message shorter than a group (the AAD's
-    /// GHASH, one AES batch of the message's counter blocks and J0, the
-    /// length block, the tag). As `x86_64/xaes.rs`'s `gcm_short`.
+    /// `SHORT_MAX` bytes with the derived key in registers, as
+    /// `x86_64/xaes.rs`'s `gcm_short`: the message's counter blocks and J0
+    /// ride Kₓ's schedule beside H's zero block, then the AAD's GHASH, the
+    /// XOR, the GHASH of the ciphertext and the length block, the tag.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn gcm_short<const SEAL: bool>(
         _token: Armv8,
@@ -102,33 +108,50 @@ armv8_aes! {
         len_block: u128,
     ) -> Block {
         assert!(data.len() <= SHORT_MAX);
-        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count);
-        let acc = hash_padded::<true>(zero(), aad, &h);
-        let j0 = from_u128(j0);
-        let ctr = counter_add::<true>(counter_register::<true>(j0), 1);
-        let len = byte_reverse(from_u128(len_block));
-        let tag = by_tail_size!(data.len(), short_finish::<SEAL>(&kx_keys, &h, j0, ctr, acc, data, len));
-        kx_keys.zeroize();
-        h.zeroize();
-        tag
+        // The smallest batch that holds the message (`by_tail_size!`), with
+        // two more riders: H's zero block and J0.
+        match data.len().div_ceil(16) {
+            0..=1 => short::<SEAL, 1, 16, 3>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
+            2..=4 => short::<SEAL, 4, 64, 6>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
+            _ => short::<SEAL, 8, 128, 10>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
+        }
     }
 
-    /// The message (`M` blocks at most) and E(Kₓ, J0) in one batch, the
-    /// GHASH of the ciphertext and the length block, and the tag
-    /// (`gcm.rs`'s `finish` on register keys).
+    /// [`gcm_short`] for a message of at most `M` blocks (`B` = 16·`M`
+    /// bytes), with `N` = `M` + 2 riders: H's zero block, J0 and the `M`
+    /// counter blocks inc32(J0), inc32²(J0), ….
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn short_finish<const SEAL: bool, const M: usize, const B: usize>(
-        rk: &[uint8x16_t; 15],
-        h: &[uint8x16_t; 8],
-        j0: uint8x16_t,
-        ctr: uint8x16_t,
-        acc: uint8x16_t,
+    fn short<const SEAL: bool, const M: usize, const B: usize, const N: usize>(
+        keys: &RoundKeys<15>,
+        k1: &Block,
+        kdf_blocks: [u128; 2],
+        powers_count: usize,
+        j0: u128,
+        aad: &[u8],
         data: &mut InOut<'_>,
-        len: uint8x16_t,
+        len_block: u128,
     ) -> Block {
+        const { assert!(N == M + 2) };
+        let j0 = from_u128(j0);
+        let mut ctr = counter_add::<true>(counter_register::<true>(j0), 1);
+        let counters: [uint8x16_t; M] = counter_blocks::<true, M>(&mut ctr);
+        let mut riders = [zero(); N];
+        riders[1] = j0;
+        riders[2..].copy_from_slice(&counters);
+        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count, &mut riders);
+        let acc = hash_padded::<true>(zero(), aad, &h);
+        let mut ks: [uint8x16_t; M] = core::array::from_fn(|i| riders[2 + i]);
+        let len = byte_reverse(from_u128(len_block));
+        let mut buf = [0u8; B];
+        let rest = data.read_tail(0, &mut buf);
         // GHASH runs over the ciphertext: the output when sealing, the input when opening.
-        let (acc, tag_mask) = tail::<15, Gcm<SEAL>, M, B>(rk, ctr, data, 0, j0, acc, h, len);
-        store(veorq_u8(byte_reverse(acc), tag_mask))
+        let acc = xor_and_hash_tail!(Gcm<SEAL>, M, B, &ks, &mut buf, rest, data, 0, acc, &h, len);
+        let tag = store(veorq_u8(byte_reverse(acc), riders[1]));
+        kx_keys.zeroize();
+        h.zeroize();
+        riders.zeroize();
+        ks.zeroize();
+        tag
     }
 }
