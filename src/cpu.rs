@@ -64,7 +64,7 @@ pub(crate) fn detect_once(
             None => PRESENT,
             Some(missing) => {
                 let i = names.iter().position(|&n| n == missing).unwrap_or(0);
-                2 + u8::try_from(i).unwrap_or(0)
+                u8::try_from(i).unwrap_or(0).saturating_add(2)
             }
         };
         state.store(known, Relaxed);

@@ -33,7 +33,7 @@ use core::arch::aarch64::*;
 
 use super::aes::encrypt_blocks_inline;
 use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline};
-use super::{load, load_blocks, store_blocks, store_blocks_to, zero};
+use super::{load, load_blocks, store_blocks_to, zero};
 use crate::block::{HPowers, wipe};
 use crate::inout::InOut;
 
@@ -100,37 +100,41 @@ macro_rules! xor_and_hash_tail {
             &[uint8x16_t; 8],
             uint8x16_t,
         ) = ($ks, $buf, $rest, $data, $offset, $acc, $h, $last);
-        let input: [uint8x16_t; $m] = load_blocks(buf);
+        let input: [uint8x16_t; $m] = $crate::backend::aarch64::load_blocks(buf);
         let mut output = input;
         for (o, k) in output.iter_mut().zip(ks) {
             *o = veorq_u8(*o, *k);
         }
-        let mut out_bytes: [u8; $b] = store_blocks(&output);
+        let mut out_bytes: [u8; $b] = $crate::backend::aarch64::store_blocks(&output);
         data.write_tail(offset, &out_bytes, rest);
         // Both tails may hold plaintext (a forgery's, when opening): wipe them.
-        wipe(buf);
-        wipe(&mut out_bytes);
-        if !<$mode>::HASH {
+        $crate::block::wipe(buf);
+        $crate::block::wipe(&mut out_bytes);
+        if !<$mode as $crate::backend::tail_mode::TailMode>::HASH {
             acc
         } else {
             // The input is already zero past `rest` (the buffer was); the output
             // has keystream there, cleared in registers (byte j of block i is kept
             // when 16i + j < rest) rather than by reloading a patched buffer.
-            let mut hashed = if <$mode>::OUTPUT { output } else { input };
+            let mut hashed = if <$mode as $crate::backend::tail_mode::TailMode>::OUTPUT {
+                output
+            } else {
+                input
+            };
             const IOTA: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
             let iota = load(&IOTA);
             for (i, x) in hashed.iter_mut().enumerate() {
-                if <$mode>::OUTPUT {
+                if <$mode as $crate::backend::tail_mode::TailMode>::OUTPUT {
                     let left = rest.saturating_sub(16 * i).min(16) as u8;
                     *x = vandq_u8(*x, vcgtq_u8(vdupq_n_u8(left), iota));
                 }
-                *x = if <$mode>::GCM {
-                    for_hash::<true>(*x)
+                *x = if <$mode as $crate::backend::tail_mode::TailMode>::GCM {
+                    $crate::backend::aarch64::ctr::for_hash::<true>(*x)
                 } else {
-                    for_hash::<false>(*x)
+                    $crate::backend::aarch64::ctr::for_hash::<false>(*x)
                 };
             }
-            fold_with_last(acc, &hashed, rest.div_ceil(16), last, h)
+            $crate::backend::aarch64::ctr::fold_with_last(acc, &hashed, rest.div_ceil(16), last, h)
         }
     }};
 }

@@ -3,22 +3,17 @@
 //! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of
 //! `x86_64/xaes.rs`.
 
-use crate::backend::tail_mode::{Gcm, TailMode};
+use crate::backend::tail_mode::Gcm;
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks_inline, expand_regs_riding, load_round_keys};
-use super::ctr::{
-    counter_add, counter_blocks, counter_register, fold_with_last, for_hash, hash_padded,
-    xor_and_hash_tail,
-};
+use super::ctr::{counter_add, counter_blocks, counter_register, hash_padded, xor_and_hash_tail};
 use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
 use super::{from_u128, load, store, zero};
-use super::{load_blocks, store_blocks};
 use crate::backend::xaes::{MessageKey, SHORT_MAX};
-use crate::block::wipe;
 use crate::block::{Block, RoundKeys};
 use crate::cpu::Armv8;
 use crate::inout::InOut;

@@ -36,7 +36,7 @@ use super::clmul::{
     Unreduced, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys,
     mul_acc_k, reduce, unreduced_zero,
 };
-use super::{load, load_blocks, store, store_blocks};
+use super::{load, load_blocks, store};
 use crate::block::{HPowers, wipe};
 use crate::cpu::x86_64::aesni_clmul as tier;
 use crate::inout::InOut;
@@ -90,37 +90,41 @@ macro_rules! xor_and_hash_tail {
             &[__m128i; 8],
             __m128i,
         ) = ($ks, $buf, $rest, $data, $offset, $acc, $h, $last);
-        let input: [__m128i; $m] = load_blocks(buf);
+        let input: [__m128i; $m] = $crate::backend::x86_64::load_blocks(buf);
         let mut output = input;
         for (o, k) in output.iter_mut().zip(ks) {
             *o = _mm_xor_si128(*o, *k);
         }
-        let mut out_bytes: [u8; $b] = store_blocks(&output);
+        let mut out_bytes: [u8; $b] = $crate::backend::x86_64::store_blocks(&output);
         data.write_tail(offset, &out_bytes, rest);
         // Both tails may hold plaintext (a forgery's, when opening): wipe them.
-        wipe(buf);
-        wipe(&mut out_bytes);
-        if !<$mode>::HASH {
+        $crate::block::wipe(buf);
+        $crate::block::wipe(&mut out_bytes);
+        if !<$mode as $crate::backend::tail_mode::TailMode>::HASH {
             acc
         } else {
             // The input is already zero past `rest` (the buffer was); the output
             // has keystream there, cleared in registers (byte j of block i is kept
             // when 16i + j < rest): reloading a buffer patched with narrower
             // stores would stall store forwarding.
-            let mut hashed = if <$mode>::OUTPUT { output } else { input };
+            let mut hashed = if <$mode as $crate::backend::tail_mode::TailMode>::OUTPUT {
+                output
+            } else {
+                input
+            };
             let iota = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
             for (i, x) in hashed.iter_mut().enumerate() {
-                if <$mode>::OUTPUT {
+                if <$mode as $crate::backend::tail_mode::TailMode>::OUTPUT {
                     let left = (rest as isize - 16 * i as isize).clamp(0, 16) as i8;
                     *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(left), iota));
                 }
-                *x = if <$mode>::GCM {
-                    for_hash::<true>(*x)
+                *x = if <$mode as $crate::backend::tail_mode::TailMode>::GCM {
+                    $crate::backend::x86_64::ctr::for_hash::<true>(*x)
                 } else {
-                    for_hash::<false>(*x)
+                    $crate::backend::x86_64::ctr::for_hash::<false>(*x)
                 };
             }
-            fold_with_last(acc, &hashed, rest.div_ceil(16), last, h)
+            $crate::backend::x86_64::ctr::fold_with_last(acc, &hashed, rest.div_ceil(16), last, h)
         }
     }};
 }

@@ -10,7 +10,7 @@
 //! after. [`gcm_short`] seals or opens a message of at most `SHORT_MAX`
 //! bytes itself, with the derived key in registers only.
 
-use crate::backend::tail_mode::{Gcm, TailMode};
+use crate::backend::tail_mode::Gcm;
 use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
@@ -18,11 +18,9 @@ use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks, expand_regs_riding, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers, powers_upto};
-use super::ctr::{counter_blocks, fold_with_last, for_hash, hash_padded, xor_and_hash_tail};
+use super::ctr::{counter_blocks, hash_padded, xor_and_hash_tail};
 use super::{from_u128, load, store};
-use super::{load_blocks, store_blocks};
 use crate::backend::xaes::{MessageKey, SHORT_MAX};
-use crate::block::wipe;
 use crate::block::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
