@@ -265,6 +265,39 @@ aesni_clmul! {
             *b = _mm_aesenclast_si128(*b, rk[ROUND_KEYS - 1]);
         }
     }
+
+    /// Encrypts `N` (≥ 1) independent blocks and one more, `extra`, round
+    /// by round together (GCM's tail batch with E(K, J0)). Each round of
+    /// `extra` and the first block is one `asm!` block: with intrinsics
+    /// only, LLVM emitted `extra`'s ten rounds after the tail's hash, where
+    /// its result is used, and the tag waited for them. Legacy-encoded
+    /// `aesenc` also where a VAES tier inlines GCM's tail after its loops,
+    /// as the AES-NI engine's `aes_round_pinned` is.
+    #[inline]
+    pub(crate) fn encrypt_blocks_and<const ROUND_KEYS: usize, const N: usize>(
+        rk: &[__m128i; ROUND_KEYS],
+        blocks: &mut [__m128i; N],
+        extra: &mut __m128i,
+    ) {
+        const { assert!(N >= 1) };
+        *extra = _mm_xor_si128(*extra, rk[0]);
+        for b in blocks.iter_mut() {
+            *b = _mm_xor_si128(*b, rk[0]);
+        }
+        for k in &rk[1..ROUND_KEYS - 1] {
+            let [first, rest @ ..] = blocks.as_mut_slice() else {
+                return;
+            };
+            aes_round_asm!(sse xmm_reg, *k; 0: *extra, 1: *first;);
+            for b in rest.iter_mut() {
+                *b = _mm_aesenc_si128(*b, *k);
+            }
+        }
+        *extra = _mm_aesenclast_si128(*extra, rk[ROUND_KEYS - 1]);
+        for b in blocks.iter_mut() {
+            *b = _mm_aesenclast_si128(*b, rk[ROUND_KEYS - 1]);
+        }
+    }
 }
 
 /// One AES round on the listed registers (numbered operands) with the round

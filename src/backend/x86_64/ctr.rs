@@ -31,7 +31,7 @@ use crate::backend::tail_mode::TailMode;
 use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
-use super::aes::{aes_round_asm, encrypt_blocks};
+use super::aes::{aes_round_asm, encrypt_blocks, encrypt_blocks_and};
 use super::clmul::{
     Unreduced, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys,
     mul_acc_k, reduce, unreduced_zero,
@@ -276,11 +276,21 @@ aesni_clmul! {
         counter_blocks::<GCM, N>(ctr)
     }
 
-    /// One AES round on a group (as `aes::encrypt_blocks` does it).
+    /// One AES round on a group. A group of eight is one `asm!` block, so
+    /// the group goes round by round, eight independent `aesenc` at a time:
+    /// with intrinsics, LLVM emitted the engine's CTR-only group (the first
+    /// group a seal peels) block by block, ten dependent rounds of one
+    /// block before the next block's, and a 128-byte AES-128-GCM seal took
+    /// 119 ns instead of 93 on Zen 1.
     #[inline]
     fn aes_round<const N: usize>(b: &mut [Reg; N], k: Key) {
-        for b in b.iter_mut() {
-            *b = _mm_aesenc_si128(*b, k);
+        if let Some(b) = b.first_chunk_mut::<8>() {
+            aes_round_asm!(sse xmm_reg, k;
+                0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];);
+        } else {
+            for b in b.iter_mut() {
+                *b = _mm_aesenc_si128(*b, k);
+            }
         }
     }
 
@@ -403,11 +413,13 @@ aesni_clmul! {
     }
 
     /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
-    /// more block, `extra`, encrypted in the same batch (GCM's J0). Then, if
-    /// `Mode::HASH`, folds the tail's blocks — its output if `Mode::OUTPUT`, else its input
-    /// — zero-padded, and `last` (the length block) into `acc`.
+    /// more block, `extra`, encrypted in the same batch if `Mode::GCM` (GCM's
+    /// J0; GCM-SIV has none). Then, if `Mode::HASH`, folds the tail's blocks —
+    /// its output if `Mode::OUTPUT`, else its input — zero-padded, and `last`
+    /// (the length block) into `acc`.
     ///
-    /// Returns the accumulator and E(K, `extra`).
+    /// Returns the accumulator and E(K, `extra`) (`extra` itself if not
+    /// `Mode::GCM`).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn tail<
@@ -433,12 +445,15 @@ aesni_clmul! {
         } else {
             counter_blocks::<false, M>(&mut ctr)
         };
-        let mut extra = [extra];
-        encrypt_blocks(rk, &mut extra);
-        encrypt_blocks(rk, &mut ks);
+        let mut extra = extra;
+        if Mode::GCM {
+            encrypt_blocks_and(rk, &mut ks, &mut extra);
+        } else {
+            encrypt_blocks(rk, &mut ks);
+        }
 
         let acc = xor_and_hash_tail!(Mode, M, B, &ks, &mut buf, rest, data, offset, acc, h, last);
-        (acc, extra[0])
+        (acc, extra)
     }
 
     /// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction
