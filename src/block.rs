@@ -1,7 +1,10 @@
 //! Blocks and the key material kernels work on: the 16-byte block, the
 //! round keys and GHASH powers (wiped on drop), and the wipes of stack
-//! buffers. A leaf: the kernels (`backend`) and the key state (`key`) both
-//! use it.
+//! and heap buffers. A leaf: the kernels (`backend`), the key state (`key`)
+//! and the streaming buffers all use it.
+
+#[cfg(feature = "std")]
+use core::mem::MaybeUninit;
 
 /// One 16-byte block.
 pub(crate) type Block = [u8; 16];
@@ -14,6 +17,34 @@ pub(crate) fn wipe<const N: usize>(buf: &mut [u8; N]) {
     // SAFETY: `buf` is a valid, aligned, exclusive reference to `N` bytes.
     unsafe { core::ptr::write_volatile(buf, [0u8; N]) };
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
+/// Overwrites memory of any length with zeros: one volatile 16-byte store a
+/// block, then one a byte; the compiler may not drop them. The memory may
+/// be uninitialised (a vector's spare capacity); it holds zeros after.
+/// (`Zeroize` on bytes stores one byte at a time: 64 Ki stores for 64 KiB.)
+/// Used by the `std` buffers of `stream` and `ece`.
+#[cfg(feature = "std")]
+pub(crate) fn wipe_memory(bytes: &mut [MaybeUninit<u8>]) {
+    let (blocks, rest) = bytes.as_chunks_mut::<16>();
+    for block in blocks {
+        // SAFETY: `block` is a valid, exclusive reference to 16 bytes.
+        unsafe { core::ptr::write_volatile(block, [MaybeUninit::new(0); 16]) };
+    }
+    for byte in rest {
+        // SAFETY: `byte` is a valid, exclusive reference to one byte.
+        unsafe { core::ptr::write_volatile(byte, MaybeUninit::new(0)) };
+    }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
+/// [`wipe_memory`] over initialised bytes (heap buffers that held
+/// plaintext).
+#[cfg(feature = "std")]
+pub(crate) fn wipe_bytes(bytes: &mut [u8]) {
+    // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and only
+    // zeros (initialised bytes) are written through the view.
+    wipe_memory(unsafe { &mut *(core::ptr::from_mut(bytes) as *mut [MaybeUninit<u8>]) });
 }
 
 /// Overwrites blocks of key state with zeros when they drop: one volatile
@@ -47,5 +78,24 @@ impl<const ROUND_KEYS: usize> Drop for RoundKeys<ROUND_KEYS> {
 impl Drop for HPowers {
     fn drop(&mut self) {
         wipe_blocks(&mut self.0);
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::wipe_bytes;
+
+    #[test]
+    fn wipe_bytes_zeroes_every_byte_and_no_other() {
+        for len in [0, 1, 15, 16, 17, 33, 100] {
+            let mut buf = [0x5au8; 120];
+            wipe_bytes(&mut buf[1..1 + len]);
+            assert_eq!(buf[0], 0x5a, "len {len}: the byte before was touched");
+            assert!(buf[1..1 + len].iter().all(|&b| b == 0), "len {len}");
+            assert!(
+                buf[1 + len..].iter().all(|&b| b == 0x5a),
+                "len {len}: a byte after was touched"
+            );
+        }
     }
 }

@@ -5,9 +5,9 @@ use alloc::vec::Vec;
 use core::cmp::min;
 use std::io::{self, Read, Write};
 
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
-use super::{HEADER_LEN, Header, Opener, RecordBytes, SALT_LEN, Sealer};
+use super::{HEADER_LEN, Header, Opener, RecordBytes, SALT_LEN, Sealer, WipedVec};
 use crate::aead::TAG_LEN;
 
 use crate::error::Error;
@@ -245,7 +245,7 @@ pub struct Decoder<R: Read> {
     /// Body bytes read and not yet decrypted at `buffer[..filled]`, or
     /// after a record is opened, its data at `buffer[pos..end]` and the byte
     /// read past it at `buffer[end_of_record]`.
-    buffer: Zeroizing<Vec<u8>>,
+    buffer: WipedVec,
     filled: usize,
     pos: usize,
     end: usize,
@@ -279,7 +279,7 @@ impl<R: Read> Decoder<R> {
             state: DecoderState::Header {
                 ikm: Zeroizing::new(ikm.to_vec()),
             },
-            buffer: Zeroizing::new(Vec::new()),
+            buffer: WipedVec::default(),
             filled: 0,
             pos: 0,
             end: 0,
@@ -407,7 +407,7 @@ impl<R: Read> Decoder<R> {
     /// Poisons the decoder with `error`, wipes what it held and returns it.
     fn fail<T>(&mut self, error: Error) -> io::Result<T> {
         self.state = DecoderState::Failed(error);
-        self.buffer.zeroize();
+        self.buffer.wipe();
         self.filled = 0;
         self.pos = 0;
         self.end = 0;

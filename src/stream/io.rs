@@ -25,10 +25,9 @@ use alloc::boxed::Box;
 use alloc::vec;
 use std::io;
 
-use zeroize::Zeroize;
-
 use super::{MAX_NONCE_LEN, MAX_SEGMENT_SIZE, NONCE_OVERHEAD};
 use crate::aead::Aead;
+use crate::block::wipe_bytes;
 use crate::error::Error;
 
 mod reader;
@@ -124,16 +123,9 @@ impl SecretBuf {
 }
 
 impl Drop for SecretBuf {
-    /// Volatile 16-byte stores over the plaintext area (`Zeroize` on a byte
-    /// slice stores one byte at a time: 64 Ki stores for a 64 KiB segment).
+    /// Wipes the plaintext area ([`wipe_bytes`]: 16-byte volatile stores).
     fn drop(&mut self) {
-        let (blocks, rest) = self.bytes[..self.secret].as_chunks_mut::<16>();
-        for block in blocks {
-            // SAFETY: `block` is a valid, exclusive reference to 16 bytes.
-            unsafe { core::ptr::write_volatile(block, [0u8; 16]) };
-        }
-        rest.zeroize();
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        wipe_bytes(&mut self.bytes[..self.secret]);
     }
 }
 
