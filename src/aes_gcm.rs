@@ -22,6 +22,8 @@ use crate::aead::{Nonce, Tag};
 use crate::error::Error;
 use crate::inout::InOut;
 use crate::key::GcmKey;
+#[cfg(feature = "ece")]
+use zeroize::Zeroize;
 
 /// The longest plaintext GCM allows, in bytes.
 ///
@@ -98,6 +100,84 @@ fn open<const ROUND_KEYS: usize>(
     key.open(j0, aad, data, len_block)
 }
 
+/// The counter block of data block `i` (from 0): inc32^(i + 1)(J0), the
+/// low 32 bits big-endian and wrapping (SP 800-38D §6.5).
+#[cfg(feature = "ece")]
+fn counter_block(j0: u128, i: u32) -> u128 {
+    let mut block = j0.to_le_bytes();
+    let [.., a, b, c, d] = block;
+    let counter = u32::from_be_bytes([a, b, c, d])
+        .wrapping_add(i)
+        .wrapping_add(1);
+    block[12..].copy_from_slice(&counter.to_be_bytes());
+    u128::from_le_bytes(block)
+}
+
+/// AES-GCM with empty AAD of `data ‖ byte` into `out` (`data.len() + 1`
+/// bytes), returning the tag: exactly the sealing of the concatenation,
+/// without copying `data` next to `byte`. The whole blocks of `data` are
+/// sealed where they lie; its last 0..15 bytes and `byte` (one block at
+/// most) then extend that seal (`GcmKey::append_block`). The tag of the
+/// first part alone never leaves this function: two tags under one J0
+/// would give away equations in H.
+#[cfg(feature = "ece")]
+fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
+    key: &GcmKey<ROUND_KEYS>,
+    nonce: &Nonce,
+    data: &[u8],
+    byte: u8,
+    out: &mut [u8],
+) -> Tag {
+    let whole = data.len() / 16 * 16;
+    let (head, rest) = data.split_at(whole);
+    let (out_head, out_rest) = out.split_at_mut(whole);
+    let j0 = pre_counter_block(nonce);
+    let head_len_block = length_block(0, whole);
+    let mut head_tag = key.seal(j0, b"", &mut InOut::copy(head, out_head), head_len_block);
+    let n = rest.len() + 1;
+    let mut block = [0u8; 16];
+    block[..rest.len()].copy_from_slice(rest);
+    block[rest.len()] = byte;
+    // `whole / 16` < 2^32: the caller checked the length against
+    // MAX_PLAINTEXT_LEN.
+    let ctr_block = counter_block(j0, (whole / 16) as u32);
+    let tag = key.append_block(
+        j0,
+        ctr_block,
+        &head_tag,
+        head_len_block,
+        &mut block,
+        n,
+        length_block(0, whole + n),
+    );
+    head_tag.zeroize();
+    // `block` holds ciphertext now (the kernel encrypted it in place).
+    out_rest[..n].copy_from_slice(&block[..n]);
+    tag
+}
+
+#[cfg(feature = "ece")]
+impl Aes128Gcm {
+    /// RFC 8188's record sealing: AES-128-GCM with empty AAD of `data ‖
+    /// byte` into `out`, returning the tag, without copying `data` (see
+    /// [`seal_with_trailing_byte`]). Checks the key state and the length
+    /// like every seal; `out` must hold `data.len() + 1` bytes.
+    pub(crate) fn seal_with_trailing_byte(
+        &self,
+        nonce: &Nonce,
+        data: &[u8],
+        byte: u8,
+        out: &mut [u8],
+    ) -> Result<Tag, Error> {
+        let len = data.len().checked_add(1).ok_or(Error::InputTooLong)?;
+        crate::aead::sealed::Core::check_call(self, 0, len)?;
+        let Some(out) = out.get_mut(..len) else {
+            return Err(Error::BufferTooSmall { needed: len });
+        };
+        Ok(seal_with_trailing_byte(&self.key, nonce, data, byte, out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{length_block, pre_counter_block};
@@ -115,6 +195,72 @@ mod tests {
         len[..8].copy_from_slice(&(20u64 * 8).to_be_bytes());
         len[8..].copy_from_slice(&(60u64 * 8).to_be_bytes());
         assert_eq!(length_block(20, 60).to_le_bytes(), len);
+    }
+
+    #[cfg(feature = "ece")]
+    #[test]
+    fn counter_block_is_inc32_of_j0() {
+        for (low, i, expected) in [
+            (1u32, 0u32, 2u32),
+            (1, 5, 7),
+            (0xffff_fffe, 0, 0xffff_ffff),
+            (0xffff_fffe, 1, 0),
+            (0xffff_ffff, 3, 3),
+        ] {
+            let mut j0 = [0xc3u8; 16];
+            j0[12..].copy_from_slice(&low.to_be_bytes());
+            let mut want = j0;
+            want[12..].copy_from_slice(&expected.to_be_bytes());
+            let got = super::counter_block(u128::from_le_bytes(j0), i).to_le_bytes();
+            assert_eq!(got, want, "low {low:#x}, block {i}");
+        }
+    }
+
+    /// Sealing `data ‖ byte` in two pieces gives the bytes and tag of
+    /// sealing the concatenation, at every length around the block and
+    /// group boundaries of every tier's loops, for both key sizes.
+    #[cfg(feature = "ece")]
+    #[test]
+    fn seal_with_trailing_byte_is_the_seal_of_the_concatenation() {
+        use crate::aead::Aead;
+        use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
+        let (k128, k256) = match (Aes128Gcm::new(&[0x42; 16]), Aes256Gcm::new(&[0x24; 32])) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(e), _) | (_, Err(e)) => panic!("the tests need a supported CPU: {e}"),
+        };
+        let nonce = [0x6b; 12];
+        let lengths = (0..=600).chain([1023, 1024, 1025, 4079, 4095, 4096, 65519, 65535]);
+        for len in lengths {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            let byte = if len % 2 == 0 { 1 } else { 2 };
+            let mut whole = data.clone();
+            whole.push(byte);
+            let want128 = k128.encrypt(&nonce, b"", &whole).unwrap();
+            let want256 = k256.encrypt(&nonce, b"", &whole).unwrap();
+            let mut out = vec![0u8; len + 1];
+            let tag = k128
+                .seal_with_trailing_byte(&nonce, &data, byte, &mut out)
+                .unwrap();
+            assert_eq!(
+                out[..],
+                want128[..len + 1],
+                "AES-128 ciphertext, length {len}"
+            );
+            assert_eq!(tag[..], want128[len + 1..], "AES-128 tag, length {len}");
+            let mut out = vec![0u8; len + 1];
+            let tag = super::seal_with_trailing_byte(&k256.key, &nonce, &data, byte, &mut out);
+            assert_eq!(
+                out[..],
+                want256[..len + 1],
+                "AES-256 ciphertext, length {len}"
+            );
+            assert_eq!(tag[..], want256[len + 1..], "AES-256 tag, length {len}");
+        }
+        let mut short = [0u8; 4];
+        assert_eq!(
+            k128.seal_with_trailing_byte(&nonce, &[0; 4], 2, &mut short),
+            Err(crate::Error::BufferTooSmall { needed: 5 })
+        );
     }
 }
 

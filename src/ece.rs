@@ -422,6 +422,12 @@ impl Sealer {
             self.seal(false)?;
             return Ok(0);
         }
+        if self.out.len() == self.start && self.padding == 0 && data.len() > room {
+            // A whole record's data, and more after it: a middle record,
+            // sealed from `data` where it lies.
+            self.seal_middle_from(&data[..room])?;
+            return Ok(room);
+        }
         let taken = min(room, data.len());
         reserve_wiping(&mut self.out, taken)?;
         self.out.extend_from_slice(&data[..taken]);
@@ -453,6 +459,25 @@ impl Sealer {
             .encrypt_in_place_detached(&nonce, b"", record)?;
         self.out.extend_from_slice(&tag);
         self.padding -= padding as u64;
+        self.start = self.out.len();
+        Ok(())
+    }
+
+    /// Seals `data` as a middle record without padding straight from the
+    /// caller's bytes: no copy of it next to the delimiter
+    /// (`Aes128Gcm::seal_with_trailing_byte`). The record being filled
+    /// must be empty.
+    fn seal_middle_from(&mut self, data: &[u8]) -> Result<(), Error> {
+        let record_len = data.len() + 1;
+        reserve_wiping(&mut self.out, record_len + TAG_LEN)?;
+        let nonce = self.key.next_nonce()?;
+        self.out.resize(self.start + record_len, 0);
+        let record = self.out.get_mut(self.start..).unwrap_or_default();
+        let tag = self
+            .key
+            .aead
+            .seal_with_trailing_byte(&nonce, data, DELIMITER, record)?;
+        self.out.extend_from_slice(&tag);
         self.start = self.out.len();
         Ok(())
     }

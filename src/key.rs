@@ -136,6 +136,35 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
         )
     }
 
+    /// Extends a [`seal`](Self::seal) of whole blocks by one last partial
+    /// block (`backend::gcm_append_block`): `block[..n]` encrypted in place
+    /// with `ctr_block`, and the tag of the whole message returned.
+    #[cfg(feature = "ece")]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn append_block(
+        &self,
+        j0: u128,
+        ctr_block: u128,
+        head_tag: &Block,
+        head_len_block: u128,
+        block: &mut Block,
+        n: usize,
+        len_block: u128,
+    ) -> Block {
+        backend::gcm_append_block(
+            self.tier(),
+            &self.round_keys,
+            &self.h_powers,
+            j0,
+            ctr_block,
+            head_tag,
+            head_len_block,
+            block,
+            n,
+            len_block,
+        )
+    }
+
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.
     /// The caller compares it with the received tag (and wipes the output if
     /// they differ); this function releases nothing by itself.
