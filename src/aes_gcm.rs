@@ -141,15 +141,13 @@ fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
     // `whole / 16` < 2^32: the caller checked the length against
     // MAX_PLAINTEXT_LEN.
     let ctr_block = counter_block(j0, (whole / 16) as u32);
-    let tag = key.append_block(
+    let ext = crate::backend::Extension {
         j0,
         ctr_block,
-        &head_tag,
         head_len_block,
-        &mut block,
-        n,
-        length_block(0, whole + n),
-    );
+        len_block: length_block(0, whole + n),
+    };
+    let tag = key.append_block(ext, &head_tag, &mut block, n);
     head_tag.zeroize();
     // `block` holds ciphertext now (the kernel encrypted it in place).
     out_rest[..n].copy_from_slice(&block[..n]);

@@ -293,61 +293,50 @@ pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
     )
 }
 
+/// The public blocks of a GCM seal extended by one last partial block
+/// ([`gcm_append_block`]), each as `u128::from_le_bytes` of the block.
+#[cfg(feature = "ece")]
+#[derive(Clone, Copy)]
+pub(crate) struct Extension {
+    /// The pre-counter block J0 of the message.
+    pub(crate) j0: u128,
+    /// The counter block of the last block.
+    pub(crate) ctr_block: u128,
+    /// The length block of the first part (whole blocks), which its tag
+    /// covers.
+    pub(crate) head_len_block: u128,
+    /// The length block of the whole message.
+    pub(crate) len_block: u128,
+}
+
 /// Extends a GCM seal by one last partial block (RFC 8188 records: the
 /// caller's data sealed where it lies, then its last bytes with the
 /// delimiter): `block[..n]` (1 ≤ `n` ≤ 16, zero past `n`) is encrypted in
-/// place with the counter block `ctr_block`, and the tag of `head ‖
-/// block[..n]` is returned from `head_tag`, [`gcm_seal`]'s tag for `head`
-/// (whole blocks, length block `head_len_block`) under the same key, `j0`
-/// and AAD. `len_block` is the whole message's. The same AES-NI (or ARMv8)
-/// code on every tier: two AES blocks and two multiplies.
+/// place with `ext.ctr_block`, and the tag of `head ‖ block[..n]` is
+/// returned from `head_tag`, [`gcm_seal`]'s tag for `head` (whole blocks)
+/// under the same key, J0 and AAD. The same AES-NI (or ARMv8) code on every
+/// tier: two AES blocks and two multiplies.
 #[cfg(feature = "ece")]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_append_block<const ROUND_KEYS: usize>(
     tier: Tier,
     round_keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
-    j0: u128,
-    ctr_block: u128,
+    ext: Extension,
     head_tag: &Block,
-    head_len_block: u128,
     block: &mut Block,
     n: usize,
-    len_block: u128,
 ) -> Block {
     // SAFETY: the AES-NI token proves its features were detected.
     #[cfg(target_arch = "x86_64")]
     unsafe {
-        x86_64::gcm_aesni::append_block(
-            tier.aesni(),
-            round_keys,
-            h_powers,
-            j0,
-            ctr_block,
-            head_tag,
-            head_len_block,
-            block,
-            n,
-            len_block,
-        )
+        x86_64::gcm_aesni::append_block(tier.aesni(), round_keys, h_powers, ext, head_tag, block, n)
     }
     #[cfg(target_arch = "aarch64")]
     let _dit = aarch64::DitGuard::new();
     // SAFETY: the ARMv8 token proves its features were detected.
     #[cfg(target_arch = "aarch64")]
     unsafe {
-        aarch64::gcm::append_block(
-            tier.armv8(),
-            round_keys,
-            h_powers,
-            j0,
-            ctr_block,
-            head_tag,
-            head_len_block,
-            block,
-            n,
-            len_block,
-        )
+        aarch64::gcm::append_block(tier.armv8(), round_keys, h_powers, ext, head_tag, block, n)
     }
 }
 

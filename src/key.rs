@@ -137,32 +137,18 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     }
 
     /// Extends a [`seal`](Self::seal) of whole blocks by one last partial
-    /// block (`backend::gcm_append_block`): `block[..n]` encrypted in place
-    /// with `ctr_block`, and the tag of the whole message returned.
+    /// block (`backend::gcm_append_block`): `block[..n]` encrypted in place,
+    /// and the tag of the whole message returned.
     #[cfg(feature = "ece")]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn append_block(
         &self,
-        j0: u128,
-        ctr_block: u128,
+        ext: backend::Extension,
         head_tag: &Block,
-        head_len_block: u128,
         block: &mut Block,
         n: usize,
-        len_block: u128,
     ) -> Block {
-        backend::gcm_append_block(
-            self.tier(),
-            &self.round_keys,
-            &self.h_powers,
-            j0,
-            ctr_block,
-            head_tag,
-            head_len_block,
-            block,
-            n,
-            len_block,
-        )
+        let (keys, powers) = (&self.round_keys, &self.h_powers);
+        backend::gcm_append_block(self.tier(), keys, powers, ext, head_tag, block, n)
     }
 
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.

@@ -85,28 +85,24 @@ armv8_aes! {
 
     /// Extends a GCM seal by one last partial block, as x86_64's
     /// `gcm_aesni::append_block` (its docs give the maths): `block[..n]`
-    /// (1 ≤ `n` ≤ 16, zero past `n`) encrypted in place with `ctr_block`,
+    /// (1 ≤ `n` ≤ 16, zero past `n`) encrypted in place with `ext.ctr_block`,
     /// and the tag of `head ‖ block[..n]` from `head_tag`, the tag of
-    /// `head` alone (whole blocks, length block `head_len_block`).
+    /// `head` alone (whole blocks, length block `ext.head_len_block`).
     #[cfg(feature = "ece")]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn append_block<const ROUND_KEYS: usize>(
         _token: Armv8,
         keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
-        j0: u128,
-        ctr_block: u128,
+        ext: crate::backend::Extension,
         head_tag: &Block,
-        head_len_block: u128,
         block: &mut Block,
         n: usize,
-        len_block: u128,
     ) -> Block {
         use super::aes::encrypt_blocks_inline;
         use super::load;
         use super::pmull::fold_blocks;
         let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
-        let mut batch = [from_u128(ctr_block), from_u128(j0)];
+        let mut batch = [from_u128(ext.ctr_block), from_u128(ext.j0)];
         encrypt_blocks_inline!(&rk, &mut batch);
         let [ks, e_j0] = batch;
         let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
@@ -114,8 +110,8 @@ armv8_aes! {
         *block = store(c);
         let y_head = veorq_u8(load(head_tag), e_j0);
         let x = [
-            veorq_u8(byte_reverse(from_u128(head_len_block)), byte_reverse(c)),
-            veorq_u8(byte_reverse(y_head), byte_reverse(from_u128(len_block))),
+            veorq_u8(byte_reverse(from_u128(ext.head_len_block)), byte_reverse(c)),
+            veorq_u8(byte_reverse(y_head), byte_reverse(from_u128(ext.len_block))),
         ];
         let acc = fold_blocks(zero(), &x, &h);
         store(veorq_u8(byte_reverse(acc), e_j0))

@@ -77,43 +77,39 @@ aesni_clmul! {
 
     /// Extends a GCM seal by one last partial block: `block[..n]` (1 ≤ `n` ≤
     /// 16, zero past `n`) is encrypted in place with the counter block
-    /// `ctr_block`, and the tag of the message `head ‖ block[..n]` is
+    /// `ext.ctr_block`, and the tag of the message `head ‖ block[..n]` is
     /// returned, given `head_tag`, the tag [`seal`] returned for `head`
     /// alone (a whole number of blocks, same key, J0 and AAD, length block
-    /// `head_len_block`). `len_block` is the whole message's. All on every
-    /// x86_64 tier (two AES blocks and two multiplies).
+    /// `ext.head_len_block`). All on every x86_64 tier (two AES blocks and
+    /// two multiplies).
     ///
     /// GHASH is linear: with Y′ = `head_tag` ⊕ E(K, J0) = GHASH(A ‖ C′ ‖ L′),
     /// GHASH(A ‖ C′ ‖ C ‖ L) = (Y′ ⊕ L ⊕ (L′ ⊕ C)·H)·H, which is the fold of
     /// the two blocks L′ ⊕ C and Y′ ⊕ L.
     #[cfg(feature = "ece")]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn append_block<const ROUND_KEYS: usize>(
         _token: AesNiClmul,
         keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
-        j0: u128,
-        ctr_block: u128,
+        ext: crate::backend::Extension,
         head_tag: &Block,
-        head_len_block: u128,
         block: &mut Block,
         n: usize,
-        len_block: u128,
     ) -> Block {
         use super::aes::encrypt_blocks_and;
         use super::clmul::fold_blocks;
         use super::load;
         let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
-        let mut ks = [from_u128(ctr_block)];
-        let mut e_j0 = from_u128(j0);
+        let mut ks = [from_u128(ext.ctr_block)];
+        let mut e_j0 = from_u128(ext.j0);
         encrypt_blocks_and(&rk, &mut ks, &mut e_j0);
         let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
         let c = _mm_and_si128(_mm_xor_si128(load(block), ks[0]), load(&kept));
         *block = store(c);
         let y_head = _mm_xor_si128(load(head_tag), e_j0);
         let x = [
-            _mm_xor_si128(byte_reverse(from_u128(head_len_block)), byte_reverse(c)),
-            _mm_xor_si128(byte_reverse(y_head), byte_reverse(from_u128(len_block))),
+            _mm_xor_si128(byte_reverse(from_u128(ext.head_len_block)), byte_reverse(c)),
+            _mm_xor_si128(byte_reverse(y_head), byte_reverse(from_u128(ext.len_block))),
         ];
         let acc = fold_blocks(_mm_setzero_si128(), &x, &h);
         store(_mm_xor_si128(byte_reverse(acc), e_j0))
