@@ -6,11 +6,13 @@
 //!
 //! ```text
 //! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|setup|stream|all] [rounds] [sizes]
+//! cargo run --release --features ece --example compare -- ece [rounds] [record sizes]
 //! ```
 //!
 //! Without an argument it runs all of them but `stream` (the stream adapters
 //! against one-shot sealing, sizes = the write and read call sizes, default
-//! 64,1024,8192,1048576); `sizes` is a comma-separated list
+//! 64,1024,8192,1048576) and `ece` (RFC 8188 against one-shot AES-128-GCM,
+//! `benches/ece.rs`'s entries, record sizes default 4096,65536); `sizes` is a comma-separated list
 //! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
 //! one call (seal is `encrypt_in_place_detached` or the peer's equivalent, empty
 //! AAD; setup is `new` + drop) and, for this crate's entries, the ratio to the
@@ -430,6 +432,92 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
     }
 }
 
+/// RFC 8188 (`ece`, feature `ece`) over 1 MiB at record size `rs`, beside
+/// this crate's one-shot AES-128-GCM of the same megabyte allocating its
+/// output (issue 15's reference): the same entries as `benches/ece.rs`,
+/// interleaved.
+#[cfg(feature = "ece")]
+fn ece_cases(rounds: usize, record_sizes: &[usize]) {
+    use hardware_aead::aes_gcm::Aes128Gcm;
+    use hardware_aead::ece;
+    use std::io::{Read, Write};
+    const TOTAL: usize = 1 << 20;
+    const IKM: [u8; 16] = [0x2b; 16];
+    const SALT: [u8; 16] = [0x5d; 16];
+    let key = Aes128Gcm::new(&IKM).expect("a supported CPU");
+    let plain = vec![0x5a_u8; TOTAL];
+    let sealed = key.encrypt(&NONCE, b"", &plain).unwrap();
+    for &rs in record_sizes {
+        let rs = u32::try_from(rs).expect("a record size");
+        let body = ece::encrypt(&IKM, &SALT, b"", rs, &plain).unwrap();
+        let body_len = body.len();
+        let out = std::cell::RefCell::new(vec![0u8; TOTAL]);
+        let (plain, sealed, body, key, out) = (&plain, &sealed, &body, &key, &out);
+        let mut entries = vec![
+            Entry {
+                name: "Aes128Gcm::encrypt".into(),
+                peer: true,
+                call: Box::new(move || {
+                    black_box(key.encrypt(&NONCE, b"", plain).unwrap());
+                }),
+            },
+            Entry {
+                name: "ece::encrypt".into(),
+                peer: false,
+                call: Box::new(move || {
+                    black_box(ece::encrypt(&IKM, &SALT, b"", rs, plain).unwrap());
+                }),
+            },
+            Entry {
+                name: "Encoder".into(),
+                peer: false,
+                call: Box::new(move || {
+                    let sink = Vec::with_capacity(body_len);
+                    let mut encoder = ece::Encoder::new(sink, &IKM, &SALT, b"", rs).unwrap();
+                    encoder.write_all(plain).unwrap();
+                    black_box(encoder.finish().unwrap());
+                }),
+            },
+        ];
+        run(
+            &format!("ece encrypt, 1 MiB, rs {rs}"),
+            TOTAL,
+            rounds,
+            &mut entries,
+        );
+        let mut entries = vec![
+            Entry {
+                name: "Aes128Gcm::decrypt".into(),
+                peer: true,
+                call: Box::new(move || {
+                    black_box(key.decrypt(&NONCE, b"", sealed).unwrap());
+                }),
+            },
+            Entry {
+                name: "ece::decrypt".into(),
+                peer: false,
+                call: Box::new(move || {
+                    black_box(ece::decrypt(&IKM, body).unwrap());
+                }),
+            },
+            Entry {
+                name: "Decoder".into(),
+                peer: false,
+                call: Box::new(move || {
+                    let mut decoder = ece::Decoder::new(&body[..], &IKM);
+                    decoder.read_exact(&mut out.borrow_mut()).unwrap();
+                }),
+            },
+        ];
+        run(
+            &format!("ece decrypt, 1 MiB, rs {rs}"),
+            TOTAL,
+            rounds,
+            &mut entries,
+        );
+    }
+}
+
 fn setup_case<K: Aead + 'static>(
     title: &str,
     key: &[u8],
@@ -580,6 +668,14 @@ fn main() {
     }
     if all || which == "xaes" {
         xaes_cases(rounds, &sizes);
+    }
+    #[cfg(feature = "ece")]
+    if which == "ece" {
+        let record_sizes = match args.get(2) {
+            Some(_) => sizes.clone(),
+            None => vec![4096, 65536],
+        };
+        ece_cases(rounds, &record_sizes);
     }
     if which == "stream" {
         let sizes = match args.get(2) {

@@ -96,6 +96,7 @@
 
 use alloc::vec::Vec;
 use core::cmp::min;
+use core::ops::Range;
 
 use hkdf::Hkdf;
 use sha2::Sha256;
@@ -204,7 +205,7 @@ pub fn encrypt(
         rest = rest.get(taken..).unwrap_or_default();
     }
     while !sealer.finish_step()? {}
-    Ok(sealer.out.take())
+    Ok(sealer.into_body())
 }
 
 /// Decrypts an RFC 8188 `aes128gcm` body (header, then records) and returns
@@ -353,9 +354,12 @@ impl Drop for RecordKey {
 ///
 /// `out` holds the header and the sealed records not yet handed on
 /// (`out[..start]`), then the data of the record being filled
-/// (`out[start..]`). Padding is placed greedily: each record takes as much of
-/// what is left as it can hold (up to `rs − 17` bytes), so the first records
-/// carry it.
+/// (`out[start..end]`). Past `end`, up to `out.len()`, are bytes of records
+/// already handed on: the vector keeps its length, so a record sealed into
+/// that space is not zero-filled first (a memset of every record, 7 % of an
+/// [`Encoder`]'s time on Zen 4); whatever writes there overwrites every byte.
+/// Padding is placed greedily: each record takes as much of what is left as
+/// it can hold (up to `rs − 17` bytes), so the first records carry it.
 struct Sealer {
     key: RecordKey,
     /// The record size `rs`, at least 18.
@@ -364,6 +368,7 @@ struct Sealer {
     padding: u64,
     out: WipedVec,
     start: usize,
+    end: usize,
 }
 
 impl Sealer {
@@ -383,19 +388,52 @@ impl Sealer {
         let idlen = u8::try_from(keyid.len()).map_err(|_| Error::KeyIdTooLong)?;
         let record_size_usize = usize::try_from(record_size).map_err(|_| Error::InputTooLong)?;
         let key = RecordKey::derive(ikm, salt)?;
-        let mut out = WipedVec::with_capacity(capacity.max(HEADER_LEN + keyid.len()));
-        out.extend_from_slice(salt);
-        out.extend_from_slice(&record_size.to_be_bytes());
-        out.push(idlen);
-        out.extend_from_slice(keyid);
-        let start = out.len();
+        let header_len = HEADER_LEN + keyid.len();
+        // Zeroed by the allocator (`calloc`), as `Aead::encrypt`'s output is:
+        // a large fresh allocation comes zeroed from the kernel.
+        let mut out = WipedVec(alloc::vec![0u8; capacity.max(header_len)]);
+        let header = out.get_mut(..header_len).unwrap_or_default();
+        header[..SALT_LEN].copy_from_slice(salt);
+        header[SALT_LEN..SALT_LEN + 4].copy_from_slice(&record_size.to_be_bytes());
+        header[HEADER_LEN - 1] = idlen;
+        header[HEADER_LEN..].copy_from_slice(keyid);
         Ok(Sealer {
             key,
             record_size: record_size_usize,
             padding,
             out,
-            start,
+            start: header_len,
+            end: header_len,
         })
+    }
+
+    /// Moves `end` on by `n` bytes and returns where they are in `out`, to
+    /// be overwritten in full: they hold zeros or bytes of records handed on.
+    fn extend(&mut self, n: usize) -> Result<Range<usize>, Error> {
+        let old_end = self.end;
+        let new_end = old_end.checked_add(n).ok_or(Error::InputTooLong)?;
+        if let Some(more) = new_end.checked_sub(self.out.len()) {
+            reserve_wiping(&mut self.out, more)?;
+            self.out.resize(new_end, 0);
+        }
+        self.end = new_end;
+        Ok(old_end..new_end)
+    }
+
+    /// Appends `bytes` at `end`.
+    fn append(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let at = self.extend(bytes.len())?;
+        if let Some(space) = self.out.get_mut(at) {
+            space.copy_from_slice(bytes);
+        }
+        Ok(())
+    }
+
+    /// The header and every record, once all are sealed: the one-shot
+    /// [`encrypt`]'s body.
+    fn into_body(mut self) -> Vec<u8> {
+        self.out.truncate(self.end);
+        self.out.take()
     }
 
     /// The padding of the record being filled.
@@ -407,7 +445,7 @@ impl Sealer {
     /// How many more data bytes the record being filled can take.
     fn room(&self) -> usize {
         let capacity = self.record_size - RECORD_OVERHEAD - self.record_padding();
-        capacity.saturating_sub(self.out.len() - self.start)
+        capacity.saturating_sub(self.end - self.start)
     }
 
     /// Takes data into the record being filled and returns how much it took.
@@ -422,15 +460,14 @@ impl Sealer {
             self.seal(false)?;
             return Ok(0);
         }
-        if self.out.len() == self.start && self.padding == 0 && data.len() > room {
+        if self.end == self.start && self.padding == 0 && data.len() > room {
             // A whole record's data, and more after it: a middle record,
             // sealed from `data` where it lies.
             self.seal_middle_from(&data[..room])?;
             return Ok(room);
         }
         let taken = min(room, data.len());
-        reserve_wiping(&mut self.out, taken)?;
-        self.out.extend_from_slice(&data[..taken]);
+        self.append(&data[..taken])?;
         Ok(taken)
     }
 
@@ -447,19 +484,18 @@ impl Sealer {
     /// in place and appends the tag.
     fn seal(&mut self, last: bool) -> Result<(), Error> {
         let padding = self.record_padding();
-        reserve_wiping(&mut self.out, 1 + padding + TAG_LEN)?;
-        self.out.push(if last { LAST_DELIMITER } else { DELIMITER });
-        let padded_len = self.out.len() + padding;
-        self.out.resize(padded_len, 0);
         let nonce = self.key.next_nonce()?;
-        let record = self.out.get_mut(self.start..).unwrap_or_default();
+        self.append(&[if last { LAST_DELIMITER } else { DELIMITER }])?;
+        let padding_at = self.extend(padding)?;
+        self.out.get_mut(padding_at).unwrap_or_default().fill(0);
+        let record = self.out.get_mut(self.start..self.end).unwrap_or_default();
         let tag = self
             .key
             .aead
             .encrypt_in_place_detached(&nonce, b"", record)?;
-        self.out.extend_from_slice(&tag);
+        self.append(&tag)?;
         self.padding -= padding as u64;
-        self.start = self.out.len();
+        self.start = self.end;
         Ok(())
     }
 
@@ -468,17 +504,15 @@ impl Sealer {
     /// (`Aes128Gcm::seal_with_trailing_byte`). The record being filled
     /// must be empty.
     fn seal_middle_from(&mut self, data: &[u8]) -> Result<(), Error> {
-        let record_len = data.len() + 1;
-        reserve_wiping(&mut self.out, record_len + TAG_LEN)?;
         let nonce = self.key.next_nonce()?;
-        self.out.resize(self.start + record_len, 0);
-        let record = self.out.get_mut(self.start..).unwrap_or_default();
+        let record_at = self.extend(data.len() + 1)?;
+        let record = self.out.get_mut(record_at).unwrap_or_default();
         let tag = self
             .key
             .aead
             .seal_with_trailing_byte(&nonce, data, DELIMITER, record)?;
-        self.out.extend_from_slice(&tag);
-        self.start = self.out.len();
+        self.append(&tag)?;
+        self.start = self.end;
         Ok(())
     }
 
@@ -490,8 +524,9 @@ impl Sealer {
     /// Forgets the first `n` sealed bytes, handed on.
     fn consume(&mut self, n: usize) {
         let n = min(n, self.start);
-        self.out.drain(..n);
+        self.out.copy_within(n..self.end, 0);
         self.start -= n;
+        self.end -= n;
     }
 }
 

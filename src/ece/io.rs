@@ -100,9 +100,13 @@ impl<W: Write> Encoder<W> {
         record_size: u32,
         padding: u64,
     ) -> Result<Self, Error> {
+        // Room for the header and one record, so the buffer does not grow
+        // (a copy, a wipe) as the first record fills; records above
+        // `ENCODER_BUFFER` grow it as their bytes arrive.
+        let capacity = HEADER_LEN + keyid.len() + min(record_size as usize, ENCODER_BUFFER);
         Ok(Encoder {
             inner,
-            sealer: Sealer::new(ikm, salt, keyid, record_size, padding, 0)?,
+            sealer: Sealer::new(ikm, salt, keyid, record_size, padding, capacity)?,
         })
     }
 
@@ -252,6 +256,10 @@ pub struct Decoder<R: Read> {
     /// Bytes at `buffer[carry_at..filled]` that belong to the next record.
     carry_at: usize,
 }
+
+/// The most an [`Encoder`] allocates before data arrives: a record of up
+/// to this size is sealed without growing its buffer.
+const ENCODER_BUFFER: usize = 1 << 20;
 
 /// The first buffer size of a [`Decoder`]; it grows up to the record size
 /// only as the body's bytes arrive, so a header with a huge record size
