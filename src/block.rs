@@ -19,19 +19,23 @@ pub(crate) fn wipe<const N: usize>(buf: &mut [u8; N]) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
-/// Overwrites memory of any length with zeros: one volatile 16-byte store a
-/// block, then one a byte; the compiler may not drop them. The memory may
-/// be uninitialised (a vector's spare capacity); it holds zeros after.
-/// (`Zeroize` on bytes stores one byte at a time: 64 Ki stores for 64 KiB.)
-/// Used by the `std` buffers of `stream` and `ece`.
+/// Overwrites memory of any length with zeros: one volatile 8-byte store per
+/// aligned word, one a byte at the unaligned ends; the compiler may not drop
+/// them. The memory may be uninitialised (a vector's spare capacity); it
+/// holds zeros after. (`Zeroize` on bytes stores one byte at a time: 64 Ki
+/// stores for 64 KiB. Volatile stores of 16-byte arrays went through a
+/// stack temporary each, four times slower than these.) Used by the `std`
+/// buffers of `stream` and `ece`.
 #[cfg(feature = "std")]
 pub(crate) fn wipe_memory(bytes: &mut [MaybeUninit<u8>]) {
-    let (blocks, rest) = bytes.as_chunks_mut::<16>();
-    for block in blocks {
-        // SAFETY: `block` is a valid, exclusive reference to 16 bytes.
-        unsafe { core::ptr::write_volatile(block, [MaybeUninit::new(0); 16]) };
+    // SAFETY: every bit pattern is a valid `MaybeUninit<u64>`, and
+    // `align_to_mut` gives a middle part aligned for it.
+    let (head, words, tail) = unsafe { bytes.align_to_mut::<MaybeUninit<u64>>() };
+    for word in words {
+        // SAFETY: `word` is a valid, aligned, exclusive reference to 8 bytes.
+        unsafe { core::ptr::write_volatile(word, MaybeUninit::new(0)) };
     }
-    for byte in rest {
+    for byte in head.iter_mut().chain(tail) {
         // SAFETY: `byte` is a valid, exclusive reference to one byte.
         unsafe { core::ptr::write_volatile(byte, MaybeUninit::new(0)) };
     }
@@ -85,17 +89,26 @@ impl Drop for HPowers {
 mod tests {
     use super::wipe_bytes;
 
+    /// Every start offset within a word and lengths around it, so the
+    /// unaligned head, the aligned words and the tail each run alone and
+    /// together.
     #[test]
     fn wipe_bytes_zeroes_every_byte_and_no_other() {
-        for len in [0, 1, 15, 16, 17, 33, 100] {
-            let mut buf = [0x5au8; 120];
-            wipe_bytes(&mut buf[1..1 + len]);
-            assert_eq!(buf[0], 0x5a, "len {len}: the byte before was touched");
-            assert!(buf[1..1 + len].iter().all(|&b| b == 0), "len {len}");
-            assert!(
-                buf[1 + len..].iter().all(|&b| b == 0x5a),
-                "len {len}: a byte after was touched"
-            );
+        for start in 1..=9 {
+            for len in [0, 1, 7, 8, 9, 15, 16, 17, 33, 100] {
+                let mut buf = [0x5au8; 120];
+                wipe_bytes(&mut buf[start..start + len]);
+                let at = format!("start {start} len {len}");
+                assert!(
+                    buf[..start].iter().all(|&b| b == 0x5a),
+                    "{at}: a byte before was touched"
+                );
+                assert!(buf[start..start + len].iter().all(|&b| b == 0), "{at}");
+                assert!(
+                    buf[start + len..].iter().all(|&b| b == 0x5a),
+                    "{at}: a byte after was touched"
+                );
+            }
         }
     }
 }

@@ -532,7 +532,7 @@ impl Sealer {
 
 /// A byte vector that wipes its whole capacity when it drops (bytes drained
 /// or truncated away may have held plaintext), with [`wipe_memory`]'s
-/// 16-byte stores: `Zeroizing<Vec<u8>>` stores a byte at a time, a tenth of
+/// word stores: `Zeroizing<Vec<u8>>` stores a byte at a time, a tenth of
 /// an [`Encoder`]'s time over 1 MiB at 64 KiB records on Zen 1.
 #[derive(Default)]
 struct WipedVec(Vec<u8>);
@@ -703,7 +703,7 @@ mod tests {
 
     #[test]
     fn wiped_vec_wipes_its_whole_capacity() {
-        // Odd lengths, so both the 16-byte stores and the byte stores run.
+        // Odd lengths, so both the word stores and the byte stores run.
         for len in [0, 1, 15, 16, 17, 1000, 65_553] {
             let mut v = WipedVec::with_capacity(len + 7);
             v.extend(core::iter::repeat_n(0xa5, len + 7));

@@ -123,7 +123,7 @@ impl SecretBuf {
 }
 
 impl Drop for SecretBuf {
-    /// Wipes the plaintext area ([`wipe_bytes`]: 16-byte volatile stores).
+    /// Wipes the plaintext area ([`wipe_bytes`]: volatile word stores).
     fn drop(&mut self) {
         wipe_bytes(&mut self.bytes[..self.secret]);
     }
