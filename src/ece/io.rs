@@ -7,7 +7,8 @@ use std::io::{self, Read, Write};
 
 use zeroize::Zeroizing;
 
-use super::{HEADER_LEN, Header, Opener, RecordBytes, SALT_LEN, Sealer, WipedVec};
+use super::record::{Opener, RecordBytes, Sealer, WipedVec};
+use super::{HEADER_LEN, Header, SALT_LEN};
 use crate::aead::TAG_LEN;
 
 use crate::error::Error;
