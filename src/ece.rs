@@ -214,7 +214,7 @@ pub fn decrypt(ikm: &[u8], body: &[u8]) -> Result<Vec<u8>, Error> {
     let mut opener = Opener::new(ikm, &header)?;
     // The plaintext is never longer than the records; each record decrypts
     // into `out` right after the data of the one before, over its padding.
-    let mut out = WipedVec(alloc::vec![0u8; records.len()]);
+    let mut out = WipedVec::from(alloc::vec![0u8; records.len()]);
     let mut written = 0;
     let mut rest = records;
     if rest.is_empty() {

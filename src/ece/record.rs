@@ -119,7 +119,9 @@ impl Sealer {
         let header_len = HEADER_LEN + keyid.len();
         // Zeroed by the allocator (`calloc`), as `Aead::encrypt`'s output is:
         // a large fresh allocation comes zeroed from the kernel.
-        let mut out = WipedVec(alloc::vec![0u8; capacity.max(header_len)]);
+        let mut out = WipedVec::from(alloc::vec![0u8; capacity.max(header_len)]);
+        // Only `push` copies plaintext in; it raises this.
+        out.secret_below(0);
         let header = out.get_mut(..header_len).unwrap_or_default();
         header[..SALT_LEN].copy_from_slice(salt);
         header[SALT_LEN..SALT_LEN + 4].copy_from_slice(&record_size.to_be_bytes());
@@ -196,6 +198,8 @@ impl Sealer {
         }
         let taken = min(room, data.len());
         self.append(&data[..taken])?;
+        // Plaintext now reaches `end`; `consume` only moves bytes down.
+        self.out.secret_below(self.end);
         Ok(taken)
     }
 
@@ -258,40 +262,77 @@ impl Sealer {
     }
 }
 
-/// A byte vector that wipes its whole capacity when it drops (bytes drained
-/// or truncated away may have held plaintext), with [`wipe_memory`]'s
-/// word stores: `Zeroizing<Vec<u8>>` stores a byte at a time, a tenth of
-/// an [`Encoder`]'s time over 1 MiB at 64 KiB records on Zen 1.
-#[derive(Default)]
-pub(super) struct WipedVec(pub(super) Vec<u8>);
+/// A byte vector that wipes what may have held plaintext when it drops:
+/// its whole capacity (bytes drained or truncated away stay in the
+/// allocation), or, for a user that says where plaintext can be
+/// ([`secret_below`](Self::secret_below)), only the start of it. The stores
+/// are [`wipe_memory`]'s words: `Zeroizing<Vec<u8>>` stores a byte at a
+/// time, a tenth of an [`Encoder`]'s time over 1 MiB at 64 KiB records on
+/// Zen 1.
+pub(super) struct WipedVec {
+    bytes: Vec<u8>,
+    /// Only the first `secret` bytes of the allocation may ever have held
+    /// plaintext (`usize::MAX`: any of them).
+    secret: usize,
+}
+
+impl Default for WipedVec {
+    fn default() -> Self {
+        WipedVec::from(Vec::new())
+    }
+}
+
+impl From<Vec<u8>> for WipedVec {
+    /// Takes `bytes`; any byte of its allocation is wiped on drop.
+    fn from(bytes: Vec<u8>) -> Self {
+        WipedVec {
+            bytes,
+            secret: usize::MAX,
+        }
+    }
+}
 
 impl WipedVec {
     fn with_capacity(capacity: usize) -> Self {
-        WipedVec(Vec::with_capacity(capacity))
+        WipedVec::from(Vec::with_capacity(capacity))
     }
 
-    /// Wipes the whole capacity and leaves the vector empty.
+    /// Declares that plaintext has been, and will be, only in the first
+    /// `end` bytes (never lowered: the caller raises it as plaintext moves
+    /// further in). Until then it is any byte.
+    fn secret_below(&mut self, end: usize) {
+        self.secret = if self.secret == usize::MAX {
+            end
+        } else {
+            self.secret.max(end)
+        };
+    }
+
+    /// Wipes the bytes that may have held plaintext and leaves the vector
+    /// empty.
     pub(super) fn wipe(&mut self) {
-        self.0.clear();
-        wipe_memory(self.0.spare_capacity_mut());
+        self.bytes.clear();
+        let spare = self.bytes.spare_capacity_mut();
+        let n = min(self.secret, spare.len());
+        wipe_memory(spare.get_mut(..n).unwrap_or_default());
     }
 
     /// The vector, emptied out of `self` without a wipe: the caller's now.
     pub(super) fn take(&mut self) -> Vec<u8> {
-        core::mem::take(&mut self.0)
+        core::mem::take(&mut self.bytes)
     }
 }
 
 impl core::ops::Deref for WipedVec {
     type Target = Vec<u8>;
     fn deref(&self) -> &Vec<u8> {
-        &self.0
+        &self.bytes
     }
 }
 
 impl core::ops::DerefMut for WipedVec {
     fn deref_mut(&mut self) -> &mut Vec<u8> {
-        &mut self.0
+        &mut self.bytes
     }
 }
 
@@ -313,6 +354,7 @@ fn reserve_wiping(buffer: &mut WipedVec, additional: usize) -> Result<(), Error>
         .checked_add(additional)
         .ok_or(Error::InputTooLong)?;
     let mut larger = WipedVec::with_capacity(needed.max(buffer.capacity().saturating_mul(2)));
+    larger.secret = buffer.secret;
     larger.extend_from_slice(buffer);
     // The old allocation is wiped as it drops.
     core::mem::swap(buffer, &mut larger);
@@ -405,7 +447,7 @@ fn unpad(plaintext: &[u8], last: bool) -> Result<usize, Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Error, WipedVec, reserve_wiping, unpad};
+    use super::{Error, Sealer, WipedVec, reserve_wiping, unpad};
 
     #[test]
     fn unpad_rules() {
@@ -454,5 +496,63 @@ mod tests {
         assert_eq!(&v[..], b"abcd");
         assert!(v.capacity() >= 104);
         assert_eq!(reserve_wiping(&mut v, usize::MAX), Err(Error::InputTooLong));
+    }
+
+    /// The sealer's mark covers every byte that held plaintext: after
+    /// writes of many sizes, records of many sizes with padding, and a
+    /// writer that takes half of what is sealed each time (so the record
+    /// being filled moves down), no eight bytes of the plaintext are found
+    /// at or past the mark. The wipe on drop covers exactly that much.
+    #[test]
+    fn sealer_plaintext_stays_below_its_wipe_mark() {
+        const PATTERN: &[u8] = b"plaintext!plaintext!";
+        let data: Vec<u8> = PATTERN[..10].iter().cycle().take(3000).copied().collect();
+        let is_plaintext = |w: &[u8]| PATTERN.windows(8).any(|p| p == w);
+        for rs in [18u32, 64, 100, 4096] {
+            for padding in [0u64, 40] {
+                for step in [1usize, 7, 83, 1000, 3000] {
+                    let mut sealer =
+                        Sealer::new(&[1; 16], &[2; 16], b"id", rs, padding, 0).unwrap();
+                    let mut rest = &data[..];
+                    let mut plaintext_seen = false;
+                    while !rest.is_empty() {
+                        let taken = sealer.push(&rest[..step.min(rest.len())]).unwrap();
+                        rest = &rest[taken..];
+                        plaintext_seen |= sealer.out.windows(8).any(is_plaintext);
+                        let half = sealer.sealed().len().div_ceil(2);
+                        sealer.consume(half);
+                    }
+                    while !sealer.finish_step().unwrap() {}
+                    let at = format!("rs {rs} padding {padding} step {step}");
+                    let mark = sealer.out.secret;
+                    assert!(mark <= sealer.out.len(), "{at}");
+                    assert!(
+                        !sealer.out[mark..].windows(8).any(is_plaintext),
+                        "{at}: plaintext past the mark {mark}"
+                    );
+                    // The test would notice: plaintext did pass through the buffer
+                    // whenever a record was filled by copying.
+                    if step < rs as usize - 17 {
+                        assert!(plaintext_seen, "{at}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wiped_vec_wipes_up_to_its_mark() {
+        let mut v = WipedVec::with_capacity(100);
+        v.extend(core::iter::repeat_n(0xa5, 100));
+        v.secret_below(10);
+        v.secret_below(30);
+        v.secret_below(20); // never lowered
+        let ptr = v.as_ptr();
+        v.wipe();
+        // SAFETY: the allocation is still `v`'s (`wipe` only cleared the
+        // length), and all 100 bytes were initialised above.
+        let bytes = unsafe { core::slice::from_raw_parts(ptr, 100) };
+        assert!(bytes[..30].iter().all(|&b| b == 0));
+        assert!(bytes[30..].iter().all(|&b| b == 0xa5));
     }
 }
