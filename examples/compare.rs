@@ -434,8 +434,9 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
 
 /// RFC 8188 (`ece`, feature `ece`) over 1 MiB at record size `rs`, beside
 /// this crate's one-shot AES-128-GCM of the same megabyte allocating its
-/// output (issue 15's reference): the same entries as `benches/ece.rs`,
-/// interleaved.
+/// output (issue 15's reference, the "peer" of the ratios) and without
+/// allocating (in place; `decrypt_to` a buffer): the same entries as
+/// `benches/ece.rs`, interleaved.
 #[cfg(feature = "ece")]
 fn ece_cases(rounds: usize, record_sizes: &[usize]) {
     use hardware_aead::aes_gcm::Aes128Gcm;
@@ -447,6 +448,8 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
     let key = Aes128Gcm::new(&IKM).expect("a supported CPU");
     let plain = vec![0x5a_u8; TOTAL];
     let sealed = key.encrypt(&NONCE, b"", &plain).unwrap();
+    let in_place = std::cell::RefCell::new(plain.clone());
+    let in_place = &in_place;
     for &rs in record_sizes {
         let rs = u32::try_from(rs).expect("a record size");
         let body = ece::encrypt(&IKM, &SALT, b"", rs, &plain).unwrap();
@@ -459,6 +462,17 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
                 peer: true,
                 call: Box::new(move || {
                     black_box(key.encrypt(&NONCE, b"", plain).unwrap());
+                }),
+            },
+            Entry {
+                name: "Aes128Gcm::in_place".into(),
+                peer: false,
+                call: Box::new(move || {
+                    let mut buffer = in_place.borrow_mut();
+                    black_box(
+                        key.encrypt_in_place_detached(&NONCE, b"", &mut buffer)
+                            .unwrap(),
+                    );
                 }),
             },
             Entry {
@@ -491,6 +505,16 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
                 peer: true,
                 call: Box::new(move || {
                     black_box(key.decrypt(&NONCE, b"", sealed).unwrap());
+                }),
+            },
+            Entry {
+                name: "Aes128Gcm::decrypt_to".into(),
+                peer: false,
+                call: Box::new(move || {
+                    black_box(
+                        key.decrypt_to(&NONCE, b"", sealed, &mut out.borrow_mut())
+                            .unwrap(),
+                    );
                 }),
             },
             Entry {

@@ -77,15 +77,16 @@ impl Drop for RecordKey {
     }
 }
 
-/// Encryption, record by record: the one code behind [`encrypt`] and
-/// [`Encoder`].
+/// Encryption, record by record: the one code behind [`encrypt`](super::encrypt) and
+/// [`Encoder`](super::Encoder).
 ///
 /// `out` holds the header and the sealed records not yet handed on
 /// (`out[..start]`), then the data of the record being filled
-/// (`out[start..end]`). Past `end`, up to `out.len()`, are bytes of records
-/// already handed on: the vector keeps its length, so a record sealed into
-/// that space is not zero-filled first (a memset of every record, 7 % of an
-/// [`Encoder`]'s time on Zen 4); whatever writes there overwrites every byte.
+/// (`out[start..end]`). Past `end`, up to `out.len()`, are bytes the buffer
+/// held before (records handed on, or where data was before it moved down):
+/// the vector keeps its length, so a record sealed into that space is not
+/// zero-filled first (a memset of every record, 7 % of an [`Encoder`](super::Encoder)'s
+/// time on Zen 4); whatever writes there overwrites every byte.
 /// Padding is placed greedily: each record takes as much of what is left as
 /// it can hold (up to `rs − 17` bytes), so the first records carry it.
 pub(super) struct Sealer {
@@ -101,7 +102,7 @@ pub(super) struct Sealer {
 
 impl Sealer {
     /// Checks the parameters, derives the key and writes the header into
-    /// `out`, reserving `capacity` bytes.
+    /// `out`, reserving `capacity` bytes (at least the header's).
     pub(super) fn new(
         ikm: &[u8],
         salt: &[u8; SALT_LEN],
@@ -116,17 +117,17 @@ impl Sealer {
         let idlen = u8::try_from(keyid.len()).map_err(|_| Error::KeyIdTooLong)?;
         let record_size_usize = usize::try_from(record_size).map_err(|_| Error::InputTooLong)?;
         let key = RecordKey::derive(ikm, salt)?;
-        let header_len = HEADER_LEN + keyid.len();
-        // Zeroed by the allocator (`calloc`), as `Aead::encrypt`'s output is:
-        // a large fresh allocation comes zeroed from the kernel.
-        let mut out = WipedVec::from(alloc::vec![0u8; capacity.max(header_len)]);
+        // Allocated, not filled: `extend` zero-fills each record's space
+        // just before it is written (while it is in cache), and only the
+        // first time the buffer reaches that far.
+        let mut out = WipedVec::with_capacity(capacity.max(HEADER_LEN + keyid.len()));
         // Only `push` copies plaintext in; it raises this.
         out.secret_below(0);
-        let header = out.get_mut(..header_len).unwrap_or_default();
-        header[..SALT_LEN].copy_from_slice(salt);
-        header[SALT_LEN..SALT_LEN + 4].copy_from_slice(&record_size.to_be_bytes());
-        header[HEADER_LEN - 1] = idlen;
-        header[HEADER_LEN..].copy_from_slice(keyid);
+        out.extend_from_slice(salt);
+        out.extend_from_slice(&record_size.to_be_bytes());
+        out.push(idlen);
+        out.extend_from_slice(keyid);
+        let header_len = out.len();
         Ok(Sealer {
             key,
             record_size: record_size_usize,
@@ -138,7 +139,8 @@ impl Sealer {
     }
 
     /// Moves `end` on by `n` bytes and returns where they are in `out`, to
-    /// be overwritten in full: they hold zeros or bytes of records handed on.
+    /// be overwritten in full: they hold zeros or bytes the buffer held
+    /// before.
     fn extend(&mut self, n: usize) -> Result<Range<usize>, Error> {
         let old_end = self.end;
         let new_end = old_end.checked_add(n).ok_or(Error::InputTooLong)?;
@@ -160,7 +162,7 @@ impl Sealer {
     }
 
     /// The header and every record, once all are sealed: the one-shot
-    /// [`encrypt`]'s body.
+    /// [`encrypt`](super::encrypt)'s body.
     pub(super) fn into_body(mut self) -> Vec<u8> {
         self.out.truncate(self.end);
         self.out.take()
@@ -267,7 +269,7 @@ impl Sealer {
 /// allocation), or, for a user that says where plaintext can be
 /// ([`secret_below`](Self::secret_below)), only the start of it. The stores
 /// are [`wipe_memory`]'s words: `Zeroizing<Vec<u8>>` stores a byte at a
-/// time, a tenth of an [`Encoder`]'s time over 1 MiB at 64 KiB records on
+/// time, a tenth of an [`Encoder`](super::Encoder)'s time over 1 MiB at 64 KiB records on
 /// Zen 1.
 pub(super) struct WipedVec {
     bytes: Vec<u8>,
@@ -369,8 +371,8 @@ pub(super) enum RecordBytes<'a> {
     InPlace(&'a mut [u8]),
 }
 
-/// Decryption, record by record: the one code behind [`decrypt`] and
-/// [`Decoder`].
+/// Decryption, record by record: the one code behind [`decrypt`](super::decrypt) and
+/// [`Decoder`](super::Decoder).
 pub(super) struct Opener {
     key: RecordKey,
     /// The record size `rs` from the header, at least 18.
