@@ -104,7 +104,9 @@ impl<W: Write> Encoder<W> {
         // Room for the header and one record, so the buffer does not grow
         // (a copy, a wipe) as the first record fills; records above
         // `ENCODER_BUFFER` grow it as their bytes arrive.
-        let capacity = HEADER_LEN + keyid.len() + min(record_size as usize, ENCODER_BUFFER);
+        let record =
+            usize::try_from(record_size).map_or(ENCODER_BUFFER, |rs| min(rs, ENCODER_BUFFER));
+        let capacity = HEADER_LEN + keyid.len() + record;
         Ok(Encoder {
             inner,
             sealer: Sealer::new(ikm, salt, keyid, record_size, padding, capacity)?,
@@ -258,8 +260,9 @@ pub struct Decoder<R: Read> {
     carry_at: usize,
 }
 
-/// The most an [`Encoder`] allocates before data arrives: a record of up
-/// to this size is sealed without growing its buffer.
+/// The most an [`Encoder`] reserves before data arrives (allocated, not
+/// touched): a record of up to this size is sealed without growing its
+/// buffer.
 const ENCODER_BUFFER: usize = 1 << 20;
 
 /// The first buffer size of a [`Decoder`]; it grows up to the record size
