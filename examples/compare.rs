@@ -11,7 +11,7 @@
 //!
 //! Without an argument it runs all of them but `stream` (the stream adapters
 //! against one-shot sealing, sizes = the write and read call sizes, default
-//! 64,1024,8192,1048576) and `ece` (RFC 8188 against one-shot AES-128-GCM,
+//! 64,1024,8192,1048576; then whole streams of 16 B and 1 KiB) and `ece` (RFC 8188 against one-shot AES-128-GCM,
 //! `benches/ece.rs`'s entries, record sizes default 4096,65536); `sizes` is a comma-separated list
 //! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
 //! one call (seal is `encrypt_in_place_detached` or the peer's equivalent, empty
@@ -357,7 +357,9 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
 /// against the one-shot baseline: sixteen 64 KiB AES-256-GCM seals (entry
 /// `aes-256-gcm`, the "peer", so the ratio is the stream's time over the
 /// one-shot time for the same bytes) and opens (`aes-256-gcm/open`, the
-/// reader's baseline: its ratio over the seal's is printed too).
+/// reader's baseline: its ratio over the seal's is printed too), and the
+/// same opens each after copying its message out of an `io::Read` source
+/// (`aes-256-gcm/read+open`: the least a reader can do).
 fn stream_cases(rounds: usize, sizes: &[usize]) {
     use hardware_aead::stream::{Reader, Writer};
     use hardware_aead::xaes_gcm::Xaes256Gcm;
@@ -373,10 +375,13 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
         .chunks(64 * 1024)
         .map(|m| gcm.encrypt(&NONCE, b"", m).unwrap())
         .collect();
+    let one_shot_joined = one_shot.concat();
+    let segment = std::cell::RefCell::new(vec![0u8; 64 * 1024 + 16]);
     for &size in sizes {
         let buf = std::cell::RefCell::new(vec![0x5a_u8; TOTAL]);
         let (buf, plain, sealed, xaes, gcm, one_shot) =
             (&buf, &plain, &sealed, &xaes, &gcm, &one_shot);
+        let (one_shot_joined, segment) = (&one_shot_joined, &segment);
         let mut entries = vec![
             Entry {
                 name: "aes-256-gcm".into(),
@@ -393,6 +398,22 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
                 call: Box::new(move || {
                     let mut out = buf.borrow_mut();
                     for (sealed, out) in one_shot.iter().zip(out.chunks_mut(64 * 1024)) {
+                        black_box(gcm.decrypt_to(&NONCE, b"", sealed, out).unwrap());
+                    }
+                }),
+            },
+            Entry {
+                name: "aes-256-gcm/read+open".into(),
+                peer: false,
+                call: Box::new(move || {
+                    // What any `io::Read`-based reader must do at least: copy
+                    // each sealed segment out of the source, then open it.
+                    let mut out = buf.borrow_mut();
+                    let mut seg = segment.borrow_mut();
+                    let mut source = &one_shot_joined[..];
+                    for out in out.chunks_mut(64 * 1024) {
+                        let sealed = &mut seg[..out.len() + 16];
+                        source.read_exact(sealed).unwrap();
                         black_box(gcm.decrypt_to(&NONCE, b"", sealed, out).unwrap());
                     }
                 }),
@@ -426,6 +447,60 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
         run(
             &format!("stream, 1 MiB in calls of {size} B (64 KiB segments)"),
             TOTAL,
+            rounds,
+            &mut entries,
+        );
+    }
+}
+
+/// A whole stream of 16 B and 1 KiB (its `Writer` or `Reader` made, used
+/// and dropped) against one XAES-256-GCM seal of the same bytes into a
+/// buffer (the "peer"): what a stream costs above the message it carries.
+fn small_stream_cases(rounds: usize) {
+    use hardware_aead::stream::{Reader, Writer};
+    use hardware_aead::xaes_gcm::Xaes256Gcm;
+    use std::io::{Read, Write};
+    let xaes = Xaes256Gcm::new(&[3; 32]).expect("a supported CPU");
+    for size in [16, 1024] {
+        let plain = vec![0x5a_u8; size];
+        let mut writer = Writer::new(&xaes, Vec::new()).unwrap();
+        writer.write_all(&plain).unwrap();
+        let sealed = writer.finish().unwrap();
+        let buf = std::cell::RefCell::new(vec![0u8; size + 64]);
+        let (buf, plain, sealed, xaes) = (&buf, &plain, &sealed, &xaes);
+        let mut entries = vec![
+            Entry {
+                name: "xaes-256-gcm".into(),
+                peer: true,
+                call: Box::new(move || {
+                    let mut out = buf.borrow_mut();
+                    black_box(xaes.encrypt_to(&[9; 24], b"", plain, &mut out).unwrap());
+                }),
+            },
+            Entry {
+                name: "writer".into(),
+                peer: false,
+                call: Box::new(move || {
+                    let mut out = buf.borrow_mut();
+                    let mut writer = Writer::new(xaes, &mut out[..]).unwrap();
+                    writer.write_all(plain).unwrap();
+                    black_box(writer.finish().unwrap());
+                }),
+            },
+            Entry {
+                name: "reader".into(),
+                peer: false,
+                call: Box::new(move || {
+                    let mut out = buf.borrow_mut();
+                    let mut reader = Reader::new(xaes, &sealed[..]);
+                    reader.read_exact(&mut out[..size]).unwrap();
+                    black_box(reader.read(&mut out[..1]).unwrap());
+                }),
+            },
+        ];
+        run(
+            &format!("a whole stream of {size} B"),
+            size,
             rounds,
             &mut entries,
         );
@@ -707,6 +782,7 @@ fn main() {
             None => vec![64, 1024, 8192, 1 << 20],
         };
         stream_cases(rounds, &sizes);
+        small_stream_cases(rounds);
     }
     if all || which == "siv256" {
         seal_cases::<Aes256GcmSiv>(

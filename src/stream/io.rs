@@ -25,7 +25,7 @@ use alloc::boxed::Box;
 use alloc::vec;
 use std::io;
 
-use super::{MAX_NONCE_LEN, MAX_SEGMENT_SIZE, NONCE_OVERHEAD};
+use super::{DEFAULT_SEGMENT_SIZE, MAX_NONCE_LEN, MAX_SEGMENT_SIZE, NONCE_OVERHEAD};
 use crate::aead::Aead;
 use crate::block::wipe_bytes;
 use crate::error::Error;
@@ -83,6 +83,26 @@ fn checked_segment_size(segment_size: usize) -> Result<u32, Error> {
         Ok(size) if (1..=MAX_SEGMENT_SIZE).contains(&segment_size) => Ok(size),
         _ => Err(Error::InvalidSegmentSize),
     }
+}
+
+/// The first buffer a [`Writer`](crate::stream::Writer), [`Reader`](crate::stream::Reader)
+/// or [`DecryptingWriter`](crate::stream::DecryptingWriter) allocates (or the
+/// segment's size, if smaller): a small stream fits in it whole, and zeroing
+/// it costs little next to the crypto. (A whole 64 KiB segment's buffer,
+/// zeroed for a 16-byte stream, was 0.6 µs of its 0.8 µs on Zen 4.)
+const FIRST_BUFFER: usize = 4096;
+
+/// The length a buffer of `len` bytes that must reach `want` grows to next:
+/// [`FIRST_BUFFER`], then a default segment with room to spare at once,
+/// then doubling. A reader grows as bytes arrive, so a header claiming large
+/// segments costs memory only when the data is there.
+fn grown_len(len: usize, want: usize) -> usize {
+    let next = if len < FIRST_BUFFER {
+        FIRST_BUFFER
+    } else {
+        len.saturating_mul(2).max(DEFAULT_SEGMENT_SIZE + 1024)
+    };
+    next.min(want)
 }
 
 /// A heap buffer that may hold plaintext between calls: its first `secret`

@@ -4,7 +4,7 @@
 use core::ops::Deref;
 use std::io::{self, Read, Write};
 
-use super::{Header, MAX_HEADER_LEN, SecretBuf, checked_segment_size, poisoned};
+use super::{Header, MAX_HEADER_LEN, SecretBuf, checked_segment_size, grown_len, poisoned};
 use crate::aead::{Aead, TAG_LEN, Tag};
 use crate::error::Error;
 use crate::stream::Decryptor;
@@ -200,7 +200,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
         Self {
             inner,
             opening: Opening::new(key),
-            buf: SecretBuf::new(16),
+            buf: SecretBuf::new(0),
             filled: 0,
             consumed: 0,
             plain_start: 0,
@@ -253,10 +253,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
         self.consumed = 0;
         while self.filled < want {
             if self.filled == self.buf.bytes.len() {
-                // Grow as bytes arrive, so a header claiming large segments
-                // costs memory only when the data is there.
-                let len = (2 * self.buf.bytes.len()).max(64 * 1024).min(want);
-                self.buf.grow(len, self.filled);
+                self.buf.grow(grown_len(self.filled, want), self.filled);
             }
             let end = self.buf.bytes.len().min(want);
             match self.inner.read(&mut self.buf.bytes[self.filled..end]) {
@@ -382,7 +379,7 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
         Self {
             inner,
             opening: Opening::new(key),
-            buf: SecretBuf::new(16),
+            buf: SecretBuf::new(0),
             filled: 0,
             broken: false,
         }
@@ -442,10 +439,8 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
             // One byte past a full segment tells that it is not the last.
             let sealed_len = self.opening.sealed_len();
             let want = sealed_len + 1;
-            if self.buf.bytes.len() < want {
-                // Grown as bytes arrive, as in `Reader::fill`.
-                let len = (2 * self.buf.bytes.len()).max(64 * 1024).min(want);
-                self.buf.grow(len, self.filled);
+            if self.filled == self.buf.bytes.len() {
+                self.buf.grow(grown_len(self.filled, want), self.filled);
             }
             let n = rest.len().min(self.buf.bytes.len() - self.filled);
             self.buf.bytes[self.filled..self.filled + n].copy_from_slice(&rest[..n]);
@@ -505,5 +500,52 @@ impl<R: Read, K: Deref<Target: Aead>> core::fmt::Debug for Reader<R, K> {
         f.debug_struct("Reader")
             .field("state", &state)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::io::FIRST_BUFFER;
+    use crate::stream::{DEFAULT_SEGMENT_SIZE, Writer};
+    use crate::xaes_gcm::Xaes256Gcm;
+
+    fn sealed(key: &Xaes256Gcm, len: usize) -> Vec<u8> {
+        let mut writer = Writer::new(key, Vec::new()).unwrap();
+        writer.write_all(&vec![9; len]).unwrap();
+        writer.finish().unwrap()
+    }
+
+    #[test]
+    fn buffers_grow_as_the_stream_arrives() {
+        let key = Xaes256Gcm::new(&[3; 32]).unwrap();
+        let small = sealed(&key, 100);
+        let mut reader = Reader::new(&key, &small[..]);
+        assert_eq!(reader.read(&mut [0; 10]).unwrap(), 10);
+        assert_eq!(reader.buf.bytes.len(), FIRST_BUFFER, "a small stream");
+        let mut pushed = DecryptingWriter::new(&key, Vec::new());
+        pushed.write_all(&small).unwrap();
+        assert_eq!(pushed.buf.bytes.len(), FIRST_BUFFER, "a small stream");
+        assert_eq!(pushed.finish().unwrap(), [9; 100]);
+
+        // A whole segment and the byte after it.
+        let big = sealed(&key, DEFAULT_SEGMENT_SIZE + 1);
+        let mut reader = Reader::new(&key, &big[..]);
+        assert_eq!(reader.read(&mut [0; 10]).unwrap(), 10);
+        assert_eq!(reader.buf.bytes.len(), DEFAULT_SEGMENT_SIZE + TAG_LEN + 1);
+        let mut pushed = DecryptingWriter::new(&key, Vec::new());
+        pushed.write_all(&big).unwrap();
+        assert_eq!(pushed.buf.bytes.len(), DEFAULT_SEGMENT_SIZE + TAG_LEN + 1);
+        assert_eq!(pushed.finish().unwrap(), vec![9; DEFAULT_SEGMENT_SIZE + 1]);
+    }
+
+    #[test]
+    fn grown_lengths() {
+        use crate::stream::io::grown_len;
+        let want = DEFAULT_SEGMENT_SIZE + TAG_LEN + 1;
+        assert_eq!(grown_len(0, want), FIRST_BUFFER);
+        assert_eq!(grown_len(FIRST_BUFFER, want), want);
+        assert_eq!(grown_len(0, 40), 40);
+        assert_eq!(grown_len(want, 1 << 24), 2 * want);
     }
 }

@@ -3,7 +3,7 @@
 use core::ops::Deref;
 use std::io::{self, Write};
 
-use super::{Header, SecretBuf, poisoned};
+use super::{FIRST_BUFFER, Header, SecretBuf, poisoned};
 use crate::aead::{Aead, TAG_LEN, Tag};
 use crate::stream::{DEFAULT_SEGMENT_SIZE, Encryptor};
 
@@ -42,7 +42,8 @@ pub struct Writer<W: Write, K: Deref<Target: Aead>> {
     encryptor: Option<Encryptor<K>>,
     header: Header,
     /// One segment: plaintext held (`held` bytes), then sealed in place with
-    /// room for its tag.
+    /// room for its tag. It starts smaller ([`FIRST_BUFFER`]) and grows to
+    /// a whole segment and its tag on the first write that does not fit.
     buf: SecretBuf,
     held: usize,
 }
@@ -121,7 +122,9 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
             inner,
             encryptor: Some(encryptor),
             header,
-            buf: SecretBuf::new(segment_size + TAG_LEN),
+            // Grown to a whole segment when the plaintext needs it
+            // (`write_segments`).
+            buf: SecretBuf::new((segment_size + TAG_LEN).min(FIRST_BUFFER)),
             held: 0,
         })
     }
@@ -194,6 +197,9 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
 
     fn write_segments(&mut self, data: &[u8]) -> io::Result<()> {
         let segment_size = self.header.segment_size();
+        if self.buf.bytes.len() < segment_size + TAG_LEN {
+            self.buf.grow(segment_size + TAG_LEN, self.held);
+        }
         let mut rest = data;
         while !rest.is_empty() {
             // A full segment is sealed only once more plaintext follows it:
@@ -252,5 +258,31 @@ impl<W: Write, K: Deref<Target: Aead>> core::fmt::Debug for Writer<W, K> {
             .field("held", &self.held)
             .field("poisoned", &self.encryptor.is_none())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::io::FIRST_BUFFER;
+    use crate::xaes_gcm::Xaes256Gcm;
+
+    #[test]
+    fn buffer_grows_to_a_segment_only_when_the_plaintext_needs_it() {
+        let key = Xaes256Gcm::new(&[3; 32]).unwrap();
+        let mut writer = Writer::new(&key, Vec::new()).unwrap();
+        writer.write_all(&[1; 100]).unwrap();
+        assert_eq!(writer.buf.bytes.len(), FIRST_BUFFER, "a small stream");
+        // Fill the first buffer exactly, then one byte more.
+        writer
+            .write_all(&[2; FIRST_BUFFER - TAG_LEN - 100])
+            .unwrap();
+        assert_eq!(writer.buf.bytes.len(), FIRST_BUFFER, "full, not grown");
+        writer.write_all(&[3]).unwrap();
+        assert_eq!(writer.buf.bytes.len(), DEFAULT_SEGMENT_SIZE + TAG_LEN);
+        assert_eq!(writer.held, FIRST_BUFFER - TAG_LEN + 1, "held bytes kept");
+        // A segment smaller than the first buffer is allocated whole.
+        let small = Writer::with_segment_size(&key, 100, Vec::new()).unwrap();
+        assert_eq!(small.buf.bytes.len(), 100 + TAG_LEN);
     }
 }
