@@ -5,13 +5,15 @@
 //! record.
 //!
 //! ```text
-//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|setup|stream|all] [rounds] [sizes]
+//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|setup|stream|forged|all] [rounds] [sizes]
 //! cargo run --release --features ece --example compare -- ece [rounds] [record sizes]
 //! ```
 //!
 //! Without an argument it runs all of them but `stream` (the stream adapters
 //! against one-shot sealing, sizes = the write and read call sizes, default
-//! 64,1024,8192,1048576; then whole streams of 16 B and 1 KiB) and `ece` (RFC 8188 against one-shot AES-128-GCM,
+//! 64,1024,8192,1048576; then whole streams of 16 B and 1 KiB), `forged`
+//! (opening a forged message beside a genuine one, default sizes 1024,65536)
+//! and `ece` (RFC 8188 against one-shot AES-128-GCM,
 //! `benches/ece.rs`'s entries, record sizes default 4096,65536); `sizes` is a comma-separated list
 //! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
 //! one call (seal is `encrypt_in_place_detached` or the peer's equivalent, empty
@@ -279,6 +281,98 @@ fn open_case<K: Aead<Nonce = Nonce>>(
     });
     run(
         &format!("{title} open {size} B"),
+        size,
+        rounds,
+        &mut entries,
+    );
+}
+
+/// Rejecting a forgery: this crate's `decrypt_to` of a genuine message
+/// (entry `genuine`, counted as the "peer", so each ratio is a time over the
+/// genuine open's) and of the same message with one tag bit flipped
+/// (`forged`: the open fails and wipes what it wrote), and the forged open of
+/// ring (after copying the ciphertext back) and aws-lc-rs, for AES-256-GCM
+/// and AES-256-GCM-SIV.
+fn forged_cases(rounds: usize, sizes: &[usize]) {
+    use aws_lc_rs::aead as aws;
+    for &size in sizes {
+        forged_case::<Aes256Gcm>(
+            "AES-256-GCM",
+            Some(&ring::aead::AES_256_GCM),
+            &aws::AES_256_GCM,
+            rounds,
+            size,
+        );
+        forged_case::<Aes256GcmSiv>("AES-256-GCM-SIV", None, &aws::AES_256_GCM_SIV, rounds, size);
+    }
+}
+
+fn forged_case<K: Aead<Nonce = Nonce, KeyBytes = [u8; 32]>>(
+    title: &str,
+    ring_alg: Option<&'static ring::aead::Algorithm>,
+    aws_alg: &'static aws_lc_rs::aead::Algorithm,
+    rounds: usize,
+    size: usize,
+) {
+    let key = [1u8; 32];
+    let k = K::new(&key).expect("a supported CPU");
+    let sealed = k.encrypt(&NONCE, b"", &vec![0x5a_u8; size]).expect("seal");
+    let mut forged = sealed.clone();
+    forged[size] ^= 1;
+    let out = std::cell::RefCell::new(vec![0u8; size]);
+    let (k, sealed, forged, out) = (&k, &sealed, &forged, &out);
+    let mut entries = vec![
+        Entry {
+            name: "genuine".into(),
+            peer: true,
+            call: Box::new(move || {
+                black_box(
+                    k.decrypt_to(&NONCE, b"", sealed, &mut out.borrow_mut())
+                        .unwrap(),
+                );
+            }),
+        },
+        Entry {
+            name: "forged".into(),
+            peer: false,
+            call: Box::new(move || {
+                let result = k.decrypt_to(&NONCE, b"", forged, &mut out.borrow_mut());
+                assert!(black_box(result).is_err());
+            }),
+        },
+    ];
+    let (ciphertext, tag) = forged.split_at(size);
+    if let Some(alg) = ring_alg {
+        let rk = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(alg, &key).unwrap());
+        let tag = ring::aead::Tag::try_from(tag).unwrap();
+        entries.push(Entry {
+            name: "ring+copy forged".into(),
+            peer: false,
+            call: Box::new(move || {
+                let mut buf = out.borrow_mut();
+                buf.copy_from_slice(ciphertext);
+                let nonce = ring::aead::Nonce::assume_unique_for_key(NONCE);
+                let aad = ring::aead::Aad::empty();
+                let result = rk.open_in_place_separate_tag(nonce, aad, tag, &mut buf, 0..);
+                assert!(black_box(result).is_err());
+            }),
+        });
+    }
+    let ak =
+        aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(aws_alg, &key).unwrap());
+    entries.push(Entry {
+        name: "aws-lc-rs forged".into(),
+        peer: false,
+        call: Box::new(move || {
+            let nonce = aws_lc_rs::aead::Nonce::assume_unique_for_key(NONCE);
+            let aad = aws_lc_rs::aead::Aad::empty();
+            let result =
+                ak.open_separate_gather(nonce, aad, ciphertext, tag, &mut out.borrow_mut());
+            assert!(black_box(result).is_err());
+        }),
+    });
+    run(
+        &format!("{title} open {size} B, genuine and forged"),
         size,
         rounds,
         &mut entries,
@@ -775,6 +869,13 @@ fn main() {
             None => vec![4096, 65536],
         };
         ece_cases(rounds, &record_sizes);
+    }
+    if which == "forged" {
+        let sizes = match args.get(2) {
+            Some(_) => sizes.clone(),
+            None => vec![1024, 65536],
+        };
+        forged_cases(rounds, &sizes);
     }
     if which == "stream" {
         let sizes = match args.get(2) {

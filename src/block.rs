@@ -3,7 +3,6 @@
 //! and heap buffers. A leaf: the kernels (`backend`), the key state (`key`)
 //! and the streaming buffers all use it.
 
-#[cfg(feature = "std")]
 use core::mem::MaybeUninit;
 
 /// One 16-byte block.
@@ -25,8 +24,8 @@ pub(crate) fn wipe<const N: usize>(buf: &mut [u8; N]) {
 /// holds zeros after. (`Zeroize` on bytes stores one byte at a time: 64 Ki
 /// stores for 64 KiB. Volatile stores of 16-byte arrays went through a
 /// stack temporary each, four times slower than these.) Used by the `std`
-/// buffers of `stream` and `ece`.
-#[cfg(feature = "std")]
+/// buffers of `stream` and `ece`, and (through [`wipe_bytes`]) on the output
+/// of every open that fails.
 pub(crate) fn wipe_memory(bytes: &mut [MaybeUninit<u8>]) {
     // SAFETY: every bit pattern is a valid `MaybeUninit<u64>`, and
     // `align_to_mut` gives a middle part aligned for it.
@@ -43,8 +42,7 @@ pub(crate) fn wipe_memory(bytes: &mut [MaybeUninit<u8>]) {
 }
 
 /// [`wipe_memory`] over initialised bytes (heap buffers that held
-/// plaintext).
-#[cfg(feature = "std")]
+/// plaintext, the output of a failed open).
 pub(crate) fn wipe_bytes(bytes: &mut [u8]) {
     // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and only
     // zeros (initialised bytes) are written through the view.

@@ -7,6 +7,7 @@ use zeroize::Zeroize;
 
 use super::Tag;
 use crate::backend::Tier;
+use crate::block::wipe_bytes;
 use crate::error::Error;
 use crate::inout::InOut;
 
@@ -95,7 +96,10 @@ pub(crate) fn verify_or_wipe(
     if bool::from(folded.ct_eq(&0)) {
         Ok(())
     } else {
-        plaintext.zeroize();
+        // Volatile word stores: `zeroize` on bytes stores one byte at a
+        // time, which made a forged 64 KiB message cost 2.5 times a genuine
+        // one to reject (Zen 4).
+        wipe_bytes(plaintext);
         Err(Error::Authentication)
     }
 }
