@@ -5,7 +5,7 @@
 //! changed header, a changed segment size. In every failing case the test
 //! also checks that nothing unverified came out.
 
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use aead_stream::{DecryptorBE32, EncryptorBE32};
 use hardware_aead::stream::{
@@ -463,6 +463,74 @@ fn failed_reader_is_poisoned() {
         "the forged segment wiped from the caller's buffer"
     );
     assert_eq!(out[16..], [0xaa; 84]);
+}
+
+/// Reads a stream to its end through `BufRead` (`fill_buf`, then `consume`
+/// of at most `take` bytes); returns what came out and the error that ended
+/// it, if any.
+fn open_buffered(key: &Xaes256Gcm, sealed: &[u8], take: usize) -> (Vec<u8>, Option<io::Error>) {
+    let mut reader = Reader::new(key, sealed);
+    let mut out = Vec::new();
+    loop {
+        match reader.fill_buf() {
+            Ok([]) => return (out, None),
+            Ok(plain) => {
+                let n = plain.len().min(take);
+                out.extend_from_slice(&plain[..n]);
+                reader.consume(n);
+            }
+            Err(e) => return (out, Some(e)),
+        }
+    }
+}
+
+#[test]
+fn buf_read_serves_verified_segments() {
+    let key = Xaes256Gcm::new(&[15; 32]).unwrap();
+    for segment in [1, 16, 100, 4096] {
+        for len in [0, 1, segment, 3 * segment + 5] {
+            let plain = bytes(len, 3);
+            let sealed = seal_stream(&key, segment, &plain, 7);
+            for take in [1, 5, segment, usize::MAX] {
+                let (out, error) = open_buffered(&key, &sealed, take);
+                assert!(error.is_none(), "{error:?}");
+                assert_eq!(out, plain, "segment {segment} len {len} take {take}");
+            }
+            // `read` and `BufRead` mixed on one reader.
+            let mut reader = Reader::new(&key, &sealed[..]);
+            let mut out = vec![0u8; len.min(3)];
+            reader.read_exact(&mut out).unwrap();
+            reader.read_to_end(&mut out).unwrap();
+            assert_eq!(out, plain);
+            assert!(reader.fill_buf().unwrap().is_empty(), "the end, again");
+        }
+    }
+    let text = b"first line\nsecond\n\nlast, no newline";
+    let sealed = seal_stream(&key, 4, text, 3);
+    let lines: Vec<String> = Reader::new(&key, &sealed[..])
+        .lines()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(lines, ["first line", "second", "", "last, no newline"]);
+
+    // A forged segment: only whole verified segments came out, and the
+    // reader is poisoned.
+    let plain = bytes(64, 5);
+    let mut sealed = seal_stream(&key, 16, &plain, 64);
+    sealed[23 + 32 + 3] ^= 1; // the second segment
+    for take in [1, 5, 16] {
+        let (out, error) = open_buffered(&key, &sealed, take);
+        assert_eq!(out, plain[..16], "take {take}");
+        assert_eq!(crate_error(&error.unwrap()), Some(Error::Authentication));
+    }
+    let mut reader = Reader::new(&key, &sealed[..]);
+    assert_eq!(reader.fill_buf().unwrap(), &plain[..16]);
+    reader.consume(100); // more than there is: the segment is used up
+    let e = reader.fill_buf().unwrap_err();
+    assert_eq!(crate_error(&e), Some(Error::Authentication));
+    let e = reader.fill_buf().unwrap_err();
+    assert_eq!(crate_error(&e), Some(Error::Authentication), "poisoned");
+    assert_rejected(&key, &sealed, 16, &plain, "forged, through read");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! `stream::Reader` and `stream::DecryptingWriter` on arbitrary and on damaged streams: never a panic, never
+//! `stream::Reader` (through `read` and through `BufRead`) and
+//! `stream::DecryptingWriter` on arbitrary and on damaged streams: never a panic, never
 //! a byte released that was not sealed, and nothing accepted but a genuine
 //! stream.
 //!
@@ -16,7 +17,7 @@
 //!   releasing a prefix of the plaintext made of whole segments.
 #![no_main]
 
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 
 use hardware_aead::stream::{DecryptingWriter, Reader, Writer};
 use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm};
@@ -36,7 +37,11 @@ fuzz_target!(|data: &[u8]| {
     let read = usize::from(input.byte()) + 1;
     if control & 1 == 0 {
         let stream = input.rest();
-        for (released, failed) in [read_all(&key, stream, read), push_all(&key, stream, read)] {
+        for (released, failed) in [
+            read_all(&key, stream, read),
+            buffered_all(&key, stream, read),
+            push_all(&key, stream, read),
+        ] {
             assert!(failed, "an arbitrary stream was accepted");
             assert!(released.is_empty(), "bytes released from a forged stream");
         }
@@ -81,7 +86,11 @@ fuzz_target!(|data: &[u8]| {
         }
         _ => false,
     };
-    for (released, failed) in [read_all(&key, &sealed, read), push_all(&key, &sealed, read)] {
+    for (released, failed) in [
+        read_all(&key, &sealed, read),
+        buffered_all(&key, &sealed, read),
+        push_all(&key, &sealed, read),
+    ] {
         if changed {
             assert!(failed, "a changed stream was accepted (kind {kind})");
             assert_eq!(released.len() % segment, 0, "a partial segment released");
@@ -125,6 +134,31 @@ fn read_all(key: &Xaes256Gcm, stream: &[u8], read: usize) -> (Vec<u8>, bool) {
         match reader.read(&mut piece) {
             Ok(0) => return (released, false),
             Ok(n) => released.extend_from_slice(&piece[..n]),
+            Err(error) => {
+                assert!(
+                    error.get_ref().is_some_and(|e| e.is::<hardware_aead::Error>()),
+                    "an error that is not the crate's: {error:?}"
+                );
+                return (released, true);
+            }
+        }
+    }
+}
+
+/// Reads `stream` through `BufRead`, consuming at most `take` bytes of what
+/// each `fill_buf` offers; returns what came out and whether it ended in an
+/// error.
+fn buffered_all(key: &Xaes256Gcm, stream: &[u8], take: usize) -> (Vec<u8>, bool) {
+    let mut reader = Reader::new(key, stream);
+    let mut released = Vec::new();
+    loop {
+        match reader.fill_buf() {
+            Ok([]) => return (released, false),
+            Ok(plain) => {
+                let n = plain.len().min(take);
+                released.extend_from_slice(&plain[..n]);
+                reader.consume(n);
+            }
             Err(error) => {
                 assert!(
                     error.get_ref().is_some_and(|e| e.is::<hardware_aead::Error>()),

@@ -2,7 +2,7 @@
 //! header in, verified plaintext out, through one opening state machine.
 
 use core::ops::Deref;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use super::{Header, MAX_HEADER_LEN, SecretBuf, checked_segment_size, grown_len, poisoned};
 use crate::aead::{Aead, TAG_LEN, Tag};
@@ -486,6 +486,47 @@ impl<W: Write, K: Deref<Target: Aead>> core::fmt::Debug for DecryptingWriter<W, 
             .field("failed", &matches!(self.opening.state, State::Failed(_)))
             .field("broken", &self.broken)
             .finish_non_exhaustive()
+    }
+}
+
+/// The plaintext of the segment being read, from the reader's buffer: what
+/// `fill_buf` returns has verified, as with `read`. Reading through
+/// `BufRead` (`read_line`, `lines`, `read_until`, `fill_buf` and `consume`)
+/// needs no `BufReader` around the reader, and no second copy; every
+/// segment is then opened in the reader's buffer.
+///
+/// ```
+/// use std::io::{BufRead, Write};
+/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
+///
+/// # fn main() -> std::io::Result<()> {
+/// let key = Xaes256Gcm::new(&[0x24; 32])?;
+/// let mut writer = Writer::with_segment_size(&key, 8, Vec::new())?;
+/// writer.write_all(b"first line\nsecond line\n")?;
+/// let sealed = writer.finish()?;
+///
+/// let lines: Vec<String> = Reader::new(&key, &sealed[..]).lines().collect::<Result<_, _>>()?;
+/// assert_eq!(lines, ["first line", "second line"]);
+/// # Ok(()) }
+/// ```
+impl<R: Read, K: Deref<Target: Aead>> BufRead for Reader<R, K> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.plain_start == self.plain_end {
+            match self.opening.state {
+                State::Failed(error) => return Err(io::Error::from(error)),
+                State::Done => break,
+                State::Header { .. } => self.read_header()?,
+                // No caller buffer: the segment is opened in the reader's.
+                State::Segments(_) => {
+                    self.next_segment(&mut [])?;
+                }
+            }
+        }
+        Ok(&self.buf.bytes[self.plain_start..self.plain_end])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.plain_start = self.plain_end.min(self.plain_start.saturating_add(amount));
     }
 }
 
