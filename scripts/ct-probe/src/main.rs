@@ -1,6 +1,7 @@
 //! Calls every method of the `Aead` trait on every key type and every backend
 //! this CPU has, and the random generator, with inputs the optimiser cannot
-//! see, so that the release binary holds the code a user's program would hold.
+//! see, so that the release binary holds the code a user's program would hold
+//! (with the `ece` feature, RFC 8188's record sealing too).
 //! `scripts/ct-check.sh` disassembles it; running it only prints which
 //! backends it exercised.
 
@@ -72,6 +73,18 @@ fn exercise_random() {
     println!("random: ok");
 }
 
+/// RFC 8188 records: a record's whole blocks sealed by the AES-GCM kernel,
+/// its last bytes and the delimiter by the one-block extension.
+#[cfg(feature = "ece")]
+#[inline(never)]
+fn exercise_ece() {
+    use hardware_aead::ece;
+    let message = black_box(vec![2u8; 1000]);
+    let body = ece::encrypt(&[1; 16], &[2; 16], b"", 300, &message).expect("ece encrypt");
+    assert_eq!(ece::decrypt(&[1; 16], &body).expect("ece decrypt"), message);
+    println!("ece: ok");
+}
+
 fn main() {
     exercise::<Aes128Gcm>("Aes128Gcm", &[3u8; 16], &[7u8; 12]);
     exercise::<Aes256Gcm>("Aes256Gcm", &[4u8; 32], &[7u8; 12]);
@@ -79,4 +92,6 @@ fn main() {
     exercise::<Aes256GcmSiv>("Aes256GcmSiv", &[6u8; 32], &[7u8; 12]);
     exercise::<Xaes256Gcm>("Xaes256Gcm", &[8u8; 32], &[7u8; 24]);
     exercise_random();
+    #[cfg(feature = "ece")]
+    exercise_ece();
 }

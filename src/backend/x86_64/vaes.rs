@@ -28,6 +28,7 @@ use super::{
 };
 use crate::backend::x86_64::{self, gcm_aesni, siv};
 use crate::block::{Block, HPowers, RoundKeys};
+use crate::cpu::aesni_clmul;
 use crate::inout::InOut;
 
 tier! {
@@ -82,11 +83,7 @@ tier! {
         // The extended powers (wiped above) are the one copy of key
         // state this call made on its stack: round keys are broadcast
         // from the key where they are used (`broadcast_block`).
-        if SEAL {
-            gcm_aesni::seal_from(&mut s, data, done, len_block)
-        } else {
-            gcm_aesni::open_from(&mut s, data, done, len_block)
-        }
+        gcm_rest::<ROUND_KEYS, SEAL>(&mut s, data, done, len_block)
     }
 
     /// The tier's `siv_seal` (contract: `siv::seal`): the POLYVAL pass, then CTR.
@@ -102,12 +99,11 @@ tier! {
         if siv::is_one_group(aad, data) {
             return siv_one_group::<ROUND_KEYS, true>(token, keys, nonce, aad, data, 0, len_block);
         }
-        let mut s = siv::state_new(keys, nonce, aad, data.len());
         if data.len() < RB * SMALL {
-            let tag = siv::hash_from(&mut s, data, 0, len_block);
-            siv::seal_from(&mut s, data, 0);
-            return byte_store(tag);
+            // Less than a small group: the AES-NI tier's seal, out of line.
+            return siv::seal(token.aesni(), keys, nonce, aad, data, len_block);
         }
+        let mut s = siv::state_new(keys, nonce, aad, data.len());
         let (mut st, mut done) = (state_from(s.acc), 0);
         let big = big(data.len());
         let mut pw = group_powers(&s.h, big);
@@ -121,7 +117,7 @@ tier! {
         done = groups_end::<SMALL>(data.len(), done);
         pw.zeroize();
         s.acc = state_finish(st);
-        let tag = siv::hash_from(&mut s, data, done, len_block);
+        let tag = siv_hash_rest(&mut s, data, done, len_block);
         let mut done = 0;
         if big {
             ctr_only::<_, ROUND_KEYS, false, BIG>(&s.enc, &mut s.ctr, data, done);
@@ -131,7 +127,7 @@ tier! {
         ctr_only::<_, ROUND_KEYS, false, SMALL>(&s.enc, &mut s.ctr, data, done);
 
         done = groups_end::<SMALL>(data.len(), done);
-        siv::seal_from(&mut s, data, done);
+        siv_seal_rest(&mut s, data, done);
         byte_store(tag)
     }
 
@@ -150,25 +146,26 @@ tier! {
         if siv::is_one_group(aad, data) {
             return siv_one_group::<ROUND_KEYS, false>(token, keys, nonce, aad, data, tag, len_block);
         }
+        if data.len() < RB * SMALL {
+            // Less than a small group: the AES-NI tier's open, out of line.
+            return siv::open(token.aesni(), keys, nonce, aad, data, tag, len_block);
+        }
         let mut s = siv::state_new(keys, nonce, aad, data.len());
         s.ctr = siv::initial_counter_from(tag);
-        let mut done = 0;
-        if data.len() >= RB * SMALL {
-            let mut st = state_from(s.acc);
-            let big = big(data.len());
-            let mut pw = group_powers(&s.h, big);
-            if big {
-                hash_output::<_, ROUND_KEYS, false, BIG>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
+        let (mut st, mut done) = (state_from(s.acc), 0);
+        let big = big(data.len());
+        let mut pw = group_powers(&s.h, big);
+        if big {
+            hash_output::<_, ROUND_KEYS, false, BIG>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
 
-                done = groups_end::<BIG>(data.len(), done);
-            }
-            hash_output::<_, ROUND_KEYS, false, SMALL>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
-
-            done = groups_end::<SMALL>(data.len(), done);
-            pw.zeroize();
-            s.acc = state_finish(st);
+            done = groups_end::<BIG>(data.len(), done);
         }
-        byte_store(siv::open_from(&mut s, data, done, len_block))
+        hash_output::<_, ROUND_KEYS, false, SMALL>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
+
+        done = groups_end::<SMALL>(data.len(), done);
+        pw.zeroize();
+        s.acc = state_finish(st);
+        byte_store(siv_open_rest(&mut s, data, done, len_block))
     }
 
     /// The hash of the input's whole `N`-register groups from `start`,
@@ -194,6 +191,68 @@ tier! {
     #[inline]
     fn byte_store(v: __m128i) -> Block {
         x86_64::store(v)
+    }
+}
+
+// What the groups leave, on the AES-NI tier's pieces, out of line and
+// compiled for that tier alone: its rounds are `asm!` blocks in the legacy
+// encoding (the tier runs on CPUs without AVX), and a legacy instruction
+// that runs while the upper halves of the ymm/zmm registers are dirty costs a
+// state transition or a merge, 1.3–4 µs a call on Intel cores and on Zen 3.
+// A call is where LLVM puts a `vzeroupper`; inlined after the groups, those
+// rounds ran dirty (and LLVM's own 32-byte moves and zeroing inside the
+// inlined pieces dirtied the state again after any `vzeroupper` placed by
+// hand). `scripts/sse-check.sh` proves from the machine code that no legacy
+// instruction runs dirty; docs/design.md, "Legacy SSE after wide code".
+// Here, not in `gcm_aesni.rs` or `siv.rs`: in this module's codegen unit each
+// wrapper gets its own copy of the piece it calls, which LLVM inlines into
+// it, while the AES-NI tier's entry points keep theirs inlined too.
+aesni_clmul! {
+    /// `gcm_aesni::seal_from` (`SEAL`) or `open_from`, after the groups.
+    #[inline(never)]
+    fn gcm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
+        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> Block {
+        if SEAL {
+            gcm_aesni::seal_from(s, data, start, len_block)
+        } else {
+            gcm_aesni::open_from(s, data, start, len_block)
+        }
+    }
+
+    /// `siv::hash_from`, after seal's hash groups (the tag is AES rounds too).
+    #[inline(never)]
+    fn siv_hash_rest<const ROUND_KEYS: usize>(
+        s: &mut siv::State<ROUND_KEYS>,
+        data: &InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> __m128i {
+        siv::hash_from(s, data, start, len_block)
+    }
+
+    /// `siv::seal_from`, after seal's CTR groups.
+    #[inline(never)]
+    fn siv_seal_rest<const ROUND_KEYS: usize>(
+        s: &mut siv::State<ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+    ) {
+        siv::seal_from(s, data, start);
+    }
+
+    /// `siv::open_from`, after open's groups.
+    #[inline(never)]
+    fn siv_open_rest<const ROUND_KEYS: usize>(
+        s: &mut siv::State<ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> __m128i {
+        siv::open_from(s, data, start, len_block)
     }
 }
 
