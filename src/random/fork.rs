@@ -41,8 +41,7 @@ static MARKER: AtomicPtr<u8> = AtomicPtr::new(core::ptr::null_mut());
 /// The process id at the last check.
 static PID: AtomicU32 = AtomicU32::new(0);
 
-/// [`setup`]'s progress: not started, running (in one thread), done. A
-/// `std::sync::Once` without `std`.
+/// [`setup`]'s progress: not started, running, done (see [`run_once`]).
 static SETUP: AtomicU8 = AtomicU8::new(SETUP_NOT_STARTED);
 const SETUP_NOT_STARTED: u8 = 0;
 const SETUP_RUNNING: u8 = 1;
@@ -73,12 +72,28 @@ extern "C" fn in_child() {
     GENERATION.fetch_add(1, Ordering::SeqCst);
 }
 
-/// Installs the handler and the page, once per process.
-fn setup() {
-    if SETUP.load(Ordering::Acquire) == SETUP_DONE {
-        return;
+/// Installs the handler and the page, once per process; whether they are
+/// installed (see [`run_once`]).
+fn setup() -> bool {
+    run_once(&SETUP, install)
+}
+
+/// Runs `install` once, tracked by `state`: whether it has finished. A
+/// `std::sync::Once` without `std` that never waits. A caller that finds
+/// `install` running gets `false` at once, wherever that run is: in another
+/// thread; in this thread, under a signal handler that interrupted it (the
+/// generated-nonce calls that reach [`generation`] may run in a handler);
+/// or in the parent of a child forked in the middle of it, where the
+/// installing thread does not exist and the state stays "running" for
+/// good. Waiting, as `Once` does, would spin forever in the last two.
+/// [`generation`] falls back to the process-id check until setup is done.
+fn run_once(state: &AtomicU8, install: fn()) -> bool {
+    // A load first: after setup, this is all the fast path pays.
+    let now = state.load(Ordering::Acquire);
+    if now != SETUP_NOT_STARTED {
+        return now == SETUP_DONE;
     }
-    match SETUP.compare_exchange(
+    match state.compare_exchange(
         SETUP_NOT_STARTED,
         SETUP_RUNNING,
         Ordering::Acquire,
@@ -86,15 +101,10 @@ fn setup() {
     ) {
         Ok(_) => {
             install();
-            SETUP.store(SETUP_DONE, Ordering::Release);
+            state.store(SETUP_DONE, Ordering::Release);
+            true
         }
-        // Another thread is installing (a `pthread_atfork` and an `mmap`):
-        // wait for it, as `Once` would.
-        Err(_) => {
-            while SETUP.load(Ordering::Acquire) != SETUP_DONE {
-                core::hint::spin_loop();
-            }
-        }
+        Err(now) => now == SETUP_DONE,
     }
 }
 
@@ -168,7 +178,7 @@ fn wipe_on_fork_page() -> *mut u8 {
             return core::ptr::null_mut();
         }
         let marker = page.cast::<u8>();
-        // Before the pointer is published (in `setup`'s `Once`), so plain.
+        // Before the pointer is published (by `install`), so plain.
         marker.write(1);
         marker
     }
@@ -187,7 +197,11 @@ fn marker() -> Option<&'static AtomicU8> {
 /// The current fork generation: it differs in a child from its parent's.
 #[inline]
 pub(crate) fn generation() -> u64 {
-    setup();
+    if !setup() {
+        // Setup is running (see `run_once`): neither the page nor the
+        // handler can be counted on yet, so the process id decides.
+        return pid_generation();
+    }
     match marker() {
         // No marker page: only the process id can see a fork that bypassed
         // libc's handlers.
@@ -202,6 +216,13 @@ pub(crate) fn generation() -> u64 {
         }
         Some(_) => {}
     }
+    GENERATION.load(Ordering::Acquire)
+}
+
+/// The generation by the process-id check alone (one syscall).
+#[cold]
+fn pid_generation() -> u64 {
+    check_pid();
     GENERATION.load(Ordering::Acquire)
 }
 
@@ -256,4 +277,131 @@ pub(crate) fn set_marker_for_test(marker: *mut u8) -> *mut u8 {
 pub(crate) fn wipe_on_fork_accepted() -> bool {
     setup();
     !MARKER.load(Ordering::Acquire).is_null()
+}
+
+#[cfg(all(test, unix, feature = "std"))]
+mod tests {
+    //! [`run_once`] never waits on itself. Each test has its own state (the
+    //! process's own setup ran long before), and its own `install`.
+
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    /// Runs `f` on a thread and returns its result, or panics if it has not
+    /// returned within ten seconds (a setup that waits on itself spins).
+    fn within_seconds<T: Send + 'static>(f: fn() -> T) -> T {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(Duration::from_secs(10))
+            .expect("run_once did not return: it waited on a setup that cannot finish")
+    }
+
+    /// What the inner call of a test saw: 0 not called, 1 false, 2 true.
+    fn seen(done: bool) -> u8 {
+        if done { 2 } else { 1 }
+    }
+
+    fn noop() {}
+
+    #[test]
+    fn setup_entered_again_from_its_own_install_returns_at_once() {
+        static STATE: AtomicU8 = AtomicU8::new(SETUP_NOT_STARTED);
+        static INNER: AtomicU8 = AtomicU8::new(0);
+        fn install() {
+            INNER.store(seen(run_once(&STATE, noop)), Ordering::SeqCst);
+        }
+        assert!(within_seconds(|| run_once(&STATE, install)));
+        assert_eq!(
+            INNER.load(Ordering::SeqCst),
+            1,
+            "the inner call sees setup unfinished"
+        );
+        assert!(run_once(&STATE, || panic!("installed twice")));
+    }
+
+    #[test]
+    fn a_signal_handler_that_interrupts_setup_returns_at_once() {
+        static STATE: AtomicU8 = AtomicU8::new(SETUP_NOT_STARTED);
+        static IN_HANDLER: AtomicU8 = AtomicU8::new(0);
+        extern "C" fn handler(_: libc::c_int) {
+            IN_HANDLER.store(seen(run_once(&STATE, noop)), Ordering::SeqCst);
+        }
+        fn install() {
+            // SAFETY: `raise` delivers the signal to this thread before it
+            // returns; the handler only touches atomics.
+            unsafe { libc::raise(libc::SIGUSR2) };
+        }
+        // SAFETY: a handler that only touches atomics, installed with a
+        // zeroed (empty) mask and flags, and the previous one restored after.
+        unsafe {
+            let mut action: libc::sigaction = core::mem::zeroed();
+            action.sa_sigaction = handler as extern "C" fn(libc::c_int) as usize;
+            let mut old: libc::sigaction = core::mem::zeroed();
+            assert_eq!(libc::sigaction(libc::SIGUSR2, &action, &mut old), 0);
+            let done = within_seconds(|| run_once(&STATE, install));
+            libc::sigaction(libc::SIGUSR2, &old, core::ptr::null_mut());
+            assert!(done);
+        }
+        assert_eq!(
+            IN_HANDLER.load(Ordering::SeqCst),
+            1,
+            "the handler ran and saw setup unfinished"
+        );
+    }
+
+    #[test]
+    fn a_child_forked_during_setup_returns_at_once_and_checks_its_pid() {
+        static STATE: AtomicU8 = AtomicU8::new(SETUP_NOT_STARTED);
+        /// The child's exit status: 0 if `run_once` returned `false` and the
+        /// process-id generation moved on; 124 if it did not exit in time.
+        static CHILD: AtomicU32 = AtomicU32::new(u32::MAX);
+        fn install() {
+            let before = pid_generation();
+            // SAFETY: the child only touches atomics, calls `getpid` and
+            // leaves with `_exit`: nothing that a lock held by another thread
+            // of this process at the fork could block.
+            let pid = unsafe { libc::fork() };
+            assert!(pid >= 0, "fork failed");
+            if pid == 0 {
+                let returned = !run_once(&STATE, noop);
+                let moved_on = pid_generation() != before;
+                // SAFETY: leaving the child at once.
+                unsafe { libc::_exit(if returned && moved_on { 0 } else { 1 }) };
+            }
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let mut status = 0;
+            loop {
+                // SAFETY: polling our own child.
+                let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+                if r == pid {
+                    let code = if libc::WIFEXITED(status) {
+                        libc::WEXITSTATUS(status)
+                    } else {
+                        125
+                    };
+                    CHILD.store(code as u32, Ordering::SeqCst);
+                    return;
+                }
+                if Instant::now() > deadline {
+                    // SAFETY: killing and reaping our own child.
+                    unsafe {
+                        libc::kill(pid, libc::SIGKILL);
+                        libc::waitpid(pid, &mut status, 0);
+                    }
+                    CHILD.store(124, Ordering::SeqCst);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        assert!(within_seconds(|| run_once(&STATE, install)));
+        assert_eq!(
+            CHILD.load(Ordering::SeqCst),
+            0,
+            "the child must return at once (124: it spun) with a new generation"
+        );
+    }
 }
