@@ -22,6 +22,22 @@ enum State<K> {
     Failed(Error),
 }
 
+/// `inner.read(buf)`, its count checked: a `Read` that claims more bytes
+/// than `buf` holds is broken or hostile, and trusting the count would
+/// count bytes it never wrote (and index past the buffer). An
+/// [`io::ErrorKind::InvalidData`] error instead; the reader is left as it
+/// was, like after any error of its source.
+fn read_checked<R: Read>(inner: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let len = buf.len();
+    match inner.read(buf) {
+        Ok(n) if n > len => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the inner reader returned a count larger than its buffer",
+        )),
+        other => other,
+    }
+}
+
 /// What [`Reader`](crate::stream::Reader) and [`DecryptingWriter`](crate::stream::DecryptingWriter) share: the header as it
 /// arrives, then the decryptor that opens segments in place.
 struct Opening<K> {
@@ -97,9 +113,14 @@ impl<K: Deref<Target: Aead>> Opening<K> {
         let Some(text_len) = sealed.len().checked_sub(TAG_LEN) else {
             return Err(self.fail(Error::CiphertextTooShort));
         };
+        if !matches!(self.state, State::Segments(_)) {
+            // Only called in `State::Segments`; any other state (a failure
+            // above all) stays as it is.
+            return Ok(0);
+        }
         let State::Segments(mut decryptor) = core::mem::replace(&mut self.state, State::Done)
         else {
-            return Ok(0); // only called in `State::Segments`
+            return Ok(0); // matched above
         };
         let aad = self.header.as_bytes();
         let opened = match (last, out) {
@@ -229,7 +250,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
             if missing.is_empty() {
                 return Ok(());
             }
-            match self.inner.read(missing) {
+            match read_checked(&mut self.inner, missing) {
                 Ok(0) => return Err(self.fail(Error::CiphertextTooShort)),
                 Ok(n) => self.opening.header_received(n).map_err(io::Error::from)?,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -256,7 +277,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
                 self.buf.grow(grown_len(self.filled, want), self.filled);
             }
             let end = self.buf.bytes.len().min(want);
-            match self.inner.read(&mut self.buf.bytes[self.filled..end]) {
+            match read_checked(&mut self.inner, &mut self.buf.bytes[self.filled..end]) {
                 Ok(0) => break,
                 Ok(n) => self.filled += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -581,6 +602,73 @@ mod tests {
         pushed.write_all(&big).unwrap();
         assert_eq!(pushed.buf.bytes.len(), DEFAULT_SEGMENT_SIZE + TAG_LEN + 1);
         assert_eq!(pushed.finish().unwrap(), vec![9; DEFAULT_SEGMENT_SIZE + 1]);
+    }
+
+    /// A source that claims one byte more than it was given room for, on
+    /// its `lie_at`-th call, and reads `sealed` honestly otherwise.
+    struct Lying<'a> {
+        sealed: &'a [u8],
+        calls: usize,
+        lie_at: usize,
+    }
+
+    impl Read for Lying<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.calls += 1;
+            if self.calls == self.lie_at {
+                return Ok(buf.len() + 1);
+            }
+            let n = buf.len().min(self.sealed.len());
+            buf[..n].copy_from_slice(&self.sealed[..n]);
+            self.sealed = &self.sealed[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_source_that_claims_more_than_its_buffer_is_an_error_not_a_panic() {
+        let key = Xaes256Gcm::new(&[3; 32]).unwrap();
+        let sealed = sealed(&key, 3 * DEFAULT_SEGMENT_SIZE / 2);
+        // First call: in the header; second: in the first segment.
+        for lie_at in [1, 2] {
+            let mut reader = Reader::new(
+                &key,
+                Lying {
+                    sealed: &sealed,
+                    calls: 0,
+                    lie_at,
+                },
+            );
+            let mut out = Vec::new();
+            let error = reader.read_to_end(&mut out).unwrap_err();
+            assert_eq!(
+                error.kind(),
+                io::ErrorKind::InvalidData,
+                "lie at call {lie_at}"
+            );
+            assert!(out.is_empty(), "nothing released, lie at call {lie_at}");
+            // The reader is as it was: an honest source from there on
+            // finishes the stream.
+            reader.read_to_end(&mut out).unwrap();
+            assert_eq!(
+                out,
+                vec![9; 3 * DEFAULT_SEGMENT_SIZE / 2],
+                "lie at call {lie_at}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_failed_stream_stays_failed_if_open_is_called_again() {
+        let key = Xaes256Gcm::new(&[3; 32]).unwrap();
+        let mut opening = Opening::new(&key);
+        let _ = opening.fail(Error::Authentication);
+        let mut sealed = [0u8; 40];
+        assert_eq!(opening.open(&mut sealed, None, false), Ok(0));
+        assert!(matches!(
+            opening.state,
+            State::Failed(Error::Authentication)
+        ));
     }
 
     #[test]
