@@ -397,6 +397,10 @@ mod tests {
                 std::thread::sleep(Duration::from_millis(5));
             }
         }
+        // The process's own setup first, so that the parent's pid check in
+        // `install` finds its pid recorded and starts no generation that other
+        // tests running beside this one would see.
+        generation();
         assert!(within_seconds(|| run_once(&STATE, install)));
         assert_eq!(
             CHILD.load(Ordering::SeqCst),
