@@ -204,7 +204,9 @@ macro_rules! on_tier {
     };
 }
 
-// XAES-256-GCM's dispatch: after `on_tier!`, which it uses.
+// XAES-256-GCM's dispatch. Its key derivation and short path run the AES-NI
+// (ARMv8) kernels on every tier of their architecture, so it calls them by
+// `#[cfg]` with the tier's AES-NI token, not through `on_tier!`.
 pub(crate) mod xaes;
 
 /// Expands `key` into `round_keys` on `tier`'s AES instructions (`ROUND_KEYS` = 11 for

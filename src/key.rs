@@ -40,7 +40,7 @@ impl Live {
     /// memory now, not what the compiler saw written).
     #[inline(always)]
     pub(crate) fn holds(&self) -> bool {
-        // SAFETY: `self.0` is a valid, aligned `u32`.
+        // SAFETY: `self.0` is a valid, aligned `u16`.
         unsafe { core::ptr::read_volatile(&self.0) == Self::MARK }
     }
 }

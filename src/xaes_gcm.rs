@@ -20,8 +20,8 @@
 //! computes K1 once ([`Xaes256Gcm::new`](crate::Aead::new)). Per message,
 //! steps 3 and 4 are built below, step 5 runs as one batch of two AES blocks
 //! on the key's tier, followed by Kₓ's key schedule and GHASH key; then
-//! AES-256-GCM under (Kₓ, Nₓ): for messages of up to 32 bytes in the same
-//! kernel call, with Kₓ in registers, for longer ones in the tier's
+//! AES-256-GCM under (Kₓ, Nₓ): for messages of up to 128 bytes
+//! (`backend::xaes::SHORT_MAX`) in the same kernel call, with Kₓ in registers, for longer ones in the tier's
 //! AES-256-GCM kernels. Kₓ, its round keys and its GHASH powers are wiped
 //! before the call returns.
 //!

@@ -1,4 +1,4 @@
-//! Byte-identical interoperation with ring and RustCrypto `aes-gcm` 0.10: for a
+//! Byte-identical interoperation with ring and RustCrypto `aes-gcm` 0.11: for a
 //! range of lengths, our output equals theirs, ours opens under both, and theirs
 //! opens under ours — on every backend, with both key sizes.
 

@@ -1,4 +1,4 @@
-//! AES-GCM-SIV: byte-identical interoperation with RustCrypto `aes-gcm-siv` 0.11.
+//! AES-GCM-SIV: byte-identical interoperation with RustCrypto `aes-gcm-siv` 0.12.
 //! For a range of lengths our output equals theirs (combined and detached), ours
 //! opens under theirs and theirs under ours — on every backend, with both key
 //! sizes.

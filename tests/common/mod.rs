@@ -337,7 +337,7 @@ pub fn ring_open(key: &[u8], nonce: &Nonce, aad: &[u8], sealed: &[u8]) -> Option
     Some(buffer)
 }
 
-/// RustCrypto `aes-gcm-siv` 0.11 seal: ct || tag.
+/// RustCrypto `aes-gcm-siv` 0.12 seal: ct || tag.
 pub fn rustcrypto_siv_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
     use aes_gcm_siv::aead::{Aead as _, KeyInit, Payload};
     let payload = Payload { msg: pt, aad };
@@ -354,7 +354,7 @@ pub fn rustcrypto_siv_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> 
     .expect("RustCrypto AES-GCM-SIV seal")
 }
 
-/// RustCrypto `aes-gcm-siv` 0.11 open of ct || tag.
+/// RustCrypto `aes-gcm-siv` 0.12 open of ct || tag.
 pub fn rustcrypto_siv_open(
     key: &[u8],
     nonce: &Nonce,

@@ -6,10 +6,12 @@
 //! the reasons for their shape are `engine.rs`'s, the entry points'
 //! bodies `vaes.rs`'s. The key holds H^1..H^8;
 //! H^9..H^16 (small groups) or H^9..H^32 (big) are computed per call. A GCM
-//! message of 33 to 255 bytes is one AES batch of up to four registers
-//! with byte-masked loads and stores (`one_batch`); otherwise less than 256
-//! bytes is finished by the AES-NI tier's pieces (`gcm_aesni`, `siv`),
-//! which this tier's features include, compiled here with VEX encodings.
+//! message of 33 to 256 bytes is one AES batch of up to four registers
+//! with byte-masked loads and stores (`one_batch`), one of at most 32 bytes
+//! runs the AES-NI tier's code; what the groups of a longer message leave
+//! (less than one small group) is finished by the AES-NI tier's pieces
+//! (`gcm_aesni`, `siv`), called out of line (`vaes.rs`: no legacy-SSE
+//! instruction runs after wide code).
 //! The contracts of the entry points are those of `gcm_aesni.rs` and
 //! `siv.rs`.
 
