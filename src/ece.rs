@@ -33,6 +33,8 @@
 //! - [`Encoder`] (an [`std::io::Write`]) and [`Decoder`] (an [`std::io::Read`]): bodies
 //!   of any length, one record in memory at a time. Padding is an option of
 //!   the encoder ([`Encoder::with_padding`]).
+//! - [`decrypt_with_max_record_size`] and [`Decoder::with_max_record_size`]:
+//!   the same, for a record size other than [`DEFAULT_MAX_RECORD_SIZE`].
 //!
 //! The one-shot calls and the streaming types run the same record code, so
 //! they produce and accept exactly the same bytes.
@@ -41,7 +43,8 @@
 //!
 //! A record's plaintext is released only after its tag verified. Every way
 //! the RFC says a body can be wrong returns its own [`Error`]: a record size
-//! below 18 ([`Error::RecordSizeTooSmall`]), a header cut short
+//! below 18 ([`Error::RecordSizeTooSmall`]) or above the decoder's limit
+//! ([`Error::RecordSizeTooLarge`], see below), a header cut short
 //! ([`Error::HeaderTooShort`]), a forged or damaged record
 //! ([`Error::Authentication`]), a record with no delimiter
 //! ([`Error::MissingDelimiter`]) or non-zero padding
@@ -50,6 +53,18 @@
 //! ([`Error::LastRecordNotMarked`]), and bytes after the last record
 //! ([`Error::DataAfterLastRecord`]). Record nonces follow the record's
 //! position, so a dropped, repeated or reordered record fails its tag.
+//!
+//! # Record size limit
+//!
+//! A record is held whole in memory until its tag verifies, and the record
+//! size comes from the unauthenticated header: up to 2^32 − 1 bytes, whatever
+//! the sender writes there. RFC 8188 leaves the largest size a receiver
+//! accepts to the application, so decryption refuses a header whose
+//! record size is above [`DEFAULT_MAX_RECORD_SIZE`] (1 MiB) with
+//! [`Error::RecordSizeTooLarge`], as soon as the header is parsed and before
+//! anything sized by it is allocated or read. [`decrypt_with_max_record_size`]
+//! and [`Decoder::with_max_record_size`] take another limit. Encryption
+//! accepts any record size from 18 up: the limit is the receiver's.
 //!
 //! The header is not authenticated as such. The key identifier (`keyid`)
 //! takes no part in the key derivation, so a changed one decrypts as before:
@@ -149,6 +164,41 @@ pub const MIN_RECORD_SIZE: u32 = 18;
 /// ```
 pub const MAX_KEYID_LEN: usize = 255;
 
+/// The largest record size that [`decrypt`] and [`Decoder::new`] accept in a
+/// header: 1 MiB (2^20 = 1,048,576 bytes). A larger one is refused with
+/// [`Error::RecordSizeTooLarge`] when the header is parsed, before anything
+/// sized by it is allocated or read.
+///
+/// Why a limit: a record's plaintext cannot be released before its tag,
+/// at the record's end, verifies, so a receiver holds a whole record in
+/// memory, and the size of that record is whatever the unauthenticated
+/// header says, up to 2^32 − 1 bytes. Without a limit any sender could make
+/// a [`Decoder`] grow its buffer to 4 GiB per body (and a failed allocation
+/// aborts the process). RFC 8188 leaves the limit to the application.
+///
+/// Why 1 MiB: senders use small records. 4096 is the usual size (RFC 8188's
+/// first example; Web Push, RFC 8291, sends one record in a body of at most
+/// 4096 bytes), and 65536 is what this crate's benchmarks measure as a large
+/// one. 1 MiB is 256 times the first and 16 times the second, far past the
+/// size where the 17 bytes and the tag of each record stop mattering, and
+/// bounds what a decoder holds to about a megabyte per body; it is also the
+/// most an [`Encoder`] reserves up front. Raise or lower it per call with
+/// [`decrypt_with_max_record_size`] and [`Decoder::with_max_record_size`].
+///
+/// ```
+/// use hardware_aead::{Error, ece};
+/// # fn main() -> Result<(), Error> {
+/// assert_eq!(ece::DEFAULT_MAX_RECORD_SIZE, 1 << 20);
+/// // Encryption takes any record size; decryption, by default, up to the limit.
+/// let body = ece::encrypt(&[1; 16], &[2; 16], b"", ece::DEFAULT_MAX_RECORD_SIZE + 1, b"x")?;
+/// assert_eq!(
+///     ece::decrypt(&[1; 16], &body),
+///     Err(Error::RecordSizeTooLarge { size: (1 << 20) + 1, max: 1 << 20 })
+/// );
+/// # Ok(()) }
+/// ```
+pub const DEFAULT_MAX_RECORD_SIZE: u32 = 1 << 20;
+
 /// Tag and delimiter: what every record holds besides data and padding.
 const RECORD_OVERHEAD: usize = TAG_LEN + 1;
 
@@ -197,6 +247,9 @@ pub fn encrypt(
 ///
 /// The key identifier in the header is neither checked nor authenticated;
 /// read it (bytes 21 to `21 + body[20]`) to choose `ikm` if you have several.
+/// A record size above [`DEFAULT_MAX_RECORD_SIZE`] (1 MiB) is refused with
+/// [`Error::RecordSizeTooLarge`]; [`decrypt_with_max_record_size`] takes
+/// another limit.
 ///
 /// ```
 /// use hardware_aead::{Error, ece};
@@ -209,7 +262,38 @@ pub fn encrypt(
 /// # Ok(()) }
 /// ```
 pub fn decrypt(ikm: &[u8], body: &[u8]) -> Result<Vec<u8>, Error> {
-    let header = Header::parse(body)?;
+    decrypt_with_max_record_size(ikm, body, DEFAULT_MAX_RECORD_SIZE)
+}
+
+/// [`decrypt`] with a limit of `max_record_size` bytes on the record size
+/// the header announces, instead of [`DEFAULT_MAX_RECORD_SIZE`]. A larger
+/// record size is refused with [`Error::RecordSizeTooLarge`] before any
+/// record is read; a limit below 18 refuses every body.
+///
+/// Give a [`Decoder`] the same limit
+/// ([`Decoder::with_max_record_size`]) and the two accept the same bodies.
+///
+/// ```
+/// use hardware_aead::{Error, ece};
+/// # fn main() -> Result<(), Error> {
+/// let body = ece::encrypt(&[7; 16], &[9; 16], b"", 4096, b"attack at dawn")?;
+/// // Lower: only records of up to 1024 bytes.
+/// assert_eq!(
+///     ece::decrypt_with_max_record_size(&[7; 16], &body, 1024),
+///     Err(Error::RecordSizeTooLarge { size: 4096, max: 1024 })
+/// );
+/// // Higher: a sender known to use 4 MiB records.
+/// let big = ece::encrypt(&[7; 16], &[9; 16], b"", 4 << 20, b"attack at dawn")?;
+/// assert!(ece::decrypt(&[7; 16], &big).is_err());
+/// assert_eq!(ece::decrypt_with_max_record_size(&[7; 16], &big, 4 << 20)?, b"attack at dawn");
+/// # Ok(()) }
+/// ```
+pub fn decrypt_with_max_record_size(
+    ikm: &[u8],
+    body: &[u8],
+    max_record_size: u32,
+) -> Result<Vec<u8>, Error> {
+    let header = Header::parse(body, max_record_size)?;
     let records = body.get(header.len()..).ok_or(Error::HeaderTooShort)?;
     let mut opener = Opener::new(ikm, &header)?;
     // The plaintext is never longer than the records; each record decrypts
@@ -257,8 +341,9 @@ impl Header {
     /// Parses the start of `bytes`: [`Error::HeaderTooShort`] if it ends
     /// before the salt, record size and `idlen` (the key identifier's length
     /// is checked by the caller), [`Error::RecordSizeTooSmall`] for a record
-    /// size below 18.
-    fn parse(bytes: &[u8]) -> Result<Self, Error> {
+    /// size below 18, [`Error::RecordSizeTooLarge`] for one above
+    /// `max_record_size`. Nothing sized by the record size exists yet.
+    fn parse(bytes: &[u8], max_record_size: u32) -> Result<Self, Error> {
         let fixed: &[u8; HEADER_LEN] = bytes
             .get(..HEADER_LEN)
             .and_then(|b| b.try_into().ok())
@@ -268,6 +353,12 @@ impl Header {
         let record_size = u32::from_be_bytes([rs[0], rs[1], rs[2], rs[3]]);
         if record_size < MIN_RECORD_SIZE {
             return Err(Error::RecordSizeTooSmall);
+        }
+        if record_size > max_record_size {
+            return Err(Error::RecordSizeTooLarge {
+                size: record_size,
+                max: max_record_size,
+            });
         }
         let mut salt_bytes = [0u8; SALT_LEN];
         salt_bytes.copy_from_slice(salt);

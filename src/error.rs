@@ -64,6 +64,18 @@ pub enum Error {
     /// that holds a tag, a delimiter and one byte (RFC 8188 §2.1: "Values
     /// smaller than 18 are invalid"), asked for or read from a header.
     RecordSizeTooSmall,
+    /// RFC 8188: a header announces records of `size` bytes, more than the
+    /// `max` the decoder accepts
+    /// ([`DEFAULT_MAX_RECORD_SIZE`](crate::ece::DEFAULT_MAX_RECORD_SIZE)
+    /// unless the caller set another). A record is held whole until its tag
+    /// verifies, so the size is checked when the header is parsed, before
+    /// anything sized by it is allocated or read.
+    RecordSizeTooLarge {
+        /// The record size the header announces.
+        size: u32,
+        /// The largest record size the decoder accepts.
+        max: u32,
+    },
     /// RFC 8188: a key identifier longer than 255 bytes, which the one-byte
     /// `idlen` field of the header cannot describe.
     KeyIdTooLong,
@@ -113,6 +125,12 @@ impl fmt::Display for Error {
             }
             Error::InvalidSegmentSize => f.write_str("invalid stream segment size"),
             Error::RecordSizeTooSmall => f.write_str("record size below 18 bytes"),
+            Error::RecordSizeTooLarge { size, max } => {
+                write!(
+                    f,
+                    "record size of {size} bytes above the limit of {max} bytes"
+                )
+            }
             Error::KeyIdTooLong => f.write_str("key identifier longer than 255 bytes"),
             Error::HeaderTooShort => f.write_str("encrypted body ends inside its header"),
             Error::MissingDelimiter => f.write_str("record without a padding delimiter"),
@@ -160,6 +178,7 @@ impl From<Error> for std::io::Error {
             Error::MissingDelimiter | Error::InvalidPadding | Error::DataAfterLastRecord => {
                 ErrorKind::InvalidData
             }
+            Error::RecordSizeTooLarge { .. } => ErrorKind::InvalidData,
             Error::UnsupportedCpu { .. } => ErrorKind::Unsupported,
             Error::Entropy | Error::KeyStateLost | Error::NonceExhausted => ErrorKind::Other,
             Error::Authentication | Error::InputTooLong => ErrorKind::InvalidData,

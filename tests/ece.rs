@@ -311,14 +311,17 @@ fn zero_length_and_no_writes() {
 
 #[test]
 fn huge_record_size_in_header_costs_only_the_body() {
-    // rs = 2^32 − 1: one record holds everything; the decoder must not
-    // reserve the record size up front.
+    // rs = 2^32 − 1, allowed by the caller: one record holds everything; the
+    // decoder must not reserve the record size up front.
     let data = plaintext(70_000, 3);
     let body = ece::encrypt(&IKM, &SALT, b"", u32::MAX, &data).unwrap();
     assert_eq!(body.len(), 21 + data.len() + 17);
-    assert_eq!(ece::decrypt(&IKM, &body).unwrap(), data);
+    assert_eq!(
+        ece::decrypt_with_max_record_size(&IKM, &body, u32::MAX).unwrap(),
+        data
+    );
     let mut released = Vec::new();
-    ece::Decoder::new(&body[..], &IKM)
+    ece::Decoder::with_max_record_size(&body[..], &IKM, u32::MAX)
         .read_to_end(&mut released)
         .unwrap();
     assert!(released == data);
@@ -359,6 +362,191 @@ fn record_size_below_18_is_rejected() {
         assert_eq!(ours(&err.unwrap()), Some(Error::RecordSizeTooSmall));
     }
     assert!(ece::encrypt(&IKM, &SALT, b"", 18, b"x").is_ok());
+}
+
+// ------------------------------------------------------- record size limit
+
+/// A reader that gives `header`, then bytes without end, counting what it
+/// gave; past `limit` bytes it fails, so a decoder that waits for a huge
+/// record ends with that I/O error (and about `limit` bytes held), not with
+/// gigabytes.
+struct Endless {
+    header: Vec<u8>,
+    given: usize,
+    limit: usize,
+}
+
+impl Read for Endless {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.given >= self.limit {
+            return Err(io::Error::other("the decoder read past the header"));
+        }
+        let n = out.len().min(self.limit - self.given);
+        for (i, byte) in out[..n].iter_mut().enumerate() {
+            *byte = self.header.get(self.given + i).copied().unwrap_or(0xa5);
+        }
+        self.given += n;
+        Ok(n)
+    }
+}
+
+/// The header of a body with record size `rs` and key identifier `keyid`.
+fn header(rs: u32, keyid: &[u8]) -> Vec<u8> {
+    let mut header = SALT.to_vec();
+    header.extend_from_slice(&rs.to_be_bytes());
+    header.push(keyid.len() as u8);
+    header.extend_from_slice(keyid);
+    header
+}
+
+#[test]
+fn default_max_record_size_is_1_mib() {
+    assert_eq!(ece::DEFAULT_MAX_RECORD_SIZE, 1 << 20);
+}
+
+#[test]
+fn record_size_above_the_limit_is_rejected_by_default() {
+    let max = ece::DEFAULT_MAX_RECORD_SIZE;
+    for rs in [max + 1, max + 18, u32::MAX] {
+        let expected = Error::RecordSizeTooLarge { size: rs, max };
+        // A genuine body: the encoder takes any record size.
+        let body = ece::encrypt(&IKM, &SALT, b"k", rs, b"x").unwrap();
+        assert!(ece::Encoder::new(Vec::new(), &IKM, &SALT, b"k", rs).is_ok());
+        assert_eq!(ece::decrypt(&IKM, &body), Err(expected), "rs {rs}");
+        let (released, err) = decode_stepwise(&IKM, &body, 1);
+        assert!(released.is_empty());
+        let err = err.expect("the decoder accepted the record size");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(ours(&err), Some(expected), "rs {rs}");
+        // The same header before a few bytes that are no record.
+        let mut short = header(rs, b"k");
+        short.extend_from_slice(&[0x5a; 5]);
+        assert_eq!(ece::decrypt(&IKM, &short), Err(expected), "rs {rs}");
+    }
+}
+
+#[test]
+fn decoder_refuses_a_huge_record_size_before_buffering() {
+    let max = ece::DEFAULT_MAX_RECORD_SIZE;
+    for rs in [max + 1, u32::MAX] {
+        let expected = Error::RecordSizeTooLarge { size: rs, max };
+        let reader = Endless {
+            header: header(rs, b"key"),
+            given: 0,
+            limit: 1 << 20,
+        };
+        let mut decoder = ece::Decoder::new(reader, &IKM);
+        let mut out = [0u8; 64];
+        let err = decoder.read(&mut out).unwrap_err();
+        assert_eq!(ours(&err), Some(expected), "rs {rs}: {err}");
+        // Not a byte past the fixed header (not even the key identifier)
+        // was read, let alone the record.
+        assert!(
+            decoder.get_ref().given <= ece::HEADER_LEN,
+            "rs {rs}: {} bytes read",
+            decoder.get_ref().given
+        );
+        // Poisoned: the same error, and nothing more is read.
+        let again = decoder.read(&mut out).unwrap_err();
+        assert_eq!(ours(&again), Some(expected));
+        assert!(decoder.get_ref().given <= ece::HEADER_LEN);
+        // Read to the end: the same.
+        let err = decoder.read_to_end(&mut Vec::new()).unwrap_err();
+        assert_eq!(ours(&err), Some(expected));
+    }
+}
+
+#[test]
+fn record_size_at_the_limit_is_accepted() {
+    let rs = ece::DEFAULT_MAX_RECORD_SIZE;
+    let per = rs as usize - 17;
+    // Two full records and a short last one.
+    let data = plaintext(2 * per + 1000, 11);
+    let body = ece::encrypt(&IKM, &SALT, b"", rs, &data).unwrap();
+    assert_eq!(body.len(), 21 + data.len() + 3 * 17);
+    assert!(ece::decrypt(&IKM, &body).unwrap() == data);
+    let mut released = Vec::new();
+    ece::Decoder::new(&body[..], &IKM)
+        .read_to_end(&mut released)
+        .unwrap();
+    assert!(released == data);
+    // The same limit given explicitly.
+    assert!(ece::decrypt_with_max_record_size(&IKM, &body, rs).unwrap() == data);
+}
+
+#[test]
+fn raising_the_limit_accepts_larger_records() {
+    let rs = ece::DEFAULT_MAX_RECORD_SIZE + 1;
+    let per = rs as usize - 17;
+    let data = plaintext(per + 77, 12);
+    let body = ece::encrypt(&IKM, &SALT, b"big", rs, &data).unwrap();
+    let expected = Error::RecordSizeTooLarge {
+        size: rs,
+        max: ece::DEFAULT_MAX_RECORD_SIZE,
+    };
+    assert_eq!(ece::decrypt(&IKM, &body), Err(expected));
+    let err = ece::Decoder::new(&body[..], &IKM)
+        .read_to_end(&mut Vec::new())
+        .unwrap_err();
+    assert_eq!(ours(&err), Some(expected));
+
+    for max in [rs, rs + 1, 16 << 20, u32::MAX] {
+        assert!(ece::decrypt_with_max_record_size(&IKM, &body, max).unwrap() == data);
+        let mut released = Vec::new();
+        ece::Decoder::with_max_record_size(&body[..], &IKM, max)
+            .read_to_end(&mut released)
+            .unwrap();
+        assert!(released == data, "max {max}");
+    }
+    // One byte short of the record size: refused both ways.
+    let lower = Error::RecordSizeTooLarge {
+        size: rs,
+        max: rs - 1,
+    };
+    assert_eq!(
+        ece::decrypt_with_max_record_size(&IKM, &body, rs - 1),
+        Err(lower)
+    );
+    let err = ece::Decoder::with_max_record_size(&body[..], &IKM, rs - 1)
+        .read_to_end(&mut Vec::new())
+        .unwrap_err();
+    assert_eq!(ours(&err), Some(lower));
+}
+
+#[test]
+fn lowering_the_limit_rejects_what_the_default_accepts() {
+    let data = plaintext(10_000, 13);
+    let body = ece::encrypt(&IKM, &SALT, b"", 4096, &data).unwrap();
+    assert_eq!(ece::decrypt(&IKM, &body).unwrap(), data);
+    for max in [4095, 1024, 18, 17, 0] {
+        let expected = Error::RecordSizeTooLarge { size: 4096, max };
+        assert_eq!(
+            ece::decrypt_with_max_record_size(&IKM, &body, max),
+            Err(expected)
+        );
+        let mut decoder = ece::Decoder::with_max_record_size(&body[..], &IKM, max);
+        let mut released = Vec::new();
+        let err = decoder.read_to_end(&mut released).unwrap_err();
+        assert!(released.is_empty(), "max {max}");
+        assert_eq!(ours(&err), Some(expected));
+    }
+    // At the record size itself: accepted.
+    assert_eq!(
+        ece::decrypt_with_max_record_size(&IKM, &body, 4096).unwrap(),
+        data
+    );
+    let mut released = Vec::new();
+    ece::Decoder::with_max_record_size(&body[..], &IKM, 4096)
+        .read_to_end(&mut released)
+        .unwrap();
+    assert_eq!(released, data);
+    // A record size below 18 is still that error, whatever the limit.
+    let mut small = body.clone();
+    small[16..20].copy_from_slice(&17u32.to_be_bytes());
+    assert_eq!(
+        ece::decrypt_with_max_record_size(&IKM, &small, 0),
+        Err(Error::RecordSizeTooSmall)
+    );
 }
 
 #[test]
@@ -793,4 +981,12 @@ fn display_texts_name_the_problem() {
     assert!(Error::LastRecordNotMarked.to_string().contains("truncated"));
     assert!(Error::DataAfterLastRecord.to_string().contains("after"));
     assert!(Error::KeyIdTooLong.to_string().contains("255"));
+    assert_eq!(
+        Error::RecordSizeTooLarge {
+            size: 4096,
+            max: 1024
+        }
+        .to_string(),
+        "record size of 4096 bytes above the limit of 1024 bytes"
+    );
 }

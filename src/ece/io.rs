@@ -8,7 +8,7 @@ use std::io::{self, Read, Write};
 use zeroize::Zeroizing;
 
 use super::record::{Opener, RecordBytes, Sealer, WipedVec};
-use super::{HEADER_LEN, Header, SALT_LEN};
+use super::{DEFAULT_MAX_RECORD_SIZE, HEADER_LEN, Header, SALT_LEN};
 use crate::aead::TAG_LEN;
 
 use crate::error::Error;
@@ -227,6 +227,12 @@ enum DecoderState {
 /// `R` pass through unchanged and do not poison it; the read can be retried.
 /// After the last record, reads return 0 and `R` is not read again.
 ///
+/// A header whose record size is above [`DEFAULT_MAX_RECORD_SIZE`] (1 MiB;
+/// [`with_max_record_size`](Decoder::with_max_record_size) sets another
+/// limit) fails with [`Error::RecordSizeTooLarge`] as soon as the header is
+/// read: no more of `R` is read and nothing sized by the record size is
+/// allocated.
+///
 /// ```
 /// use std::io::Read;
 /// use hardware_aead::{Error, ece};
@@ -249,9 +255,12 @@ enum DecoderState {
 pub struct Decoder<R: Read> {
     inner: R,
     state: DecoderState,
+    /// The largest record size accepted in the header.
+    max_record_size: u32,
     /// Body bytes read and not yet decrypted at `buffer[..filled]`, or
-    /// after a record is opened, its data at `buffer[pos..end]` and the byte
-    /// read past it at `buffer[end_of_record]`.
+    /// after a record is opened, its data at `buffer[pos..end]` and the
+    /// bytes read past it (the next record's first) at
+    /// `buffer[carry_at..filled]`.
     buffer: WipedVec,
     filled: usize,
     pos: usize,
@@ -273,7 +282,9 @@ const FIRST_BUFFER: usize = 16 * 1024;
 impl<R: Read> Decoder<R> {
     /// A decoder reading the body from `inner` with the input keying
     /// material `ikm` (kept, wiped on drop, until the header is read).
-    /// Nothing is read before the first `read`.
+    /// Nothing is read before the first `read`. Record sizes above
+    /// [`DEFAULT_MAX_RECORD_SIZE`] (1 MiB) are refused with
+    /// [`Error::RecordSizeTooLarge`].
     ///
     /// ```
     /// use std::io::Read;
@@ -286,11 +297,45 @@ impl<R: Read> Decoder<R> {
     /// # Ok(()) }
     /// ```
     pub fn new(inner: R, ikm: &[u8]) -> Self {
+        Self::with_max_record_size(inner, ikm, DEFAULT_MAX_RECORD_SIZE)
+    }
+
+    /// A decoder as [`new`](Decoder::new) makes, that accepts record sizes
+    /// up to `max_record_size` bytes instead of [`DEFAULT_MAX_RECORD_SIZE`].
+    /// A header with a larger one fails the first `read` with
+    /// [`Error::RecordSizeTooLarge`], before any record is read; a limit
+    /// below 18 refuses every body. The decoder holds up to `max_record_size
+    /// + 1` bytes of the body at a time (it grows its buffer as they arrive).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use hardware_aead::{Error, ece};
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let body = ece::encrypt(&[3; 16], &[4; 16], b"", 4096, b"hi").unwrap();
+    ///
+    /// // Lower: a receiver that holds at most 1 KiB records.
+    /// let mut decoder = ece::Decoder::with_max_record_size(body.as_slice(), &[3; 16], 1024);
+    /// let err = decoder.read_to_end(&mut Vec::new()).unwrap_err();
+    /// assert_eq!(
+    ///     err.get_ref().and_then(|e| e.downcast_ref::<Error>()),
+    ///     Some(&Error::RecordSizeTooLarge { size: 4096, max: 1024 })
+    /// );
+    ///
+    /// // Higher: a sender known to use 4 MiB records.
+    /// let big = ece::encrypt(&[3; 16], &[4; 16], b"", 4 << 20, b"hi").unwrap();
+    /// let mut text = String::new();
+    /// ece::Decoder::with_max_record_size(big.as_slice(), &[3; 16], 4 << 20)
+    ///     .read_to_string(&mut text)?;
+    /// assert_eq!(text, "hi");
+    /// # Ok(()) }
+    /// ```
+    pub fn with_max_record_size(inner: R, ikm: &[u8], max_record_size: u32) -> Self {
         Decoder {
             inner,
             state: DecoderState::Header {
                 ikm: Zeroizing::new(ikm.to_vec()),
             },
+            max_record_size,
             buffer: WipedVec::default(),
             filled: 0,
             pos: 0,
@@ -316,9 +361,12 @@ impl<R: Read> Decoder<R> {
         while self.filled < want {
             if self.filled == self.buffer.len() {
                 let grown = min(want, self.buffer.len().saturating_mul(2).max(FIRST_BUFFER));
-                // Only ciphertext is in the buffer while it grows (the first
-                // record's), so the old allocation needs no wipe.
-                self.buffer.resize(grown, 0);
+                // Only ciphertext is in the buffer while it grows (it reaches
+                // its full size in the first record), and `WipedVec` wipes
+                // the old allocation as it grows anyway.
+                if let Err(e) = self.buffer.resize(grown) {
+                    return self.fail(e);
+                }
             }
             let space = self.buffer.get_mut(self.filled..).unwrap_or_default();
             let space_len = space.len();
@@ -338,7 +386,9 @@ impl<R: Read> Decoder<R> {
         if self.fill(HEADER_LEN)? {
             return self.fail(Error::HeaderTooShort);
         }
-        let header = match Header::parse(&self.buffer[..self.filled]) {
+        // The record size is checked here, with only the fixed header read:
+        // nothing sized by it is allocated or read before.
+        let header = match Header::parse(&self.buffer[..self.filled], self.max_record_size) {
             Ok(header) => header,
             Err(e) => return self.fail(e),
         };
@@ -470,6 +520,7 @@ impl<R: Read> core::fmt::Debug for Decoder<R> {
         };
         f.debug_struct("Decoder")
             .field("state", &state)
+            .field("max_record_size", &self.max_record_size)
             .finish_non_exhaustive()
     }
 }

@@ -124,10 +124,10 @@ impl Sealer {
         let mut out = WipedVec::with_capacity(capacity.max(HEADER_LEN + keyid.len()));
         // Only `push` copies plaintext in; it raises this.
         out.secret_below(0);
-        out.extend_from_slice(salt);
-        out.extend_from_slice(&record_size.to_be_bytes());
-        out.push(idlen);
-        out.extend_from_slice(keyid);
+        out.extend_from_slice(salt)?;
+        out.extend_from_slice(&record_size.to_be_bytes())?;
+        out.extend_from_slice(&[idlen])?;
+        out.extend_from_slice(keyid)?;
         let header_len = out.len();
         Ok(Sealer {
             key,
@@ -145,9 +145,8 @@ impl Sealer {
     fn extend(&mut self, n: usize) -> Result<Range<usize>, Error> {
         let old_end = self.end;
         let new_end = old_end.checked_add(n).ok_or(Error::InputTooLong)?;
-        if let Some(more) = new_end.checked_sub(self.out.len()) {
-            reserve_wiping(&mut self.out, more)?;
-            self.out.resize(new_end, 0);
+        if new_end > self.out.len() {
+            self.out.resize(new_end)?;
         }
         self.end = new_end;
         Ok(old_end..new_end)
@@ -311,6 +310,35 @@ impl WipedVec {
         };
     }
 
+    /// The bytes the allocation holds room for.
+    fn capacity(&self) -> usize {
+        self.bytes.capacity()
+    }
+
+    /// Appends `data`, growing the allocation by [`reserve_wiping`]: the
+    /// old one is wiped, never freed as it is.
+    fn extend_from_slice(&mut self, data: &[u8]) -> Result<(), Error> {
+        reserve_wiping(self, data.len())?;
+        self.bytes.extend_from_slice(data);
+        Ok(())
+    }
+
+    /// Sets the length to `len`, zero-filling any new bytes; grows the
+    /// allocation by [`reserve_wiping`].
+    pub(super) fn resize(&mut self, len: usize) -> Result<(), Error> {
+        if let Some(more) = len.checked_sub(self.bytes.len()) {
+            reserve_wiping(self, more)?;
+        }
+        self.bytes.resize(len, 0);
+        Ok(())
+    }
+
+    /// Shortens the vector to `len` bytes (the bytes past it stay in the
+    /// allocation, to be wiped with it).
+    pub(super) fn truncate(&mut self, len: usize) {
+        self.bytes.truncate(len);
+    }
+
     /// Wipes the bytes that may have held plaintext and leaves the vector
     /// empty.
     pub(super) fn wipe(&mut self) {
@@ -326,15 +354,17 @@ impl WipedVec {
     }
 }
 
+/// The bytes, as a slice: nothing through it can reallocate (and free
+/// unwiped memory), unlike the `Vec` itself, which stays private.
 impl core::ops::Deref for WipedVec {
-    type Target = Vec<u8>;
-    fn deref(&self) -> &Vec<u8> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
         &self.bytes
     }
 }
 
 impl core::ops::DerefMut for WipedVec {
-    fn deref_mut(&mut self) -> &mut Vec<u8> {
+    fn deref_mut(&mut self) -> &mut [u8] {
         &mut self.bytes
     }
 }
@@ -356,9 +386,16 @@ fn reserve_wiping(buffer: &mut WipedVec, additional: usize) -> Result<(), Error>
         .len()
         .checked_add(additional)
         .ok_or(Error::InputTooLong)?;
-    let mut larger = WipedVec::with_capacity(needed.max(buffer.capacity().saturating_mul(2)));
+    // `try_reserve_exact`: a size past what can be allocated, or an
+    // allocation that fails, is an error, not a panic or an abort.
+    let mut larger = WipedVec::default();
+    larger
+        .bytes
+        .try_reserve_exact(needed.max(buffer.capacity().saturating_mul(2)))
+        .or_else(|_| larger.bytes.try_reserve_exact(needed))
+        .map_err(|_| Error::InputTooLong)?;
     larger.secret = buffer.secret;
-    larger.extend_from_slice(buffer);
+    larger.bytes.extend_from_slice(buffer);
     // The old allocation is wiped as it drops.
     core::mem::swap(buffer, &mut larger);
     Ok(())
@@ -464,11 +501,15 @@ mod tests {
         assert_eq!(unpad(b"", false), Err(Error::MissingDelimiter));
     }
 
-    /// The bytes of a vector's whole capacity, after a wipe.
+    /// The bytes of a vector's whole capacity, after a wipe, read through
+    /// the vector itself (its spare capacity, the whole allocation once
+    /// `wipe` emptied it).
     fn capacity_bytes(v: &mut WipedVec) -> Vec<u8> {
         v.wipe();
-        // SAFETY: `wipe` wrote zeros over the whole capacity.
-        v.spare_capacity_mut()
+        // SAFETY: every byte of the allocation was written before (the
+        // callers fill it whole), and `wipe` wrote zeros over what it covers.
+        v.bytes
+            .spare_capacity_mut()
             .iter()
             .map(|b| unsafe { b.assume_init() })
             .collect()
@@ -479,9 +520,9 @@ mod tests {
         // Odd lengths, so both the word stores and the byte stores run.
         for len in [0, 1, 15, 16, 17, 1000, 65_553] {
             let mut v = WipedVec::with_capacity(len + 7);
-            v.extend(core::iter::repeat_n(0xa5, len + 7));
+            v.extend_from_slice(&vec![0xa5; len + 7]).unwrap();
             // Bytes drained or truncated away stay in the allocation.
-            v.drain(..len / 2);
+            v.bytes.drain(..len / 2);
             v.truncate(len / 3);
             let capacity = v.capacity();
             let bytes = capacity_bytes(&mut v);
@@ -492,9 +533,32 @@ mod tests {
     }
 
     #[test]
+    fn wiped_vec_grows_only_through_reserve_wiping() {
+        // `resize` and `extend_from_slice` keep the bytes and the mark as
+        // the allocation moves (the old one is wiped as it drops, which
+        // no safe test can read back: the type now gives no way to grow
+        // the vector other than these).
+        let mut v = WipedVec::with_capacity(8);
+        v.extend_from_slice(b"abcd").unwrap();
+        v.secret_below(3);
+        let first = v.bytes.as_ptr();
+        v.resize(5000).unwrap();
+        assert_ne!(v.bytes.as_ptr(), first, "the allocation moved");
+        assert_eq!(&v[..4], b"abcd");
+        assert!(v[4..].iter().all(|&b| b == 0));
+        assert_eq!(v.secret, 3);
+        v.truncate(2);
+        v.extend_from_slice(&[7; 10_000]).unwrap();
+        assert_eq!(v.len(), 10_002);
+        assert_eq!(&v[..2], b"ab");
+        assert_eq!(v.secret, 3);
+        assert_eq!(v.resize(usize::MAX), Err(Error::InputTooLong));
+    }
+
+    #[test]
     fn reserve_wiping_keeps_the_bytes_and_grows() {
         let mut v = WipedVec::with_capacity(4);
-        v.extend_from_slice(b"abcd");
+        v.extend_from_slice(b"abcd").unwrap();
         reserve_wiping(&mut v, 100).unwrap();
         assert_eq!(&v[..], b"abcd");
         assert!(v.capacity() >= 104);
@@ -546,15 +610,12 @@ mod tests {
     #[test]
     fn wiped_vec_wipes_up_to_its_mark() {
         let mut v = WipedVec::with_capacity(100);
-        v.extend(core::iter::repeat_n(0xa5, 100));
+        v.extend_from_slice(&[0xa5; 100]).unwrap();
         v.secret_below(10);
         v.secret_below(30);
         v.secret_below(20); // never lowered
-        let ptr = v.as_ptr();
-        v.wipe();
-        // SAFETY: the allocation is still `v`'s (`wipe` only cleared the
-        // length), and all 100 bytes were initialised above.
-        let bytes = unsafe { core::slice::from_raw_parts(ptr, 100) };
+        let bytes = capacity_bytes(&mut v);
+        assert_eq!(bytes.len(), 100);
         assert!(bytes[..30].iter().all(|&b| b == 0));
         assert!(bytes[30..].iter().all(|&b| b == 0xa5));
     }
