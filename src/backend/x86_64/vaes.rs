@@ -103,7 +103,8 @@ tier! {
         // The extended powers (wiped above) are the one copy of key
         // state this call made on its stack: round keys are broadcast
         // from the key where they are used (`broadcast_block`).
-        gcm_rest::<ROUND_KEYS, SEAL>(&mut s, data, done, len_block)
+        let ctr = u128::from_le_bytes(x86_64::store(s.ctr));
+        gcm_rest::<ROUND_KEYS, SEAL>(&mut s, ctr, data, done, len_block)
     }
 
     /// The tier's `siv_seal` (contract: `siv::seal`): the POLYVAL pass, then CTR.
@@ -228,14 +229,20 @@ tier! {
 // wrapper gets its own copy of the piece it calls, which LLVM inlines into
 // it, while the AES-NI tier's entry points keep theirs inlined too.
 aesni_clmul! {
-    /// `gcm_aesni::seal_from` (`SEAL`) or `open_from`, after the groups.
+    /// `gcm_aesni::seal_from` (`SEAL`) or `open_from`, after the groups,
+    /// from the counter block `ctr` (public: the nonce and the block
+    /// position). It comes in general registers, not in `s`: the tail
+    /// branches on its low byte (`counter_blocks`), and
+    /// `scripts/ct-check.sh` treats a vector loaded from memory as secret.
     #[inline(never)]
     fn gcm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
         s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+        ctr: u128,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
     ) -> Block {
+        s.ctr = x86_64::from_u128(ctr);
         if SEAL {
             gcm_aesni::seal_from(s, data, start, len_block)
         } else {
