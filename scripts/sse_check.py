@@ -12,13 +12,14 @@ return). A finding is
     their legacy encodings) that can execute while the state is dirty: on
     Intel cores and on Zen 3 each one then pays a merge or a state
     transition, microseconds per call for a run of them;
-  - a `call` that can execute while the state is dirty (the callee may be
-    legacy-SSE code; LLVM itself never emits one).
+  - a `call`, or a jump out of the function (a tail call), that can execute
+    while the state is dirty (the callee may be legacy-SSE code; LLVM itself
+    never emits one).
 
 The walk is a data-flow over the function's instructions: direct jumps and
 branches go to their targets, an indirect jump to every instruction of the
-function (a conservative guess at its jump table), `ret`, `jmp` and `ud2` end
-their path. Exit status 1 if anything is found, 0 otherwise.
+function (a conservative guess at its jump table) as well as out of it,
+`ret`, `ud2` and a jump out of the function end their path. Exit status 1 if anything is found, 0 otherwise.
 
     sse_check.py DISASSEMBLY [--only SUBSTRING] [--require SUBSTRING ...]
     sse_check.py --selftest
@@ -82,6 +83,7 @@ def walk(insns):
     n = len(insns)
     dirty_in = [None] * n
     seen = [False] * n
+    leaves = [False] * n
     work = [(0, None)]
     while work:
         i, dirty = work.pop()
@@ -97,14 +99,18 @@ def walk(insns):
         elif WIDE_RE.search(operands):
             out = addr
         succ = []
+        leaves[i] = False
         if mnemonic.startswith("ret") or mnemonic == "ud2":
             pass
         elif mnemonic.startswith("j"):
             t = TARGET_RE.match(operands)
             if t and int(t.group(1), 16) in index:
                 succ.append(index[int(t.group(1), 16)])
-            elif not t:
-                succ.extend(range(n))  # indirect: anywhere in the function
+            elif t:
+                leaves[i] = True  # a tail call
+            else:
+                leaves[i] = True  # indirect: anywhere in the function, or out
+                succ.extend(range(n))
             if mnemonic != "jmp" and i + 1 < n:
                 succ.append(i + 1)
         elif i + 1 < n:
@@ -119,8 +125,8 @@ def walk(insns):
             continue
         if is_legacy_sse(mnemonic, operands):
             found.append((addr, text, f"legacy SSE after wide code at {since:x}"))
-        elif mnemonic.startswith("call"):
-            found.append((addr, text, f"call with the upper state dirty since {since:x}"))
+        elif mnemonic.startswith("call") or leaves[i]:
+            found.append((addr, text, f"call or tail jump with the upper state dirty since {since:x}"))
     return found
 
 
@@ -180,6 +186,9 @@ SELFTEST = """
     700a:	jne    7000 <bad_backward_loop>
     700c:	vzeroupper
     700f:	ret
+0000000000009000 <bad_tail_jump_dirty>:
+    9000:	vmovdqu ymm0,YMMWORD PTR [rdi]
+    9004:	jmp    6000 <callee>
 0000000000008000 <good_legacy_only>:
     8000:	movdqu xmm0,XMMWORD PTR [rdi]
     8004:	aesenc xmm0,xmm1
@@ -188,7 +197,8 @@ SELFTEST = """
 
 
 def selftest():
-    bad = {"bad_after_ymm", "bad_through_branch", "bad_call_dirty", "bad_backward_loop"}
+    bad = {"bad_after_ymm", "bad_through_branch", "bad_call_dirty", "bad_backward_loop",
+           "bad_tail_jump_dirty"}
     flagged = {name for name, insns in parse(SELFTEST.splitlines()) if walk(insns)}
     if flagged != bad:
         print(f"sse-check self-test FAILED: flagged {sorted(flagged)}, expected {sorted(bad)}")

@@ -83,7 +83,7 @@ fn setup() -> bool {
 /// `install` running gets `false` at once, wherever that run is: in another
 /// thread; in this thread, under a signal handler that interrupted it (the
 /// generated-nonce calls that reach [`generation`] may run in a handler);
-/// or in the parent of a child forked in the middle of it, where the
+/// or in a child forked by another thread in the middle of it, where the
 /// installing thread does not exist and the state stays "running" for
 /// good. Waiting, as `Once` does, would spin forever in the last two.
 /// [`generation`] falls back to the process-id check until setup is done.

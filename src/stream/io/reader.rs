@@ -113,14 +113,14 @@ impl<K: Deref<Target: Aead>> Opening<K> {
         let Some(text_len) = sealed.len().checked_sub(TAG_LEN) else {
             return Err(self.fail(Error::CiphertextTooShort));
         };
-        if !matches!(self.state, State::Segments(_)) {
+        let mut decryptor = match core::mem::replace(&mut self.state, State::Done) {
+            State::Segments(decryptor) => decryptor,
             // Only called in `State::Segments`; any other state (a failure
-            // above all) stays as it is.
-            return Ok(0);
-        }
-        let State::Segments(mut decryptor) = core::mem::replace(&mut self.state, State::Done)
-        else {
-            return Ok(0); // matched above
+            // above all) is put back as it was.
+            other => {
+                self.state = other;
+                return Ok(0);
+            }
         };
         let aad = self.header.as_bytes();
         let opened = match (last, out) {
