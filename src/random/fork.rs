@@ -273,9 +273,19 @@ pub(crate) fn set_marker_for_test(marker: *mut u8) -> *mut u8 {
 
 /// Whether the kernel accepted `MADV_WIPEONFORK` for the marker page (it may
 /// still ignore it under an emulator; tests check the effect by forking).
-#[cfg(test)]
+/// Waits, up to ten seconds, for a setup that another test's thread is
+/// running: [`setup`] returns at once then, before the page exists (seen on
+/// a 16-core host, where the suite's threads race to the first setup).
+#[cfg(all(test, feature = "std"))]
 pub(crate) fn wipe_on_fork_accepted() -> bool {
-    setup();
+    let start = std::time::Instant::now();
+    while !setup() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "fork detection's setup did not finish"
+        );
+        std::thread::yield_now();
+    }
     !MARKER.load(Ordering::Acquire).is_null()
 }
 

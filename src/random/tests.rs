@@ -250,7 +250,7 @@ fn cpu_entropy_is_mixed_in_where_the_cpu_has_it() {
 
 /// Linux ≥ 4.14 accepts the advice (whether it is honoured is checked by
 /// forking, in tests/random.rs).
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "std"))]
 #[test]
 fn wipe_on_fork_is_accepted_by_this_kernel() {
     assert!(fork::wipe_on_fork_accepted());
