@@ -249,6 +249,31 @@ impl VaesAvx512 {
     }
 }
 
+/// Whether the CPU's `vpclmulqdq` issues every cycle (Intel's cores; on
+/// the AMD cores measured here, Zen 3 to 5, it issues once every two
+/// cycles), which decides how many multiplies a product takes in GCM seal's
+/// AVX-512 group loops (`backend/x86_64/engine.rs`, `FULL_RATE_MULS`). Read
+/// from the CPUID vendor string once per process; a speed choice only:
+/// either answer computes the same bytes.
+pub(crate) fn clmul_every_cycle() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not read yet; 1: no; 2: yes.
+    static ANSWER: AtomicU8 = AtomicU8::new(0);
+    match ANSWER.load(Ordering::Relaxed) {
+        0 => {
+            #[allow(unused_unsafe, reason = "a safe intrinsic in later Rust versions")]
+            // SAFETY: CPUID leaf 0 exists on every x86_64 CPU.
+            let leaf0 = unsafe { core::arch::x86_64::__cpuid(0) };
+            // "GenuineIntel", in the order EBX, EDX, ECX.
+            let intel =
+                (leaf0.ebx, leaf0.edx, leaf0.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e);
+            ANSWER.store(if intel { 2 } else { 1 }, Ordering::Relaxed);
+            intel
+        }
+        answer => answer == 2,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     macro_rules! list {

@@ -63,6 +63,23 @@ type Reg = __m128i;
 /// A round key (in its one lane).
 type Key = __m128i;
 
+aesni_clmul! {
+    /// The engine's `mul_acc`: `clmul::mul_acc_k`, three multiplies
+    /// (`MULS` is always 3 on this tier).
+    #[inline]
+    fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m128i, b: __m128i, bk: __m128i) {
+        const { assert!(MULS == 3) };
+        mul_acc_k(acc, a, b, bk);
+    }
+
+    /// The engine's `sum_done`: `clmul::karatsuba_done`.
+    #[inline]
+    fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
+        const { assert!(MULS == 3) };
+        karatsuba_done(w)
+    }
+}
+
 // The stitched engine, compiled for this tier (as each VAES tier does).
 #[allow(clippy::duplicate_mod, reason = "compiled once per tier")]
 #[path = "engine.rs"]
@@ -374,7 +391,7 @@ aesni_clmul! {
             return (acc, bulk);
         }
         let mut s = state_from(acc);
-        hash_output::<_, ROUND_KEYS, GCM, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
+        hash_output::<_, ROUND_KEYS, GCM, 3, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
         (state_finish(s), bulk)
     }
 
@@ -395,7 +412,7 @@ aesni_clmul! {
             return (acc, bulk);
         }
         let mut s = state_from(acc);
-        engine::hash_input::<_, ROUND_KEYS, GCM, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
+        engine::hash_input::<_, ROUND_KEYS, GCM, 3, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
         (state_finish(s), bulk)
     }
 

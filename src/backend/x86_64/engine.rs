@@ -20,7 +20,7 @@
 //! | `load_reg`, `store_reg`, `xor`, `widen`, `for_hash_reg` | data in and out of registers |
 //! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last`, `broadcast_block` | counter blocks, AES rounds of a group, a round key in every lane |
 //! | `ctr_keys`, `wipe_ctr_keys` | the round keys a CTR-only pass reads, and their wiping after it |
-//! | `Unreduced`, `unreduced_zero`, `mul_acc_k`, `karatsuba_done` | unreduced sums of lane-wise products, three multiplies each |
+//! | `Unreduced`, `unreduced_zero`, `mul_acc`, `sum_done` | unreduced sums of lane-wise products, `MULS` multiplies each (below) |
 //! | `sum_value` | the reduced value of an unreduced sum, lanes added |
 //!
 //! # Why the loops look like this
@@ -42,6 +42,14 @@
 //! - the group's sum is reduced at the start of the next group, whose last
 //!   multiply takes it: the reduction's latency is hidden under AES rounds.
 //!
+//! `MULS`, the multiplies per lane-wise product, is a parameter of the
+//! hashing functions: 3 (Karatsuba, the powers' `k` holding the middle
+//! factors) wherever `vpclmulqdq` issues once every two cycles (AMD: Zen 3
+//! to 5), 4 (schoolbook; `k` unused) on the AVX-512 tier where it issues
+//! every cycle on the port the shuffles use (Intel: Karatsuba trades one
+//! multiply for a shuffle and an XOR there, a loss). `vaes.rs` picks it per
+//! CPU for GCM seal; every other caller passes 3.
+//!
 //! A group of `N` registers (`N` ≤ `BIG`) uses the last `N` registers of the
 //! powers, so the VAES tiers run short messages (and what the big groups
 //! leave) through groups of four with the same code; the AES-NI tier's
@@ -53,8 +61,8 @@ use zeroize::Zeroize;
 
 use super::{
     BIG, Key, PEEL_FIRST, RB, Reg, Unreduced, aes_last, aes_round, aes_round_pinned,
-    broadcast_block, counters_group, ctr_keys, for_hash_reg, karatsuba_done, load_reg, mul_acc_k,
-    store_reg, sum_value, tier, unreduced_zero, widen, wipe_ctr_keys, xor,
+    broadcast_block, counters_group, ctr_keys, for_hash_reg, load_reg, mul_acc, store_reg,
+    sum_done, sum_value, tier, unreduced_zero, widen, wipe_ctr_keys, xor,
 };
 use crate::inout::InOut;
 
@@ -126,10 +134,10 @@ tier! {
         _mm_xor_si128(sum_value(s.w), s.acc)
     }
 
-    /// The state after a group whose sum is `w`.
+    /// The state after a group whose sum is `w` (of `MULS`-multiply products).
     #[inline]
-    fn state_after(w: Unreduced) -> HashState {
-        HashState { w: karatsuba_done(w), acc: _mm_setzero_si128() }
+    fn state_after<const MULS: usize>(w: Unreduced) -> HashState {
+        HashState { w: sum_done::<MULS>(w), acc: _mm_setzero_si128() }
     }
     /// Round key `i`, broadcast (`broadcast_block`).
     #[inline]
@@ -169,33 +177,40 @@ tier! {
     /// A group of hash-ready blocks added to the state. The state's
     /// reduction enters with the first register.
     #[inline]
-    fn hash_group<const N: usize>(s: &HashState, x: &[Reg; N], pw: &Powers<BIG>) -> HashState {
+    fn hash_group<const MULS: usize, const N: usize>(s: &HashState, x: &[Reg; N], pw: &Powers<BIG>) -> HashState {
         const { assert!(N <= BIG) };
         let acc = state_finish(*s);
         let mut w = unreduced_zero();
         for i in (1..N).rev() {
-            mul_acc_k(&mut w, x[i], pw.p[BIG - N + i], pw.k[BIG - N + i]);
+            mul_acc::<MULS>(&mut w, x[i], pw.p[BIG - N + i], pw.k[BIG - N + i]);
         }
-        mul_acc_k(&mut w, xor(x[0], widen(acc)), pw.p[BIG - N], pw.k[BIG - N]);
-        state_after(w)
+        mul_acc::<MULS>(&mut w, xor(x[0], widen(acc)), pw.p[BIG - N], pw.k[BIG - N]);
+        state_after::<MULS>(w)
     }
 
     /// One group of bytes added to the hash state.
     #[inline]
-    pub(super) fn hash_bytes<const GCM: bool, const N: usize>(
+    pub(super) fn hash_bytes<const GCM: bool, const MULS: usize, const N: usize>(
         s: &HashState,
         bytes: &[[u8; RB]; N],
         pw: &Powers<BIG>,
     ) -> HashState {
         let x: [Reg; N] = core::array::from_fn(|i| for_hash_reg::<GCM>(load_reg(&bytes[i])));
-        hash_group(s, &x, pw)
+        hash_group::<MULS, N>(s, &x, pw)
     }
 
     /// AES round `ROUND` (if the key has it before its last) and the
     /// hash unit after it ([`unit_after`]). A function per round, so that
     /// every round and unit is laid out in line with constant indices.
     #[inline]
-    fn stitch_round<B, const ROUND_KEYS: usize, const GCM: bool, const N: usize, const ROUND: usize>(
+    fn stitch_round<
+        B,
+        const ROUND_KEYS: usize,
+        const GCM: bool,
+        const MULS: usize,
+        const N: usize,
+        const ROUND: usize,
+    >(
         st: &mut Stitch<N>,
         rk: &[B; ROUND_KEYS],
         x: &[[u8; RB]; N],
@@ -223,7 +238,7 @@ tier! {
                 let i = N - unit;
                 let xi = for_hash_reg::<GCM>(data);
                 let xi = if i == 0 { xor(xi, widen(st.acc)) } else { xi };
-                mul_acc_k(&mut st.w, xi, pw.p[BIG - N + i], pw.k[BIG - N + i]);
+                mul_acc::<MULS>(&mut st.w, xi, pw.p[BIG - N + i], pw.k[BIG - N + i]);
             }
         }
     }
@@ -237,7 +252,14 @@ tier! {
     /// its round key. Returns the new (unreduced) state.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn aes_hash_group<B, const ROUND_KEYS: usize, const GCM: bool, const OUTPUT: bool, const N: usize>(
+    fn aes_hash_group<
+        B,
+        const ROUND_KEYS: usize,
+        const GCM: bool,
+        const MULS: usize,
+        const OUTPUT: bool,
+        const N: usize,
+    >(
         rk: &[B; ROUND_KEYS],
         mut b: [Reg; N],
         data: &mut InOut<'_>,
@@ -261,26 +283,26 @@ tier! {
             *b = xor(*b, k);
         }
         let mut st = Stitch { b, acc: _mm_setzero_si128(), w: unreduced_zero() };
-        stitch_round::<_, ROUND_KEYS, GCM, N, 1>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 2>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 3>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 4>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 5>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 6>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 7>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 8>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 9>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 10>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 11>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 12>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, N, 13>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 1>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 2>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 3>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 4>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 5>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 6>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 7>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 8>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 9>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 10>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 11>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 12>(&mut st, rk, x, s, pw);
+        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 13>(&mut st, rk, x, s, pw);
         let input = data.input_regs::<RB, N>(offset);
         let k = broadcast_round_key(rk, ROUND_KEYS - 1);
         let c: [Reg; N] = core::array::from_fn(|i| aes_last(st.b[i], xor(k, load_reg(&input[i]))));
         for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
             store_reg(out, c);
         }
-        state_after(st.w)
+        state_after::<MULS>(st.w)
     }
 
     /// CTR over the whole `N`-register groups from `start`, hashing each
@@ -289,7 +311,7 @@ tier! {
     /// behind measured the same for long messages and slower for short
     /// ones, which have fewer groups to stitch.)
     #[inline]
-    pub(super) fn hash_output<B, const ROUND_KEYS: usize, const GCM: bool, const N: usize>(
+    pub(super) fn hash_output<B, const ROUND_KEYS: usize, const GCM: bool, const MULS: usize, const N: usize>(
         rk: &[B; ROUND_KEYS],
         pw: &Powers<BIG>,
         ctr: &mut __m128i,
@@ -317,12 +339,12 @@ tier! {
                 encrypt_regs(rk, &mut ks);
                 xor_group(data, offset, &ks);
             } else {
-                *s = aes_hash_group::<_, ROUND_KEYS, GCM, true, N>(rk, ctrs, data, offset, offset - group, s, pw);
+                *s = aes_hash_group::<_, ROUND_KEYS, GCM, MULS, true, N>(rk, ctrs, data, offset, offset - group, s, pw);
             }
             offset += group;
         }
         if end > start {
-            *s = hash_bytes::<GCM, N>(s, data.written_regs::<RB, N>(end - group), pw);
+            *s = hash_bytes::<GCM, MULS, N>(s, data.written_regs::<RB, N>(end - group), pw);
         }
         *ctr = next;
     }
@@ -331,7 +353,7 @@ tier! {
     /// group's input during its own AES. Updates `ctr` and `s`; the
     /// caller knows where it stopped (`groups_end`).
     #[inline]
-    pub(super) fn hash_input<B, const ROUND_KEYS: usize, const GCM: bool, const N: usize>(
+    pub(super) fn hash_input<B, const ROUND_KEYS: usize, const GCM: bool, const MULS: usize, const N: usize>(
         rk: &[B; ROUND_KEYS],
         pw: &Powers<BIG>,
         ctr: &mut __m128i,
@@ -346,7 +368,7 @@ tier! {
         let mut offset = start;
         while offset < end {
             let ctrs = counters_group::<GCM, N>(&mut next);
-            *s = aes_hash_group::<_, ROUND_KEYS, GCM, false, N>(rk, ctrs, data, offset, offset, s, pw);
+            *s = aes_hash_group::<_, ROUND_KEYS, GCM, MULS, false, N>(rk, ctrs, data, offset, offset, s, pw);
             offset += group;
         }
         *ctr = next;

@@ -38,6 +38,11 @@ const BIG_FROM: usize = 1024;
 /// before the loop, LLVM lays the group path out differently here.
 const PEEL_FIRST: bool = false;
 
+/// The multiplies per product of GCM's group loops on a CPU whose
+/// `vpclmulqdq` issues every cycle: three, as everywhere on this tier (the
+/// CPUs it is the best tier of, Zen 3, issue one every two cycles).
+const FULL_RATE_MULS: usize = 3;
+
 /// Bytes per register.
 const RB: usize = 32;
 
@@ -135,23 +140,26 @@ vaes_avx2! {
         acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x10>(a, b));
     }
 
-    /// `acc += a · b` lane by lane with three multiplies (Karatsuba): `bk`
-    /// holds `b`'s halves XORed, `acc.mid` collects the products of the
-    /// halves' sums, and [`karatsuba_done`] turns it into the middle term.
-    /// The multiplier has half the throughput of the AES units on the CPUs
-    /// with VAES measured here: three multiplies instead of four is what lets
-    /// a group's hash fit under its AES.
+    /// `acc += a · b` lane by lane with three multiplies (Karatsuba; the
+    /// engine's `MULS`, always 3 on this tier): `bk` holds `b`'s halves
+    /// XORed, `acc.mid` collects the products of the halves' sums, and
+    /// [`sum_done`] turns it into the middle term. The multiplier has half
+    /// the throughput of the AES units on the CPUs with VAES and AVX2 alone
+    /// (Zen 3): three multiplies instead of four is what lets a group's hash
+    /// fit under its AES.
     #[inline]
-    fn mul_acc_k(acc: &mut Unreduced, a: __m256i, b: __m256i, bk: __m256i) {
+    fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m256i, b: __m256i, bk: __m256i) {
+        const { assert!(MULS == 3) };
         let ak = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
         acc.lo = _mm256_xor_si256(acc.lo, _mm256_clmulepi64_epi128::<0x00>(a, b));
         acc.hi = _mm256_xor_si256(acc.hi, _mm256_clmulepi64_epi128::<0x11>(a, b));
         acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x00>(ak, bk));
     }
 
-    /// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
+    /// A sum built with [`mul_acc`] as an ordinary unreduced sum.
     #[inline]
-    fn karatsuba_done(w: Unreduced) -> Unreduced {
+    fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
+        const { assert!(MULS == 3) };
         Unreduced { mid: _mm256_xor_si256(w.mid, _mm256_xor_si256(w.lo, w.hi)), ..w }
     }
 
@@ -242,6 +250,20 @@ vaes_avx2! {
         len_block: u128,
     ) -> Block {
         gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
+    }
+}
+
+vaes_avx2! {
+    /// What the groups leave (`start..`, less than a small group): the
+    /// AES-NI tier's pieces (`vaes::aesni_rest`, out of line).
+    #[inline]
+    fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
+        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> Block {
+        vaes::aesni_rest::<ROUND_KEYS, SEAL>(s, data, start, len_block)
     }
 }
 

@@ -8,10 +8,11 @@
 //! H^9..H^16 (small groups) or H^9..H^32 (big) are computed per call. A GCM
 //! message of 33 to 256 bytes is one AES batch of up to four registers
 //! with byte-masked loads and stores (`one_batch`), one of at most 32 bytes
-//! runs the AES-NI tier's code; what the groups of a longer message leave
-//! (less than one small group) is finished by the AES-NI tier's pieces
-//! (`gcm_aesni`, `siv`), called out of line (`vaes.rs`: no legacy-SSE
-//! instruction runs after wide code).
+//! runs the AES-NI tier's code. What the groups of a longer GCM message
+//! leave (less than one small group) is one masked batch too
+//! (`rest_batch`) from 33 bytes, the AES-NI tier's pieces below that and
+//! for GCM-SIV (`gcm_aesni`, `siv`); all called out of line (`vaes.rs`: no
+//! legacy-SSE instruction runs after wide code).
 //! The contracts of the entry points are those of `gcm_aesni.rs` and
 //! `siv.rs`.
 
@@ -44,6 +45,12 @@ const BIG_FROM: usize = 2048;
 /// inside the group loop. The shape this tier's loops were tuned in;
 /// before the loop, LLVM lays the group path out differently here.
 const PEEL_FIRST: bool = false;
+
+/// The multiplies per product of GCM seal's group loops on a CPU whose
+/// `vpclmulqdq` issues every cycle (`cpu::x86_64::clmul_every_cycle`: Intel),
+/// four: schoolbook, 2–3 % faster than Karatsuba's three from 16 KiB on
+/// Emerald Rapids (docs/benchmarks.md); AMD keeps three (`engine.rs`).
+const FULL_RATE_MULS: usize = 4;
 
 /// Bytes per register.
 const RB: usize = 64;
@@ -172,24 +179,32 @@ vaes_avx512! {
         );
     }
 
-    /// `acc += a · b` lane by lane with three multiplies (Karatsuba): `bk`
-    /// holds `b`'s halves XORed, `acc.mid` collects the products of the
-    /// halves' sums, and [`karatsuba_done`] turns it into the middle term.
-    /// The multiplier has half the throughput of the AES units on the CPUs
-    /// with VAES measured here: three multiplies instead of four is what lets
-    /// a group's hash fit under its AES.
+    /// `acc += a · b` lane by lane with `MULS` multiplies: 4, schoolbook
+    /// ([`mul_acc4`]; `bk` unused), or 3, Karatsuba: `bk` holds `b`'s halves
+    /// XORed, `acc.mid` collects the products of the halves' sums, and
+    /// [`sum_done`] turns it into the middle term. Which is faster depends
+    /// on the CPU (`engine.rs`): on AMD `vpclmulqdq` issues once every two
+    /// cycles and three multiplies are what let a group's hash fit under its
+    /// AES; on Intel it issues every cycle, on the port the shuffles use, and
+    /// the shuffle and XOR that Karatsuba adds cost more than the multiply it
+    /// saves.
     #[inline]
-    fn mul_acc_k(acc: &mut Unreduced, a: __m512i, b: __m512i, bk: __m512i) {
-        let ak = _mm512_xor_si512(a, _mm512_shuffle_epi32::<0x4e>(a));
-        acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
-        acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
-        acc.mid = _mm512_xor_si512(acc.mid, _mm512_clmulepi64_epi128::<0x00>(ak, bk));
+    fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m512i, b: __m512i, bk: __m512i) {
+        const { assert!(MULS == 3 || MULS == 4) };
+        if MULS == 4 {
+            mul_acc4(acc, a, b);
+        } else {
+            let ak = _mm512_xor_si512(a, _mm512_shuffle_epi32::<0x4e>(a));
+            acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
+            acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
+            acc.mid = _mm512_xor_si512(acc.mid, _mm512_clmulepi64_epi128::<0x00>(ak, bk));
+        }
     }
 
-    /// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
+    /// A sum built with [`mul_acc`] as an ordinary unreduced sum.
     #[inline]
-    fn karatsuba_done(w: Unreduced) -> Unreduced {
-        Unreduced { mid: _mm512_ternarylogic_epi64::<0x96>(w.mid, w.lo, w.hi), ..w }
+    fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
+        if MULS == 4 { w } else { Unreduced { mid: _mm512_ternarylogic_epi64::<0x96>(w.mid, w.lo, w.hi), ..w } }
     }
 
     /// The reduction of `clmul.rs`, on each lane.
@@ -253,7 +268,7 @@ vaes_avx512! {
         (_mm512_shuffle_i64x2::<0x1b>(low, low), _mm512_shuffle_i64x2::<0x1b>(high, high))
     }
 
-    /// Karatsuba's middle factor of each lane's power (`mul_acc_k`'s `bk`):
+    /// Karatsuba's middle factor of each lane's power (`mul_acc`'s `bk`):
     /// the XOR of its halves, in the low half.
     #[inline]
     fn karatsuba_factor(p: Reg) -> Reg {
@@ -301,12 +316,9 @@ vaes_avx512! {
     }
 
     /// GCM of a message of `XMM_REST` bytes up to a small group: the AAD,
-    /// then [`one_batch`]. Not inlined: inlined into the entry points, it
+    /// then [`batch_from`]. Not inlined: inlined into the entry points, it
     /// costs their group path registers (measured: 30 instructions more per
-    /// call at 256 bytes to 1 KiB, round-key addresses spilled). For the
-    /// same reason what the groups leave stays on the AES-NI pieces (a
-    /// one-batch rest measured faster on its own, slower in the entry
-    /// points).
+    /// call at 256 bytes to 1 KiB, round-key addresses spilled).
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
@@ -319,19 +331,61 @@ vaes_avx512! {
         len_block: u128,
     ) -> Block {
         let s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-        match data.len().div_ceil(RB) {
-            0..=1 => one_batch::<ROUND_KEYS, SEAL, 1>(&s, data, len_block),
-            2 => one_batch::<ROUND_KEYS, SEAL, 2>(&s, data, len_block),
-            _ => one_batch::<ROUND_KEYS, SEAL, 4>(&s, data, len_block),
+        batch_from::<ROUND_KEYS, SEAL>(&s, data, 0, len_block)
+    }
+
+    /// What the groups leave (`start..`, less than a small group): more
+    /// than `XMM_REST` bytes in [`batch_from`], fewer on the AES-NI tier's
+    /// pieces (`vaes::aesni_rest`). Each out of line, called from
+    /// `vaes::gcm_groups`, whose loops need the registers.
+    #[inline]
+    fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
+        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> Block {
+        if data.len() - start > XMM_REST {
+            rest_batch::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+        } else {
+            vaes::aesni_rest::<ROUND_KEYS, SEAL>(s, data, start, len_block)
         }
     }
 
-    /// The whole message (at most `RB · N` bytes; more than `RB · N / 2`
-    /// when `N` > 1) in one AES batch of `N` registers with E(K, J0) beside
-    /// it, read and written with byte masks, so no byte outside the message
-    /// is touched and nothing is copied; then the hash of the message as
-    /// ciphertext (zero past the end) and of the length block, one
-    /// reduction, and the tag. `s` is the state after the AAD.
+    /// [`batch_from`] out of line, for [`gcm_leftover`].
+    #[inline(never)]
+    fn rest_batch<const ROUND_KEYS: usize, const SEAL: bool>(
+        s: &gcm_aesni::State<'_, ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> Block {
+        batch_from::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+    }
+
+    /// The message from `start` (at most a small group) in [`one_batch`]
+    /// of as few registers as hold it.
+    #[inline]
+    fn batch_from<const ROUND_KEYS: usize, const SEAL: bool>(
+        s: &gcm_aesni::State<'_, ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> Block {
+        match (data.len() - start).div_ceil(RB) {
+            0..=1 => one_batch::<ROUND_KEYS, SEAL, 1>(s, data, start, len_block),
+            2 => one_batch::<ROUND_KEYS, SEAL, 2>(s, data, start, len_block),
+            _ => one_batch::<ROUND_KEYS, SEAL, 4>(s, data, start, len_block),
+        }
+    }
+
+    /// The message from `start` (at most `RB · N` bytes; more than `RB · N
+    /// / 2` when `N` > 1) in one AES batch of `N` registers with E(K, J0)
+    /// beside it, read and written with byte masks, so no byte outside the
+    /// message is touched and nothing is copied; then the hash of those
+    /// bytes as ciphertext (zero past the end) and of the length block, one
+    /// reduction, and the tag. `s` is the state after the AAD and the
+    /// bytes before `start` (its counter the next block's).
     ///
     /// The powers: block b of t (from 0) takes H^(t + 1 − b), and the length
     /// block H^1. A table `d` holds H^20..H^1 (16 bytes each, from entry 0)
@@ -342,11 +396,14 @@ vaes_avx512! {
     fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
         s: &gcm_aesni::State<'_, ROUND_KEYS>,
         data: &mut InOut<'_>,
+        start: usize,
         len_block: u128,
     ) -> Block {
         const { assert!(N == 1 || N == 2 || N == 4) };
-        let rest = data.len();
+        assert!(start <= data.len());
+        let rest = data.len() - start;
         let (src, dst) = data.raw_ptrs();
+        let (src, dst) = (src.wrapping_add(start), dst.wrapping_add(start));
         assert!(rest <= RB * N);
         // Register i covers bytes RB·i.. of the message: its mask selects
         // the ones below `rest`.
@@ -389,8 +446,9 @@ vaes_avx512! {
         let k = broadcast_block(&rk[ROUND_KEYS - 1]);
         let input: [Reg; N] = core::array::from_fn(|i| {
             // SAFETY: the mask selects bytes RB·i.. RB·i + n of the `rest`
-            // bytes from `src` with n ≤ rest − RB·i (none when RB·i ≥
-            // rest): all inside the input. Masked-off bytes are not read.
+            // bytes from `src` (the input from `start ≤ len`) with n ≤ rest
+            // − RB·i (none when RB·i ≥ rest): all inside the input.
+            // Masked-off bytes are not read.
             unsafe { _mm512_maskz_loadu_epi8(masks[i], src.wrapping_add(RB * i).cast()) }
         });
         let output: [Reg; N] =
@@ -419,13 +477,13 @@ vaes_avx512! {
             let x = for_hash_reg::<true>(*x);
             let x = if i == 0 { xor(x, widen(s.acc)) } else { x };
             let (p, k) = powers(19 + 4 * i - blocks);
-            mul_acc_k(&mut w, x, p, k);
+            mul_acc::<3>(&mut w, x, p, k);
         }
         // Entry 19 is H^1, followed by zeros.
         let (p, k) = powers(19);
-        mul_acc_k(&mut w, widen(for_hash::<true>(super::from_u128(len_block))), p, k);
+        mul_acc::<3>(&mut w, widen(for_hash::<true>(super::from_u128(len_block))), p, k);
         d.zeroize();
-        super::store(_mm_xor_si128(for_hash::<true>(sum_value(karatsuba_done(w))), tag_mask))
+        super::store(_mm_xor_si128(for_hash::<true>(sum_value(sum_done::<3>(w))), tag_mask))
     }
 }
 
