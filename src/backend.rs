@@ -230,6 +230,28 @@ pub(crate) fn expand_key<const ROUND_KEYS: usize, const KB: usize>(
     }
 }
 
+/// AES encryption of one block under `round_keys` on `tier`'s instructions:
+/// QUIC's header-protection mask (`rustls::quic`'s header key).
+#[cfg(feature = "rustls")]
+pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
+    tier: Tier,
+    round_keys: &RoundKeys<ROUND_KEYS>,
+    block: &Block,
+) -> Block {
+    // SAFETY: the AES-NI token proves its features were detected.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        x86_64::aes::encrypt_block(tier.aesni(), round_keys, block)
+    }
+    #[cfg(target_arch = "aarch64")]
+    let _dit = aarch64::DitGuard::new();
+    // SAFETY: the ARMv8 token proves its features were detected.
+    #[cfg(target_arch = "aarch64")]
+    unsafe {
+        aarch64::aes::encrypt_block(tier.armv8(), round_keys, block)
+    }
+}
+
 /// Expands `key` into `round_keys` and computes H^1..H^8 into `h_powers`, on
 /// `tier`'s instructions.
 pub(crate) fn init_gcm_key<const ROUND_KEYS: usize, const KB: usize>(

@@ -61,6 +61,7 @@
 //! | `getrandom` | [`random::Generator`], [`random::process_restored`] | the operating system's randomness (`getrandom`, which works without `std` on the targets it supports); fork detection rides on libc where there is one (`pthread_atfork`, `MADV_WIPEONFORK`, `getpid`) |
 //! | `std` (default; implies both) | the generated-nonce methods ([`Aead::encrypt_with_generated_nonce`] and kin), [`random::fill`], the `std::io` adapters of [`stream`] ([`stream::Writer`], [`stream::Reader`], [`stream::DecryptingWriter`]), the standard library's CPU detection | thread-local storage: each thread's nonce reservations and generator, and the re-entrancy flags that keep a signal handler from reusing a nonce; `std::io` for the adapters |
 //! | `aead` | RustCrypto's `aead` 0.6 traits ([`aead_traits`]) | the `aead` crate |
+//! | `rustls` (implies `std`) | this crate's AES-GCM as rustls 0.23's TLS 1.3 and 1.2 record protection and QUIC packet protection ([`rustls`](mod@rustls): the suites, `provider()`, `wrap`) | the `rustls` crate, with its `ring` provider for the hash, HKDF, PRF, key exchange and signatures |
 //! | `cpu-rng-reseed` (default) | RDSEED / RNDRRS mixed into the generator's seeds | — |
 //!
 //! x86_64 targets whose ABI is soft-float (`x86_64-unknown-none`,
@@ -107,6 +108,8 @@ mod nonce;
 pub mod placement;
 #[cfg(feature = "getrandom")]
 pub mod random;
+#[cfg(feature = "rustls")]
+pub mod rustls;
 pub mod stream;
 pub mod xaes_gcm;
 

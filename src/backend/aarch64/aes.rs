@@ -271,6 +271,24 @@ armv8_aes! {
         rk.zeroize();
     }
 
+    /// AES encryption of one block under `keys`, as on x86_64: QUIC's
+    /// header-protection mask (`rustls` feature). The block and round keys
+    /// in registers are wiped before returning.
+    #[cfg(feature = "rustls")]
+    pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
+        _token: Armv8,
+        keys: &RoundKeys<ROUND_KEYS>,
+        block: &crate::block::Block,
+    ) -> crate::block::Block {
+        let mut rk = load_round_keys(keys);
+        let mut b = [load(block)];
+        encrypt_blocks_inline!(&rk, &mut b);
+        let out = store_each(&b)[0];
+        b.zeroize();
+        rk.zeroize();
+        out
+    }
+
     /// Loads the round keys into registers (the compiler keeps what fits).
     #[inline]
     pub(crate) fn load_round_keys<const ROUND_KEYS: usize>(

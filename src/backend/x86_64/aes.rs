@@ -234,6 +234,24 @@ aesni_clmul! {
         rk.zeroize();
     }
 
+    /// AES encryption of one block under `keys`: QUIC's header-protection
+    /// mask (`rustls` feature, through `backend::encrypt_block`). The block
+    /// and round keys in registers are wiped before returning.
+    #[cfg(feature = "rustls")]
+    pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
+        _token: AesNiClmul,
+        keys: &RoundKeys<ROUND_KEYS>,
+        block: &crate::block::Block,
+    ) -> crate::block::Block {
+        let mut rk = load_round_keys(keys);
+        let mut b = [load(block)];
+        encrypt_blocks(&rk, &mut b);
+        let out = store_each(&b)[0];
+        b.zeroize();
+        rk.zeroize();
+        out
+    }
+
     /// Loads the round keys into registers (the compiler keeps what fits).
     #[inline]
     pub(crate) fn load_round_keys<const ROUND_KEYS: usize>(
