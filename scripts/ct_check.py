@@ -802,6 +802,13 @@ class Analyzer:
                 reads_dest = bool(VEX_READS_DEST.match(m)) or (dest.mask is not None and not dest.zeroing)
                 if len([o for o in ops if o.kind != "imm"]) <= 1:
                     reads_dest = True
+                # The load form of vmovss/vmovsd (two operands, memory source)
+                # writes the whole register, zeroing the rest (SDM vol. 2B,
+                # MOVSS: "VEX.128 encoded version ... load ... bits (MAXVL-1:32)
+                # of the destination are zeroed"); only the three-register
+                # form merges.
+                if m in ("vmovss", "vmovsd") and len(ops) == 2 and ops[0].kind == "mem":
+                    reads_dest = False
             else:
                 pure = strip_suffix(m, PURE_WRITE) is not None or m in PURE_WRITE
                 if m in ("movss", "movsd") and srcs and srcs[0].kind == "mem":

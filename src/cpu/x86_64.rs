@@ -251,7 +251,7 @@ impl VaesAvx512 {
 
 /// Whether the CPU's `vpclmulqdq` issues every cycle (Intel's cores; on
 /// the AMD cores measured here, Zen 3 to 5, it issues once every two
-/// cycles), which decides how many multiplies a product takes in GCM seal's
+/// cycles), which decides how many multiplies a product takes in GCM's
 /// AVX-512 group loops (`backend/x86_64/engine.rs`, `FULL_RATE_MULS`). Read
 /// from the CPUID vendor string once per process; a speed choice only:
 /// either answer computes the same bytes.

@@ -48,7 +48,7 @@
 //! to 5), 4 (schoolbook; `k` unused) on the AVX-512 tier where it issues
 //! every cycle on the port the shuffles use (Intel: Karatsuba trades one
 //! multiply for a shuffle and an XOR there, a loss). `vaes.rs` picks it per
-//! CPU for GCM seal; every other caller passes 3.
+//! CPU for GCM; every other caller passes 3.
 //!
 //! A group of `N` registers (`N` ≤ `BIG`) uses the last `N` registers of the
 //! powers, so the VAES tiers run short messages (and what the big groups

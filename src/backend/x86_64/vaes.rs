@@ -11,7 +11,7 @@
 //! Besides the engine's pieces, the tier supplies `Token` (its feature
 //! token), `SMALL`, `BIG_FROM` (the message length from which the big
 //! groups pay for their extra powers), `FULL_RATE_MULS` (the multiplies
-//! per product GCM seal's groups use where `vpclmulqdq` issues every cycle,
+//! per product GCM's groups use where `vpclmulqdq` issues every cycle,
 //! `cpu::x86_64::clmul_every_cycle`; 3 elsewhere), `group_powers`, and `gcm_short` with
 //! `GCM_SHORT_MAX` (GCM of a message of at most that many bytes: less than a
 //! small group, or on AVX-512 exactly one, in one masked batch),
@@ -62,10 +62,7 @@ tier! {
     ) -> Block {
         if data.len() <= GCM_SHORT_MAX {
             gcm_short::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
-        } else if SEAL && FULL_RATE_MULS != 3 && crate::cpu::x86_64::clmul_every_cycle() {
-            // Seal only: open with four multiplies measured faster still on
-            // Intel, but its AES-128 build reloads the counter where
-            // `scripts/ct-check.sh` reads it as secret (docs/design.md).
+        } else if FULL_RATE_MULS != 3 && crate::cpu::x86_64::clmul_every_cycle() {
             gcm_groups::<ROUND_KEYS, SEAL, FULL_RATE_MULS>(keys, h_powers, j0, aad, data, len_block)
         } else {
             gcm_groups::<ROUND_KEYS, SEAL, 3>(keys, h_powers, j0, aad, data, len_block)

@@ -46,10 +46,11 @@ const BIG_FROM: usize = 2048;
 /// before the loop, LLVM lays the group path out differently here.
 const PEEL_FIRST: bool = false;
 
-/// The multiplies per product of GCM seal's group loops on a CPU whose
+/// The multiplies per product of GCM's group loops on a CPU whose
 /// `vpclmulqdq` issues every cycle (`cpu::x86_64::clmul_every_cycle`: Intel),
-/// four: schoolbook, 2–3 % faster than Karatsuba's three from 16 KiB on
-/// Emerald Rapids (docs/benchmarks.md); AMD keeps three (`engine.rs`).
+/// four: schoolbook, from 16 KiB 2–3 % faster than Karatsuba's three in seal
+/// and 6–8 % in open on Emerald Rapids (docs/benchmarks.md); AMD keeps three
+/// (`engine.rs`).
 const FULL_RATE_MULS: usize = 4;
 
 /// Bytes per register.
