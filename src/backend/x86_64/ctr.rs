@@ -72,6 +72,20 @@ aesni_clmul! {
         mul_acc_k(acc, a, b, bk);
     }
 
+    /// The engine's `mul_acc_in_pairs`: this tier adds each product on its
+    /// own (`mul_acc`; `held` and `first` unused).
+    #[inline]
+    fn mul_acc_in_pairs<const MULS: usize>(
+        acc: &mut Unreduced,
+        _held: &mut Unreduced,
+        _first: bool,
+        a: __m128i,
+        b: __m128i,
+        bk: __m128i,
+    ) {
+        mul_acc::<MULS>(acc, a, b, bk);
+    }
+
     /// The engine's `sum_done`: `clmul::karatsuba_done`.
     #[inline]
     fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {

@@ -20,7 +20,7 @@
 //! | `load_reg`, `store_reg`, `xor`, `widen`, `for_hash_reg` | data in and out of registers |
 //! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last`, `broadcast_block` | counter blocks, AES rounds of a group, a round key in every lane |
 //! | `ctr_keys`, `wipe_ctr_keys` | the round keys a CTR-only pass reads, and their wiping after it |
-//! | `Unreduced`, `unreduced_zero`, `mul_acc`, `sum_done` | unreduced sums of lane-wise products, `MULS` multiplies each (below) |
+//! | `Unreduced`, `unreduced_zero`, `mul_acc`, `mul_acc_in_pairs`, `sum_done` | unreduced sums of lane-wise products, `MULS` multiplies each (below); in the stitched rounds, two registers' products added at once where the tier can (AVX-512, four multiplies: one three-way XOR for both low halves, one for both high) |
 //! | `sum_value` | the reduced value of an unreduced sum, lanes added |
 //!
 //! # Why the loops look like this
@@ -61,8 +61,8 @@ use zeroize::Zeroize;
 
 use super::{
     BIG, Key, PEEL_FIRST, RB, Reg, Unreduced, aes_last, aes_round, aes_round_pinned,
-    broadcast_block, counters_group, ctr_keys, for_hash_reg, load_reg, mul_acc, store_reg,
-    sum_done, sum_value, tier, unreduced_zero, widen, wipe_ctr_keys, xor,
+    broadcast_block, counters_group, ctr_keys, for_hash_reg, load_reg, mul_acc, mul_acc_in_pairs,
+    store_reg, sum_done, sum_value, tier, unreduced_zero, widen, wipe_ctr_keys, xor,
 };
 use crate::inout::InOut;
 
@@ -119,6 +119,9 @@ struct Stitch<const N: usize> {
     acc: __m128i,
     /// The group's sum so far.
     w: Unreduced,
+    /// The low and high products of an odd unit's register, held for the
+    /// next unit to add with its own (`mul_acc_in_pairs`).
+    held: Unreduced,
 }
 
 tier! {
@@ -238,7 +241,9 @@ tier! {
                 let i = N - unit;
                 let xi = for_hash_reg::<GCM>(data);
                 let xi = if i == 0 { xor(xi, widen(st.acc)) } else { xi };
-                mul_acc::<MULS>(&mut st.w, xi, pw.p[BIG - N + i], pw.k[BIG - N + i]);
+                // Units pair up, 1 with 2, 3 with 4, ...: `N` is even.
+                let first = unit % 2 == 1;
+                mul_acc_in_pairs::<MULS>(&mut st.w, &mut st.held, first, xi, pw.p[BIG - N + i], pw.k[BIG - N + i]);
             }
         }
     }
@@ -270,6 +275,8 @@ tier! {
     ) -> HashState {
         const {
             assert!(ROUND_KEYS == 11 || ROUND_KEYS == 15);
+            // The units' products pair up (`mul_acc_in_pairs`).
+            assert!(N.is_multiple_of(2));
             // Every unit has a round: the last follows round ROUND_KEYS − 2.
             assert!(ROUND_KEYS - 2 > N);
         };
@@ -282,7 +289,7 @@ tier! {
         for b in b.iter_mut() {
             *b = xor(*b, k);
         }
-        let mut st = Stitch { b, acc: _mm_setzero_si128(), w: unreduced_zero() };
+        let mut st = Stitch { b, acc: _mm_setzero_si128(), w: unreduced_zero(), held: unreduced_zero() };
         stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 1>(&mut st, rk, x, s, pw);
         stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 2>(&mut st, rk, x, s, pw);
         stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 3>(&mut st, rk, x, s, pw);

@@ -156,6 +156,20 @@ vaes_avx2! {
         acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x00>(ak, bk));
     }
 
+    /// The engine's `mul_acc_in_pairs`: this tier adds each product on its
+    /// own ([`mul_acc`]; `held` and `first` unused).
+    #[inline]
+    fn mul_acc_in_pairs<const MULS: usize>(
+        acc: &mut Unreduced,
+        _held: &mut Unreduced,
+        _first: bool,
+        a: __m256i,
+        b: __m256i,
+        bk: __m256i,
+    ) {
+        mul_acc::<MULS>(acc, a, b, bk);
+    }
+
     /// A sum built with [`mul_acc`] as an ordinary unreduced sum.
     #[inline]
     fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {

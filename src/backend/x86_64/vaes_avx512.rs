@@ -202,6 +202,42 @@ vaes_avx512! {
         }
     }
 
+    /// The engine's `mul_acc_in_pairs`: with four multiplies, the first
+    /// register of a pair (`first`) leaves its low and high products in
+    /// `held`, and the second adds both registers' at once with one
+    /// three-way XOR each (the middle terms go in at once, as in
+    /// [`mul_acc4`]): four XORs for two products instead of six. On Intel,
+    /// where every 512-bit instruction issues on one of two ports, that is
+    /// what the loop runs out of (docs/benchmarks.md, Emerald Rapids, run
+    /// 5). With three multiplies (AMD), [`mul_acc`] as it is.
+    #[inline]
+    fn mul_acc_in_pairs<const MULS: usize>(
+        acc: &mut Unreduced,
+        held: &mut Unreduced,
+        first: bool,
+        a: __m512i,
+        b: __m512i,
+        bk: __m512i,
+    ) {
+        if MULS != 4 {
+            return mul_acc::<MULS>(acc, a, b, bk);
+        }
+        let lo = _mm512_clmulepi64_epi128::<0x00>(a, b);
+        let hi = _mm512_clmulepi64_epi128::<0x11>(a, b);
+        acc.mid = _mm512_ternarylogic_epi64::<0x96>(
+            acc.mid,
+            _mm512_clmulepi64_epi128::<0x01>(a, b),
+            _mm512_clmulepi64_epi128::<0x10>(a, b),
+        );
+        if first {
+            held.lo = lo;
+            held.hi = hi;
+        } else {
+            acc.lo = _mm512_ternarylogic_epi64::<0x96>(acc.lo, held.lo, lo);
+            acc.hi = _mm512_ternarylogic_epi64::<0x96>(acc.hi, held.hi, hi);
+        }
+    }
+
     /// A sum built with [`mul_acc`] as an ordinary unreduced sum.
     #[inline]
     fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
