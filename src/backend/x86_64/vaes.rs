@@ -85,7 +85,7 @@ tier! {
         let mut s = gcm_aesni::state_new(keys, h_powers, j0, aad);
         let (mut st, mut done) = (state_from(s.acc), 0);
         let big = big(data.len());
-        let mut pw = group_powers(&h_powers.0, big);
+        let mut pw = group_powers::<_, MULS>(&h_powers.0, big);
         let rk = &keys.0;
         if SEAL {
             if big {
@@ -147,7 +147,7 @@ tier! {
         let mut s = siv::state_new(keys, nonce, aad, data.len());
         let (mut st, mut done) = (state_from(s.acc), 0);
         let big = big(data.len());
-        let mut pw = group_powers(&s.h, big);
+        let mut pw = group_powers::<_, 3>(&s.h, big);
         if big {
             hash_only::<false, BIG>(&mut st, data, &pw, done);
 
@@ -195,7 +195,7 @@ tier! {
         s.ctr = siv::initial_counter_from(tag);
         let (mut st, mut done) = (state_from(s.acc), 0);
         let big = big(data.len());
-        let mut pw = group_powers(&s.h, big);
+        let mut pw = group_powers::<_, 3>(&s.h, big);
         if big {
             hash_output::<_, ROUND_KEYS, false, 3, BIG>(&s.enc, &pw, &mut s.ctr, &mut st, data, done);
 
@@ -426,7 +426,7 @@ mod tests {
                 *x = x86_64::load(&expected[i]);
             }
             let mut regs = [[0u8; RB]; BIG];
-            let powers = group_powers(&h, true);
+            let powers = group_powers::<_, 3>(&h, true);
             for (p, k) in powers.p.iter().zip(&powers.k) {
                 // Karatsuba's factor: the halves of each lane's power XORed.
                 let mut pb = [0u8; 64];

@@ -206,8 +206,9 @@ vaes_avx2! {
     /// 16-byte powers in order): the last four registers from the key and, if
     /// `big` groups will be used, the first four those times H^8 (else zero).
     #[inline]
-    fn group_powers<B>(h: &[B; 8], big: bool) -> Powers<BIG> {
-        const { assert!(size_of::<B>() == 16 && BIG == 8) };
+    fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<BIG> {
+        // Three multiplies per product on this tier (`FULL_RATE_MULS`).
+        const { assert!(size_of::<B>() == 16 && BIG == 8 && MULS == 3) };
         let mut p = [_mm256_setzero_si256(); BIG];
         for i in 0..4 {
             // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); this reads

@@ -272,9 +272,11 @@ vaes_avx512! {
     /// The multipliers of a big group (`Powers`) from H^1..H^8 (`h`, eight
     /// 16-byte powers in order): the last two registers from the key, the two
     /// before them times H^8 and, if `big` groups will be used, the first four
-    /// those times H^16 (else zero).
+    /// those times H^16 (else zero). Karatsuba's factors (`k`) only for
+    /// three multiplies per product (`MULS`); four read none, and the call
+    /// does not compute them (zero).
     #[inline]
-    fn group_powers<B>(h: &[B; 8], big: bool) -> Powers<BIG> {
+    fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<BIG> {
         const { assert!(BIG == 8) };
         let mut p = [_mm512_setzero_si512(); BIG];
         (p[7], p[6]) = key_powers_reversed(h);
@@ -287,7 +289,11 @@ vaes_avx512! {
                 p[i] = mul4(p[i + 4], h16);
             }
         }
-        let k = core::array::from_fn(|i| karatsuba_factor(p[i]));
+        let k = if MULS == 3 {
+            core::array::from_fn(|i| karatsuba_factor(p[i]))
+        } else {
+            [_mm512_setzero_si512(); BIG]
+        };
         Powers { p, k }
     }
 
