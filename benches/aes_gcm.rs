@@ -100,7 +100,7 @@ fn aes_gcm(c: &mut Criterion) {
 }
 
 /// Benchmarks one variant: `Hw` is this crate's key type, `Rc` RustCrypto's.
-fn bench_variant<Hw: Aead<Nonce = Nonce>, Rc: AeadInOut + KeyInit>(
+fn bench_variant<Hw: Aead<Nonce = Nonce, Tag = Tag>, Rc: AeadInOut + KeyInit>(
     c: &mut Criterion,
     variant: Variant,
 ) {

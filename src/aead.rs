@@ -71,6 +71,18 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// ```
     const NONCE_LEN: usize;
 
+    /// The length in bytes of what a seal appends (the [`Tag`](Self::Tag)): 16
+    /// ([`TAG_LEN`](crate::TAG_LEN)), or 48 for
+    /// [`KcXaes256Gcm`](crate::xaes_gcm::KcXaes256Gcm) (GCM's tag, then the
+    /// 32-byte key commitment).
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, xaes_gcm::KcXaes256Gcm};
+    /// assert_eq!(Aes256Gcm::TAG_LEN, 16);
+    /// assert_eq!(KcXaes256Gcm::TAG_LEN, 48);
+    /// ```
+    const TAG_LEN: usize;
+
     /// Builds the key state on the fastest hardware tier the CPU has.
     ///
     /// The CPU is checked before the key is read: on a CPU without the needed
@@ -143,7 +155,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// ```
     fn encrypt(&self, nonce: &Self::Nonce, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         self.check_call(aad.len(), plaintext.len())?;
-        let mut out = vec![0u8; plaintext.len() + TAG_LEN];
+        let mut out = vec![0u8; plaintext.len() + Self::TAG_LEN];
         let written = self.encrypt_to(nonce, aad, plaintext, &mut out)?;
         debug_assert_eq!(written, out.len());
         Ok(out)
@@ -171,7 +183,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     ) -> Result<Vec<u8>, Error> {
         let text_len = ciphertext_and_tag
             .len()
-            .checked_sub(TAG_LEN)
+            .checked_sub(Self::TAG_LEN)
             .ok_or(Error::CiphertextTooShort)?;
         self.check_call(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
@@ -202,13 +214,13 @@ pub trait Aead: sealed::Core + Send + Sync {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         self.check_call(aad.len(), plaintext.len())?;
-        let needed = plaintext.len() + TAG_LEN;
+        let needed = plaintext.len() + Self::TAG_LEN;
         let Some(out) = out.get_mut(..needed) else {
             return Err(Error::BufferTooSmall { needed });
         };
         let (ciphertext, tag_out) = out.split_at_mut(plaintext.len());
         let tag = self.seal_core(nonce, aad, &mut InOut::copy(plaintext, ciphertext));
-        tag_out.copy_from_slice(&tag);
+        tag_out.copy_from_slice(tag.as_ref());
         Ok(needed)
     }
 
@@ -238,15 +250,15 @@ pub trait Aead: sealed::Core + Send + Sync {
     ) -> Result<usize, Error> {
         let text_len = ciphertext_and_tag
             .len()
-            .checked_sub(TAG_LEN)
+            .checked_sub(Self::TAG_LEN)
             .ok_or(Error::CiphertextTooShort)?;
         self.check_call(aad.len(), text_len)?;
         let (ciphertext, tag) = ciphertext_and_tag.split_at(text_len);
         let Some(out) = out.get_mut(..text_len) else {
             return Err(Error::BufferTooSmall { needed: text_len });
         };
-        let mut received = [0u8; TAG_LEN];
-        received.copy_from_slice(tag);
+        // `tag` is exactly `TAG_LEN` bytes, so the conversion succeeds.
+        let received = Self::Tag::try_from(tag).map_err(|_| Error::CiphertextTooShort)?;
         let computed = self.open_core(nonce, aad, &mut InOut::copy(ciphertext, out), &received);
         verify_or_wipe(computed, &received, out)?;
         Ok(text_len)
@@ -269,7 +281,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         nonce: &Self::Nonce,
         aad: &[u8],
         buffer: &mut [u8],
-    ) -> Result<Tag, Error> {
+    ) -> Result<Self::Tag, Error> {
         self.check_call(aad.len(), buffer.len())?;
         Ok(self.seal_core(nonce, aad, &mut InOut::in_place(buffer)))
     }
@@ -294,7 +306,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         nonce: &Self::Nonce,
         aad: &[u8],
         buffer: &mut [u8],
-        tag: &Tag,
+        tag: &Self::Tag,
     ) -> Result<(), Error> {
         self.check_call(aad.len(), buffer.len())?;
         let computed = self.open_core(nonce, aad, &mut InOut::in_place(buffer), tag);
@@ -421,7 +433,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         plaintext: &[u8],
     ) -> Result<Vec<u8>, Error> {
         self.check_call(aad.len(), plaintext.len())?;
-        let mut out = vec![0u8; plaintext.len() + TAG_LEN + Self::NONCE_LEN];
+        let mut out = vec![0u8; plaintext.len() + Self::TAG_LEN + Self::NONCE_LEN];
         let written = self.encrypt_nonce_appended_generated_to(aad, plaintext, &mut out)?;
         debug_assert_eq!(written, out.len());
         Ok(out)
@@ -452,7 +464,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         self.check_call(aad.len(), plaintext.len())?;
-        let needed = plaintext.len() + TAG_LEN + Self::NONCE_LEN;
+        let needed = plaintext.len() + Self::TAG_LEN + Self::NONCE_LEN;
         let Some(out) = out.get_mut(..needed) else {
             return Err(Error::BufferTooSmall { needed });
         };
@@ -480,7 +492,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     fn decrypt_nonce_appended(&self, aad: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
         let text_len = data
             .len()
-            .checked_sub(TAG_LEN + Self::NONCE_LEN)
+            .checked_sub(Self::TAG_LEN + Self::NONCE_LEN)
             .ok_or(Error::CiphertextTooShort)?;
         self.check_call(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
@@ -511,7 +523,7 @@ pub trait Aead: sealed::Core + Send + Sync {
             .len()
             .checked_sub(Self::NONCE_LEN)
             .ok_or(Error::CiphertextTooShort)?;
-        if sealed_len < TAG_LEN {
+        if sealed_len < Self::TAG_LEN {
             return Err(Error::CiphertextTooShort);
         }
         let (sealed, nonce) = data.split_at(sealed_len);

@@ -83,15 +83,15 @@ pub use ::aead;
 
 use ::aead::array::Array;
 use ::aead::common::InvalidLength;
-use ::aead::consts::{U12, U16, U24, U32};
+use ::aead::consts::{U12, U16, U24, U32, U48};
 use ::aead::inout::InOutBuf;
 use ::aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, TagPosition};
 
-use crate::aead::{Tag, verify_or_wipe};
+use crate::aead::verify_or_wipe;
 use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use crate::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use crate::inout::InOut;
-use crate::xaes_gcm::Xaes256Gcm;
+use crate::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
 
 /// [`AeadInOut::encrypt_inout_detached`] for every key type: the crate's
 /// checks, then its core seal over the caller's buffers.
@@ -100,7 +100,7 @@ fn seal<K: crate::Aead>(
     nonce: &K::Nonce,
     aad: &[u8],
     mut buffer: InOutBuf<'_, '_, u8>,
-) -> ::aead::Result<Tag> {
+) -> ::aead::Result<K::Tag> {
     key.check_call(aad.len(), buffer.len())
         .map_err(|_| ::aead::Error)?;
     Ok(key.seal_core(nonce, aad, &mut InOut::from_inout_buf(&mut buffer)))
@@ -113,7 +113,7 @@ fn open<K: crate::Aead>(
     nonce: &K::Nonce,
     aad: &[u8],
     mut buffer: InOutBuf<'_, '_, u8>,
-    tag: &Tag,
+    tag: &K::Tag,
 ) -> ::aead::Result<()> {
     key.check_call(aad.len(), buffer.len())
         .map_err(|_| ::aead::Error)?;
@@ -136,7 +136,7 @@ fn new_or_panic<K: crate::Aead>(key: &K::KeyBytes) -> K {
 /// The four `aead` trait impls of one key type; every body is a call of the
 /// generic functions above.
 macro_rules! impl_aead_traits {
-    ($($name:ident: key $KeySize:ty, nonce $NonceSize:ty;)+) => {$(
+    ($($name:ident: key $KeySize:ty, nonce $NonceSize:ty, tag $TagSize:ty;)+) => {$(
         impl KeySizeUser for $name {
             type KeySize = $KeySize;
         }
@@ -153,7 +153,7 @@ macro_rules! impl_aead_traits {
 
         impl AeadCore for $name {
             type NonceSize = $NonceSize;
-            type TagSize = U16;
+            type TagSize = $TagSize;
             const TAG_POSITION: TagPosition = TagPosition::Postfix;
         }
 
@@ -181,9 +181,10 @@ macro_rules! impl_aead_traits {
 }
 
 impl_aead_traits! {
-    Aes128Gcm: key U16, nonce U12;
-    Aes256Gcm: key U32, nonce U12;
-    Aes128GcmSiv: key U16, nonce U12;
-    Aes256GcmSiv: key U32, nonce U12;
-    Xaes256Gcm: key U32, nonce U24;
+    Aes128Gcm: key U16, nonce U12, tag U16;
+    Aes256Gcm: key U32, nonce U12, tag U16;
+    Aes128GcmSiv: key U16, nonce U12, tag U16;
+    Aes256GcmSiv: key U32, nonce U12, tag U16;
+    Xaes256Gcm: key U32, nonce U24, tag U16;
+    KcXaes256Gcm: key U32, nonce U24, tag U48;
 }

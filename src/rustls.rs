@@ -91,7 +91,7 @@ const SALT_LEN: usize = 4;
 
 /// The record protection keys: this crate's AES-GCM key types, with what the
 /// suites need to know of each.
-trait RecordKey: Aead<Nonce = Nonce> + Send + Sync + Sized + 'static {
+trait RecordKey: Aead<Nonce = Nonce, Tag = Tag> + Send + Sync + Sized + 'static {
     /// The key and IV as rustls's kernel-TLS export names them.
     fn secrets(key: AeadKey, iv: Iv) -> ConnectionTrafficSecrets;
 }

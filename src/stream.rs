@@ -61,7 +61,8 @@
 use alloc::vec::Vec;
 use core::ops::Deref;
 
-use crate::aead::{Aead, Tag};
+use crate::aead::Aead;
+use crate::aead::sealed::Core;
 use crate::error::Error;
 
 #[cfg(feature = "std")]
@@ -126,13 +127,13 @@ impl<K: Deref<Target: Aead>> Segments<K> {
     }
 
     /// The nonce of the segment at the current position.
-    fn nonce(&self, last: bool) -> Result<<K::Target as crate::aead::sealed::Core>::Nonce, Error> {
+    fn nonce(&self, last: bool) -> Result<<K::Target as Core>::Nonce, Error> {
         let len = K::Target::NONCE_LEN;
         let mut nonce = self.nonce;
         nonce[len - 5..len - 1].copy_from_slice(&self.position.to_be_bytes());
         nonce[len - 1] = u8::from(last);
         // The slice is exactly `NONCE_LEN` bytes, so the conversion succeeds.
-        <K::Target as crate::aead::sealed::Core>::Nonce::try_from(&nonce[..len])
+        <K::Target as Core>::Nonce::try_from(&nonce[..len])
             .map_err(|_| Error::InvalidPrefixLength { expected: len - 5 })
     }
 
@@ -252,7 +253,11 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
     /// assert_eq!(&buffer, b"in place");
     /// # Ok(()) }
     /// ```
-    pub fn encrypt_next_in_place(&mut self, aad: &[u8], buffer: &mut [u8]) -> Result<Tag, Error> {
+    pub fn encrypt_next_in_place(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<<K::Target as Core>::Tag, Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
         let result = self
@@ -314,7 +319,11 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
     /// assert_eq!(&buffer, b"the end");
     /// # Ok(()) }
     /// ```
-    pub fn encrypt_last_in_place(self, aad: &[u8], buffer: &mut [u8]) -> Result<Tag, Error> {
+    pub fn encrypt_last_in_place(
+        self,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<<K::Target as Core>::Tag, Error> {
         let nonce = self.segments.nonce(true)?;
         self.segments
             .key
@@ -450,7 +459,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
         &mut self,
         aad: &[u8],
         buffer: &mut [u8],
-        tag: &Tag,
+        tag: &<K::Target as Core>::Tag,
     ) -> Result<(), Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
@@ -524,7 +533,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
         self,
         aad: &[u8],
         buffer: &mut [u8],
-        tag: &Tag,
+        tag: &<K::Target as Core>::Tag,
     ) -> Result<(), Error> {
         let nonce = self.segments.nonce(true)?;
         self.segments

@@ -62,8 +62,11 @@
 //! ```
 
 use crate::aead::Tag;
+use crate::aead::sealed::Core;
 use crate::aes_gcm::{length_block, pre_counter_block};
 use crate::backend::Tier;
+use crate::backend::xaes::NonceBlocks;
+use crate::block::Block;
 use crate::error::Error;
 use crate::inout::InOut;
 use crate::key::XaesKey;
@@ -117,20 +120,39 @@ pub const MAX_PLAINTEXT_LEN: u64 = crate::aes_gcm::MAX_PLAINTEXT_LEN;
 /// ```
 pub const MAX_AAD_LEN: u64 = crate::aes_gcm::MAX_AAD_LEN;
 
-/// The KDF's two input blocks for nonce `nonce`, before the XOR with K1 (as
-/// `u128::from_le_bytes`, the way blocks travel to the kernels). Steps 3 and
-/// 4: "M1 = 0x00 || 0x01 || 0x58 || 0x00 || N\[:12\]", "M2 = 0x00 || 0x02 ||
-/// 0x58 || 0x00 || N\[:12\]" — the 16-bit big-endian counter i = 1, 2, the
-/// label `X` (0x58) and a zero separator (NIST SP 800-108r1 §4.1), then the
-/// first half of the nonce as the context.
-fn kdf_blocks(nonce: &XNonce) -> [u128; 2] {
-    let block = |i: u8| {
+/// The nonce's blocks for the kernels (as `u128::from_le_bytes`, the way
+/// blocks travel to them). The KDF's two input blocks, before the XOR with
+/// K1, steps 3 and 4: "M1 = 0x00 || 0x01 || 0x58 || 0x00 || N\[:12\]", "M2 =
+/// 0x00 || 0x02 || 0x58 || 0x00 || N\[:12\]" — the 16-bit big-endian
+/// counter i = 1, 2, the label `X` (0x58) and a zero separator (NIST SP
+/// 800-108r1 §4.1), then the first half of the nonce as the context. With
+/// `COMMIT`, KC-XAES-256-GCM's (ePrint 2025/758): X₀ = "XCMT" ‖ N\[:12\],
+/// and T₁, T₂ = N\[12:\] ‖ 0x0001 ‖ i as 16-bit big-endian, i = 1, 2
+/// ([`KcXaes256Gcm`]); without, zero.
+fn nonce_blocks<const COMMIT: bool>(nonce: &XNonce) -> NonceBlocks {
+    let block = |head: [u8; 4], tail: [u8; 12]| {
         let mut m = [0u8; 16];
-        m[..4].copy_from_slice(&[0x00, i, b'X', 0x00]);
-        m[4..].copy_from_slice(&nonce[..12]);
+        m[..4].copy_from_slice(&head);
+        m[4..].copy_from_slice(&tail);
         u128::from_le_bytes(m)
     };
-    [block(1), block(2)]
+    let (first, second): ([u8; 12], [u8; 12]) = (
+        core::array::from_fn(|i| nonce[i]),
+        core::array::from_fn(|i| nonce[12 + i]),
+    );
+    let kdf = [1, 2].map(|i| block([0x00, i, b'X', 0x00], first));
+    let commit = if COMMIT {
+        let t = |i: u8| {
+            let mut m = [0u8; 16];
+            m[..12].copy_from_slice(&second);
+            m[12..].copy_from_slice(&[0x00, 0x01, 0x00, i]);
+            u128::from_le_bytes(m)
+        };
+        [block(*b"XCMT", first), t(1), t(2)]
+    } else {
+        [0; 3]
+    };
+    NonceBlocks { kdf, commit }
 }
 
 /// AES-256-GCM's pre-counter block for Nₓ = N\[12:\] (step 6).
@@ -164,70 +186,210 @@ pub struct Xaes256Gcm {
     key: XaesKey,
 }
 
-impl crate::aead::sealed::Core for Xaes256Gcm {
-    type KeyBytes = [u8; 32];
-    type Nonce = XNonce;
-
-    unsafe fn init_at(at: *mut Self, tier: Tier, key: &[u8; 32]) {
-        // SAFETY: `at` is valid for writes and aligned (caller), so is its
-        // only field.
-        unsafe { XaesKey::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
-    }
-
-    #[cfg(feature = "std")]
-    fn generate_nonce(&self) -> Result<XNonce, Error> {
-        let mut nonce = [0u8; XNONCE_LEN];
-        crate::random::fill(&mut nonce)?;
-        Ok(nonce)
-    }
-
-    fn tier(&self) -> Tier {
-        self.key.tier()
-    }
-
-    fn is_live(&self) -> bool {
-        self.key.is_live()
-    }
-
-    fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error> {
-        crate::aes_gcm::check_lengths(aad_len as u64, text_len as u64)
-    }
-
-    fn seal_core(&self, nonce: &XNonce, aad: &[u8], data: &mut InOut<'_>) -> Tag {
-        let len_block = length_block(aad.len(), data.len());
-        self.key
-            .seal(kdf_blocks(nonce), derived_j0(nonce), aad, data, len_block)
-    }
-
-    fn open_core(&self, nonce: &XNonce, aad: &[u8], data: &mut InOut<'_>, _tag: &Tag) -> Tag {
-        let len_block = length_block(aad.len(), data.len());
-        self.key
-            .open(kdf_blocks(nonce), derived_j0(nonce), aad, data, len_block)
-    }
+/// Seal (`SEAL`) or open of `data` under `key` and `nonce`: the GCM tag
+/// computed over the ciphertext, and with `COMMIT` the key commitment
+/// (zero without), both from the same kernel call.
+fn seal_or_open<const SEAL: bool, const COMMIT: bool>(
+    key: &XaesKey,
+    nonce: &XNonce,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> (Tag, [Block; 2]) {
+    let len_block = length_block(aad.len(), data.len());
+    let blocks = nonce_blocks::<COMMIT>(nonce);
+    let j0 = derived_j0(nonce);
+    let mut commitment = [[0u8; 16]; 2];
+    let tag = if SEAL {
+        key.seal::<COMMIT>(&blocks, j0, aad, data, len_block, &mut commitment)
+    } else {
+        key.open::<COMMIT>(&blocks, j0, aad, data, len_block, &mut commitment)
+    };
+    (tag, commitment)
 }
 
-impl crate::Aead for Xaes256Gcm {
-    const KEY_LEN: usize = 32;
-    const NONCE_LEN: usize = XNONCE_LEN;
+/// The sealed `Core`, [`Aead`](crate::Aead) and `Debug` of an XAES key type
+/// (one field, `key: XaesKey`): `commit` says whether the kernels compute
+/// the key commitment, `tag_of` builds the type's tag from the GCM tag and
+/// the commitment.
+macro_rules! impl_xaes {
+    ($name:ident, tag = $Tag:ty, commit = $commit:literal, tag_of = $tag_of:path) => {
+        impl Core for $name {
+            type KeyBytes = [u8; 32];
+            type Nonce = XNonce;
+            type Tag = $Tag;
+
+            unsafe fn init_at(at: *mut Self, tier: Tier, key: &[u8; 32]) {
+                // SAFETY: `at` is valid for writes and aligned (caller), so
+                // is its only field.
+                unsafe { XaesKey::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
+            }
+
+            #[cfg(feature = "std")]
+            fn generate_nonce(&self) -> Result<XNonce, Error> {
+                let mut nonce = [0u8; XNONCE_LEN];
+                crate::random::fill(&mut nonce)?;
+                Ok(nonce)
+            }
+
+            fn tier(&self) -> Tier {
+                self.key.tier()
+            }
+
+            fn is_live(&self) -> bool {
+                self.key.is_live()
+            }
+
+            fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error> {
+                crate::aes_gcm::check_lengths(aad_len as u64, text_len as u64)
+            }
+
+            fn seal_core(&self, nonce: &XNonce, aad: &[u8], data: &mut InOut<'_>) -> $Tag {
+                let (tag, commitment) = seal_or_open::<true, $commit>(&self.key, nonce, aad, data);
+                $tag_of(tag, commitment)
+            }
+
+            fn open_core(
+                &self,
+                nonce: &XNonce,
+                aad: &[u8],
+                data: &mut InOut<'_>,
+                _tag: &$Tag,
+            ) -> $Tag {
+                let (tag, commitment) = seal_or_open::<false, $commit>(&self.key, nonce, aad, data);
+                $tag_of(tag, commitment)
+            }
+        }
+
+        impl crate::Aead for $name {
+            const KEY_LEN: usize = 32;
+            const NONCE_LEN: usize = XNONCE_LEN;
+            const TAG_LEN: usize = core::mem::size_of::<$Tag>();
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &crate::Aead::backend(self))
+                    .finish_non_exhaustive()
+            }
+        }
+    };
 }
 
-impl core::fmt::Debug for Xaes256Gcm {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Xaes256Gcm")
-            .field("backend", &crate::Aead::backend(self))
-            .finish_non_exhaustive()
-    }
+/// XAES-256-GCM's tag: the GCM tag alone (no commitment is computed).
+fn gcm_tag(tag: Tag, _commitment: [Block; 2]) -> Tag {
+    tag
 }
+
+impl_xaes!(Xaes256Gcm, tag = Tag, commit = false, tag_of = gcm_tag);
+
+/// What a [`KcXaes256Gcm`] seal appends: the GCM tag (16 bytes), then the
+/// key commitment (32 bytes), as aws-lc's key-committing XAES-256-GCM writes
+/// them.
+///
+/// ```
+/// use hardware_aead::{Aead, xaes_gcm::{KcTag, KcXaes256Gcm}};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = KcXaes256Gcm::new(&[1; 32])?;
+/// let mut buffer = *b"data";
+/// let tag: KcTag = key.encrypt_in_place_detached(&[2; 24], b"", &mut buffer)?;
+/// key.decrypt_in_place_detached(&[2; 24], b"", &mut buffer, &tag)?;
+/// assert_eq!(&buffer, b"data");
+/// # Ok(()) }
+/// ```
+pub type KcTag = [u8; KC_TAG_LEN];
+
+/// The length of a [`KcTag`] in bytes: 16 of GCM tag, 32 of commitment
+/// ([`Aead::TAG_LEN`](crate::Aead::TAG_LEN) of [`KcXaes256Gcm`]).
+///
+/// ```
+/// use hardware_aead::{Aead, xaes_gcm::{KC_TAG_LEN, KcXaes256Gcm}};
+/// assert_eq!(KC_TAG_LEN, KcXaes256Gcm::TAG_LEN);
+/// ```
+pub const KC_TAG_LEN: usize = 48;
+
+/// KC-XAES-256-GCM: XAES-256-GCM whose output also commits to the key. A
+/// 32-byte key, 24-byte nonces, 48-byte tags (the GCM tag, then the
+/// commitment: [`KcTag`]).
+///
+/// AES-GCM, and XAES-256-GCM with it, lets whoever knows two keys build one
+/// ciphertext that opens under both, to different plaintexts: GHASH is
+/// linear, so one block of the ciphertext can be solved for to make the two
+/// keys' tags equal ("invisible salamanders"; partitioning oracles against
+/// password- or key-list-based decryption). This type appends a 32-byte
+/// commitment to the key and the nonce, computed with three more AES-256
+/// blocks under K in the kernel call that derives Kₓ (IACR ePrint 2025/758,
+/// the construction the C2SP spec points to; byte-compatible with aws-lc's
+/// key-committing XAES-256-GCM):
+///
+/// ```text
+/// X  = AES-256ₖ("XCMT" ‖ N[:12])
+/// KC = AES-256ₖ(X ⊕ (N[12:] ‖ 0x00010001) ⊕ K1) ‖ AES-256ₖ(X ⊕ (N[12:] ‖ 0x00010002) ⊕ K1)
+/// ```
+///
+/// with K1 the CMAC subkey of XAES-256-GCM's key derivation. Open computes
+/// both the GCM tag and the commitment and compares all 48 bytes at once, in
+/// constant time: nothing is released unless both hold, and a failure
+/// leaves the output zero like every other key type.
+///
+/// What it commits to: the key (and the nonce, which the receiver has). Not
+/// the associated data or the plaintext beyond what GCM's tag already
+/// authenticates under the right key: two different keys cannot both open
+/// one KC-XAES ciphertext, but the commitment alone says nothing about the
+/// message. The ciphertext and the GCM tag are exactly
+/// [`Xaes256Gcm`]'s for the same key, nonce and input.
+///
+/// All methods come from the [`Aead`](crate::Aead) trait, with `&[u8; 24]`
+/// nonces and [`KcTag`] tags; generated nonces are 24 random bytes, as for
+/// [`Xaes256Gcm`]. The key state is [`Xaes256Gcm`]'s (K's round keys and
+/// K1, zeroized on drop).
+///
+/// ```
+/// use hardware_aead::{Aead, Error, xaes_gcm::{KcXaes256Gcm, Xaes256Gcm}};
+/// # fn main() -> Result<(), Error> {
+/// let key = KcXaes256Gcm::new(&[0x01; 32])?;
+/// let nonce = *b"ABCDEFGHIJKLMNOPQRSTUVWX";
+/// let sealed = key.encrypt(&nonce, b"", b"XAES-256-GCM")?;
+/// assert_eq!(sealed.len(), 12 + 48);
+/// // aws-lc's vector: ciphertext and GCM tag as XAES-256-GCM's, then the commitment.
+/// let plain = Xaes256Gcm::new(&[0x01; 32])?.encrypt(&nonce, b"", b"XAES-256-GCM")?;
+/// assert_eq!(sealed[..28], plain[..]);
+/// assert_eq!(sealed[28..32], [0x04, 0x07, 0x6b, 0x60]);
+/// assert_eq!(key.decrypt(&nonce, b"", &sealed)?, b"XAES-256-GCM");
+/// // Under another key it does not open.
+/// let other = KcXaes256Gcm::new(&[0x02; 32])?;
+/// assert_eq!(other.decrypt(&nonce, b"", &sealed), Err(Error::Authentication));
+/// # Ok(()) }
+/// ```
+pub struct KcXaes256Gcm {
+    key: XaesKey,
+}
+
+/// KC-XAES-256-GCM's tag: the GCM tag, then the commitment's two blocks.
+fn committed_tag(tag: Tag, commitment: [Block; 2]) -> KcTag {
+    let mut out = [0u8; KC_TAG_LEN];
+    out[..16].copy_from_slice(&tag);
+    out[16..32].copy_from_slice(&commitment[0]);
+    out[32..].copy_from_slice(&commitment[1]);
+    out
+}
+
+impl_xaes!(
+    KcXaes256Gcm,
+    tag = KcTag,
+    commit = true,
+    tag_of = committed_tag
+);
 
 #[cfg(test)]
 mod tests {
-    use super::{derived_j0, kdf_blocks};
+    use super::{derived_j0, nonce_blocks};
 
     #[test]
     fn kdf_blocks_and_j0_are_the_spec_layout() {
         // The spec's M1, M2 and Nₓ for N = "ABCDEFGHIJKLMNOPQRSTUVWX".
         let nonce = *b"ABCDEFGHIJKLMNOPQRSTUVWX";
-        let [m1, m2] = kdf_blocks(&nonce);
+        let [m1, m2] = nonce_blocks::<false>(&nonce).kdf;
         let hex = |b: [u8; 16]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
         assert_eq!(hex(m1.to_le_bytes()), "000158004142434445464748494a4b4c");
         assert_eq!(hex(m2.to_le_bytes()), "000258004142434445464748494a4b4c");

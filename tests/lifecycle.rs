@@ -350,4 +350,5 @@ fn zeroed_key_state_is_refused_by_every_key_type() {
     zeroed_key_state_is_refused::<Aes128GcmSiv>(&[0x63; 16]);
     zeroed_key_state_is_refused::<Aes256GcmSiv>(&[0x64; 32]);
     zeroed_key_state_is_refused::<hardware_aead::xaes_gcm::Xaes256Gcm>(&[0x65; 32]);
+    zeroed_key_state_is_refused::<hardware_aead::xaes_gcm::KcXaes256Gcm>(&[0x66; 32]);
 }

@@ -7,7 +7,7 @@
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::placement::KeySlot;
-use hardware_aead::xaes_gcm::Xaes256Gcm;
+use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
 use hardware_aead::{Aead, Backend, Error, TAG_LEN};
 
 const BACKENDS: [Backend; 4] = [
@@ -17,22 +17,29 @@ const BACKENDS: [Backend; 4] = [
     Backend::Armv8,
 ];
 
+/// The largest tag of any key type (KC-XAES-256-GCM's 48 bytes).
+const MAX_TAG_LEN: usize = 48;
+
 /// Seals and opens `_to`, in place and nonce-appended on `key`; checks a
 /// forgery leaves zeros and a short buffer is refused. Returns the sealed
-/// bytes of the `_to` call.
-fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + TAG_LEN] {
+/// bytes of the `_to` call (`100 + K::TAG_LEN` of them, zero after).
+fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + MAX_TAG_LEN] {
     let plaintext: [u8; 100] = core::array::from_fn(|i| i as u8);
-    let mut sealed = [0u8; 100 + TAG_LEN];
+    let n = 100 + K::TAG_LEN;
+    let mut backing = [0u8; 100 + MAX_TAG_LEN];
+    let sealed = &mut backing[..n];
+    assert_eq!(key.encrypt_to(nonce, b"aad", &plaintext, sealed), Ok(n));
     assert_eq!(
-        key.encrypt_to(nonce, b"aad", &plaintext, &mut sealed),
-        Ok(116)
-    );
-    assert_eq!(
-        key.encrypt_to(nonce, b"aad", &plaintext, &mut [0u8; 115]),
-        Err(Error::BufferTooSmall { needed: 116 })
+        key.encrypt_to(
+            nonce,
+            b"aad",
+            &plaintext,
+            &mut [0u8; 100 + MAX_TAG_LEN][..n - 1]
+        ),
+        Err(Error::BufferTooSmall { needed: n })
     );
     let mut opened = [0u8; 100];
-    assert_eq!(key.decrypt_to(nonce, b"aad", &sealed, &mut opened), Ok(100));
+    assert_eq!(key.decrypt_to(nonce, b"aad", sealed, &mut opened), Ok(100));
     assert_eq!(opened, plaintext);
 
     let mut buffer = plaintext;
@@ -40,16 +47,16 @@ fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + TAG_LEN] {
         .encrypt_in_place_detached(nonce, b"aad", &mut buffer)
         .expect("seal in place");
     assert_eq!(&buffer[..], &sealed[..100]);
-    assert_eq!(&tag[..], &sealed[100..]);
+    assert_eq!(tag.as_ref(), &sealed[100..]);
     key.decrypt_in_place_detached(nonce, b"aad", &mut buffer, &tag)
         .expect("open in place");
     assert_eq!(buffer, plaintext);
 
     // ciphertext || tag || nonce, as a generated-nonce seal (std) writes it.
-    let mut appended = [0u8; 100 + TAG_LEN + 24];
-    let len = sealed.len() + K::NONCE_LEN;
-    appended[..sealed.len()].copy_from_slice(&sealed);
-    appended[sealed.len()..len].copy_from_slice(nonce.as_ref());
+    let mut appended = [0u8; 100 + MAX_TAG_LEN + 24];
+    let len = n + K::NONCE_LEN;
+    appended[..n].copy_from_slice(sealed);
+    appended[n..len].copy_from_slice(nonce.as_ref());
     let mut out = [0u8; 100];
     assert_eq!(
         key.decrypt_nonce_appended_to(b"aad", &appended[..len], &mut out),
@@ -57,15 +64,16 @@ fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + TAG_LEN] {
     );
     assert_eq!(out, plaintext);
 
-    let mut forged = sealed;
+    let mut forged = [0u8; 100 + MAX_TAG_LEN];
+    forged[..n].copy_from_slice(sealed);
     forged[7] ^= 4;
     let mut out = [0xffu8; 100];
     assert_eq!(
-        key.decrypt_to(nonce, b"aad", &forged, &mut out),
+        key.decrypt_to(nonce, b"aad", &forged[..n], &mut out),
         Err(Error::Authentication)
     );
     assert_eq!(out, [0u8; 100], "forged plaintext released");
-    sealed
+    backing
 }
 
 /// Every tier gives the same bytes as `new`'s, and a placed key too.
@@ -97,6 +105,7 @@ fn every_key_type_works_without_std_or_alloc() {
     every_way::<Aes128GcmSiv>(&[5; 16], &[6; 12]);
     every_way::<Aes256GcmSiv>(&[7; 32], &[8; 12]);
     every_way::<Xaes256Gcm>(&[9; 32], &[10; 24]);
+    every_way::<KcXaes256Gcm>(&[9; 32], &[10; 24]);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use common::{
     to_hex,
 };
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Nonce, TAG_LEN};
+use hardware_aead::{Aead, Nonce, TAG_LEN, Tag};
 
 /// RustCrypto's detached seal (`AeadInOut`): (ciphertext, tag).
 fn rustcrypto_detached(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> (Vec<u8>, [u8; 16]) {
@@ -55,7 +55,11 @@ fn rustcrypto_open_detached(
 }
 
 /// One message: ours (every backend) against RustCrypto, both ways.
-fn check_message<K: Aead<Nonce = Nonce>>(rng: &mut TestRng, pt_len: usize, aad_len: usize) {
+fn check_message<K: Aead<Nonce = Nonce, Tag = Tag>>(
+    rng: &mut TestRng,
+    pt_len: usize,
+    aad_len: usize,
+) {
     let key = rng.bytes(K::KEY_LEN);
     let nonce: Nonce = rng.array();
     let aad = rng.bytes(aad_len);
@@ -125,7 +129,7 @@ fn check_message<K: Aead<Nonce = Nonce>>(rng: &mut TestRng, pt_len: usize, aad_l
 
 /// Lengths 0..=300 (every tail and every block count up to 18 blocks) with the
 /// AAD length cycling through empty, partial and multi-block values.
-fn small_lengths<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn small_lengths<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     const AAD_LENS: [usize; 7] = [0, 1, 13, 16, 17, 64, 300];
     for pt_len in 0..=300 {
@@ -141,7 +145,7 @@ fn small_lengths<K: Aead<Nonce = Nonce>>(seed: u64) {
 /// The one-group path (an AAD of at most one block, a text of at most eight)
 /// and its neighbours: every text length up to 130 bytes with AADs of 0, 1,
 /// 15, 16 and 17 bytes, against RustCrypto both ways.
-fn one_group_lengths<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn one_group_lengths<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for aad_len in [0, 1, 15, 16, 17] {
         for pt_len in 0..=130 {
@@ -161,7 +165,7 @@ fn aes_256_one_group_lengths() {
 }
 
 /// Long messages around the kernels' wide loops, and long AAD.
-fn big_lengths<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn big_lengths<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for (pt_len, aad_len) in [
         (4096, 0),
@@ -187,7 +191,7 @@ fn aes_256_small_lengths() {
 }
 
 /// Every length of `common::group_boundaries`.
-fn group_boundaries<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn group_boundaries<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for (pt_len, aad_len) in common::group_boundaries() {
         check_message::<K>(&mut rng, pt_len, aad_len);

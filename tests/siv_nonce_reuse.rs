@@ -99,7 +99,7 @@ fn same_inputs_same_output<K: Aead<Nonce = Nonce>>(seed: u64) {
                     .encrypt_in_place_detached(&nonce, &aad, &mut buffer)
                     .unwrap();
                 assert_eq!(
-                    [&buffer[..], &t[..]].concat(),
+                    [&buffer[..], t.as_ref()].concat(),
                     reference,
                     "{what} [{b:?}]: encrypt_in_place_detached"
                 );

@@ -11,7 +11,8 @@ use aead_stream::{DecryptorBE32, EncryptorBE32};
 use hardware_aead::stream::{
     DecryptingWriter, Decryptor, Encryptor, MAX_SEGMENT_SIZE, Reader, Writer,
 };
-use hardware_aead::{Aead, Error, aes_gcm, aes_gcm_siv, xaes_gcm::Xaes256Gcm};
+use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
+use hardware_aead::{Aead, Error, aes_gcm, aes_gcm_siv};
 
 /// Deterministic test bytes.
 fn bytes(len: usize, seed: u8) -> Vec<u8> {
@@ -608,6 +609,64 @@ fn other_key_types_through_the_adapters() {
         .read_to_end(&mut out)
         .unwrap();
     assert_eq!(out, plain);
+}
+
+/// KC-XAES-256-GCM's 48-byte tags through the segment layer and the
+/// adapters: the same bytes both ways, every segment 48 bytes longer than
+/// its plaintext, and a cut, a flipped commitment bit or a stream read under
+/// another key refused with nothing released.
+#[test]
+fn key_committing_xaes_through_segments_and_adapters() {
+    let key = KcXaes256Gcm::new(&[1; 32]).unwrap();
+    let plain = bytes(1000, 8);
+    let mut writer = Writer::with_prefix(&key, &[5; 19], 100, Vec::new()).unwrap();
+    writer.write_all(&plain).unwrap();
+    let sealed = writer.finish().unwrap();
+    assert_eq!(sealed.len(), 23 + 1000 + 10 * 48);
+    let header = &sealed[..23];
+    let mut enc = Encryptor::new(&key, &[5; 19]).unwrap();
+    let mut expected = header.to_vec();
+    for (i, piece) in plain.chunks(100).enumerate() {
+        if i == 9 {
+            expected.extend(enc.encrypt_last(header, piece).unwrap());
+            break;
+        }
+        let mut buffer = piece.to_vec();
+        let tag = enc.encrypt_next_in_place(header, &mut buffer).unwrap();
+        expected.extend(buffer);
+        expected.extend(tag);
+    }
+    assert_eq!(sealed, expected);
+    for chunk in [1, 7, 148, 4096] {
+        let mut out = Vec::new();
+        let mut reader = io::BufReader::with_capacity(chunk, Reader::new(&key, &sealed[..]));
+        reader.read_to_end(&mut out).unwrap();
+        assert_eq!(out, plain, "read in pieces of {chunk}");
+    }
+    let mut dec = Decryptor::new(&key, &[5; 19]).unwrap();
+    let first = &sealed[23..23 + 148];
+    let (text, tag) = first.split_at(100);
+    let mut buffer = text.to_vec();
+    dec.decrypt_next_in_place(header, &mut buffer, tag.try_into().unwrap())
+        .unwrap();
+    assert_eq!(buffer, plain[..100]);
+
+    let mut flipped = sealed.clone();
+    flipped[23 + 147] ^= 1; // the first segment's last commitment byte
+    let other = KcXaes256Gcm::new(&[2; 32]).unwrap();
+    for (what, bytes, key) in [
+        ("flipped commitment", &flipped[..], &key),
+        ("cut in the last segment", &sealed[..sealed.len() - 1], &key),
+        ("another key", &sealed[..], &other),
+    ] {
+        let mut out = Vec::new();
+        let result = Reader::new(key, bytes).read_to_end(&mut out);
+        assert!(result.is_err(), "{what}");
+        assert!(
+            plain.starts_with(&out) && out.len() % 100 == 0,
+            "{what}: only verified segments came out"
+        );
+    }
 }
 
 /// A writer that fails after `budget` bytes.

@@ -47,7 +47,7 @@ use std::hint::black_box;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::Xaes256Gcm;
-use hardware_aead::{Aead, Backend, Tag};
+use hardware_aead::{Aead, Backend};
 
 /// Measurements per class unless `CT_MEASUREMENTS` says otherwise.
 const DEFAULT_MEASUREMENTS: usize = 1_000_000;
@@ -233,10 +233,13 @@ fn class_key(class: usize, rng: &mut Rng, key: &mut [u8]) {
 /// A forged tag: `tag` with its first byte changed by a random nonzero XOR
 /// masked with `first`, and its last byte with `last`. The tag is built in a
 /// register and written whole, so every class leaves the same stores behind.
-fn forge(tag: &Tag, first: u8, last: u8, rng: &mut Rng) -> Tag {
-    let delta =
-        u128::from(rng.nonzero_byte() & first) | u128::from(rng.nonzero_byte() & last) << 120;
-    (u128::from_le_bytes(*tag) ^ delta).to_le_bytes()
+fn forge<T: AsMut<[u8]> + Copy>(tag: &T, first: u8, last: u8, rng: &mut Rng) -> T {
+    let mut forged = *tag;
+    let bytes = forged.as_mut();
+    let end = bytes.len() - 1;
+    bytes[0] ^= rng.nonzero_byte() & first;
+    bytes[end] ^= rng.nonzero_byte() & last;
+    forged
 }
 
 /// Waits until every store of the preparation has left the store buffer, so

@@ -5,7 +5,11 @@
 //! (the spec's KDF written out below on the slow AES of `src/model.rs`, then
 //! AES-256-GCM: the model's, or this crate's `Aes256Gcm`), every length to
 //! 300 bytes, tampering with every bit, bad input, generated nonces and the
-//! key state's size and wiping.
+//! key state's size and wiping. KC-XAES-256-GCM (`KcXaes256Gcm`, last
+//! section): AWS-LC's vectors, the commitment's model, every length, every
+//! bit, the API, and the property itself — a ciphertext built to open under
+//! two keys opens under both as XAES-256-GCM and under one only with the
+//! commitment.
 
 mod common;
 #[path = "../src/model.rs"]
@@ -17,7 +21,9 @@ use common::{
 };
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::placement::{KeySlot, key_state_layout};
-use hardware_aead::xaes_gcm::{MAX_AAD_LEN, MAX_PLAINTEXT_LEN, XNONCE_LEN, XNonce, Xaes256Gcm};
+use hardware_aead::xaes_gcm::{
+    KC_TAG_LEN, KcXaes256Gcm, MAX_AAD_LEN, MAX_PLAINTEXT_LEN, XNONCE_LEN, XNonce, Xaes256Gcm,
+};
 use hardware_aead::{Aead, Error, TAG_LEN};
 use proptest::prelude::*;
 use sha3::Shake128;
@@ -649,5 +655,316 @@ fn new_at_builds_the_same_key() {
     unsafe {
         core::ptr::drop_in_place(at);
         dealloc(at.cast(), layout);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// KC-XAES-256-GCM
+// ---------------------------------------------------------------------------
+
+/// The key commitment of IACR ePrint 2025/758 (AWS-LC's key-committing
+/// XAES-256-GCM), by the book on the model's AES: X = AES-256ₖ("XCMT" ‖
+/// N[:12]); KCᵢ = AES-256ₖ(X ⊕ (N[12:] ‖ 0x00 0x01 0x00 i) ⊕ K1), i = 1, 2.
+fn model_commitment(key: &[u8; 32], nonce: &XNonce) -> [u8; 32] {
+    let d = derive(key, nonce);
+    let mut x0 = [0u8; 16];
+    x0[..4].copy_from_slice(b"XCMT");
+    x0[4..].copy_from_slice(&nonce[..12]);
+    let x = model::aes_encrypt_block(key, &x0);
+    let mut out = [0u8; 32];
+    for i in 1..=2u8 {
+        let mut t = [0u8; 16];
+        t[..12].copy_from_slice(&nonce[12..]);
+        t[12..].copy_from_slice(&[0x00, 0x01, 0x00, i]);
+        let w: [u8; 16] = core::array::from_fn(|j| x[j] ^ t[j] ^ d.k1[j]);
+        let at = 16 * usize::from(i - 1);
+        out[at..at + 16].copy_from_slice(&model::aes_encrypt_block(key, &w));
+    }
+    out
+}
+
+/// KC-XAES-256-GCM by the book: XAES-256-GCM's `ciphertext ‖ tag` (the
+/// slow model up to 64 bytes, the KDF and this crate's AES-256-GCM beyond),
+/// then the commitment.
+fn model_kc_seal(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+    let mut sealed = if pt.len() <= 64 {
+        model_seal(key, nonce, aad, pt)
+    } else {
+        kdf_then_aes256gcm(key, nonce, aad, pt)
+    };
+    sealed.extend_from_slice(&model_commitment(key, nonce));
+    sealed
+}
+
+/// `xaes/awslc_xaes_256_gcm_kc_tests.txt` (AWS-LC's key-committing
+/// XAES-256-GCM, `TAG` = GCM tag ‖ commitment) on every backend, and the
+/// model against it.
+#[test]
+fn kc_awslc_vectors() {
+    let Some(text) = read_vector_file("kc_awslc_vectors", "xaes/awslc_xaes_256_gcm_kc_tests.txt")
+    else {
+        return;
+    };
+    let records = parse_aead_file(&text, AeadFormat::BoringSsl);
+    assert_eq!(records.len(), 3, "the AWS-LC KC file has three records");
+    for (i, r) in records.iter().enumerate() {
+        let what = format!("AWS-LC KC record {i}");
+        assert!(r.fails.is_none(), "{what}: only valid records are expected");
+        assert_eq!(r.tag.len(), KC_TAG_LEN, "{what}: tag and commitment");
+        let nonce: XNonce = array(&r.nonce);
+        let key: [u8; 32] = array(&r.key);
+        let sealed = [r.ct.clone(), r.tag.clone()].concat();
+        assert_eq!(
+            model_kc_seal(&key, &nonce, &r.aad, &r.pt),
+            sealed,
+            "{what}: model"
+        );
+        for k in each_backend_from_slice::<KcXaes256Gcm>(&r.key) {
+            assert_seals_and_opens(&k, &nonce, &r.aad, &r.pt, &sealed, &what);
+        }
+    }
+}
+
+/// Every length to 300 bytes and around the group boundaries, on every
+/// backend: the model's sealing, whose first `len + 16` bytes are
+/// XAES-256-GCM's (the same kernels, the short path to 128 bytes and the
+/// tier's AES-256-GCM beyond).
+#[test]
+fn kc_every_length_matches_the_model() {
+    let mut rng = TestRng::new(0x7ae5_00c1);
+    let key: [u8; 32] = rng.array();
+    let keys = each_backend::<KcXaes256Gcm>(&key);
+    let plain = Xaes256Gcm::new(&key).unwrap();
+    let lengths = (0..=300).chain([511, 512, 513, 1024, 2049, 4100]);
+    for (n, len) in lengths.enumerate() {
+        let aad_len = [0, 1, 15, 16, 17, 48, 129][n % 7];
+        let nonce: XNonce = rng.array();
+        let pt = rng.bytes(len);
+        let aad = rng.bytes(aad_len);
+        let expected = model_kc_seal(&key, &nonce, &aad, &pt);
+        assert_eq!(
+            plain.encrypt(&nonce, &aad, &pt).unwrap(),
+            expected[..len + TAG_LEN],
+            "{len}: XAES-256-GCM's bytes"
+        );
+        for k in &keys {
+            let what = format!("KC {len} bytes, AAD {aad_len}");
+            assert_seals_and_opens(k, &nonce, &aad, &pt, &expected, &what);
+        }
+    }
+}
+
+/// Every bit of the nonce, the AAD, the ciphertext, the GCM tag and the
+/// commitment is checked: any one flipped fails every open, output zero.
+#[test]
+fn kc_every_bit_is_authenticated() {
+    let mut rng = TestRng::new(0x7ae5_00c2);
+    for (pt_len, aad_len) in [(0, 0), (5, 3), (33, 7), (200, 20)] {
+        let key: [u8; 32] = rng.array();
+        let nonce: XNonce = rng.array();
+        let pt = rng.bytes(pt_len);
+        let aad = rng.bytes(aad_len);
+        for k in each_backend::<KcXaes256Gcm>(&key) {
+            let sealed = k.encrypt(&nonce, &aad, &pt).expect("seal");
+            assert_eq!(sealed.len(), pt_len + KC_TAG_LEN);
+            for bit in 0..8 * XNONCE_LEN {
+                let mut n = nonce;
+                n[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &n, &aad, &sealed, &format!("KC nonce bit {bit}"));
+            }
+            for bit in 0..8 * aad_len {
+                let mut a = aad.clone();
+                a[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &nonce, &a, &sealed, &format!("KC AAD bit {bit}"));
+            }
+            for bit in 0..8 * sealed.len() {
+                let mut s = sealed.clone();
+                s[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &nonce, &aad, &s, &format!("KC sealed bit {bit}"));
+            }
+        }
+    }
+}
+
+/// The whole `Aead` surface on KC-XAES-256-GCM: lengths, too-short inputs,
+/// generated nonces (24 random bytes, appended after the 48-byte tag),
+/// placement, the key state's size (XAES-256-GCM's) and wiping.
+#[test]
+fn kc_api_lengths_generated_nonces_and_key_state() {
+    assert_eq!(KcXaes256Gcm::TAG_LEN, 48);
+    assert_eq!(KcXaes256Gcm::NONCE_LEN, XNONCE_LEN);
+    assert_eq!(size_of::<KcXaes256Gcm>(), size_of::<Xaes256Gcm>());
+    let key = KcXaes256Gcm::new(&[0x5c; 32]).unwrap();
+    let nonce = [1u8; 24];
+    for len in 0..KC_TAG_LEN {
+        assert_eq!(
+            key.decrypt(&nonce, b"", &vec![0; len]),
+            Err(Error::CiphertextTooShort),
+            "{len}"
+        );
+        assert_eq!(
+            key.decrypt_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
+            Err(Error::CiphertextTooShort),
+            "{len}"
+        );
+    }
+    for len in 0..KC_TAG_LEN + XNONCE_LEN {
+        assert_eq!(
+            key.decrypt_nonce_appended(b"", &vec![0; len]),
+            Err(Error::CiphertextTooShort),
+            "{len}"
+        );
+    }
+    let mut out = vec![0xAAu8; 5 + KC_TAG_LEN - 1];
+    assert_eq!(
+        key.encrypt_to(&nonce, b"", b"hello", &mut out),
+        Err(Error::BufferTooSmall {
+            needed: 5 + KC_TAG_LEN
+        })
+    );
+    assert!(out.iter().all(|&b| b == 0xAA));
+
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..200usize {
+        let pt = vec![i as u8; i % 40];
+        let sealed = key.encrypt_nonce_appended_generated(b"ad", &pt).unwrap();
+        assert_eq!(sealed.len(), pt.len() + KC_TAG_LEN + XNONCE_LEN);
+        let n: XNonce = array(&sealed[sealed.len() - XNONCE_LEN..]);
+        assert!(seen.insert(n), "a generated nonce repeated");
+        assert_eq!(
+            key.encrypt(&n, b"ad", &pt).unwrap(),
+            sealed[..sealed.len() - XNONCE_LEN]
+        );
+        assert_eq!(key.decrypt_nonce_appended(b"ad", &sealed).unwrap(), pt);
+    }
+    let (n, sealed) = key.encrypt_with_generated_nonce(b"", b"x").unwrap();
+    assert_eq!(key.decrypt(&n, b"", &sealed).unwrap(), b"x");
+
+    let mut slot = KeySlot::<KcXaes256Gcm>::new();
+    {
+        let placed = KcXaes256Gcm::new_in(&mut slot, &[0x5c; 32]).unwrap();
+        let sealed = placed.encrypt(&[2; 24], b"", b"placed").unwrap();
+        assert_eq!(key.decrypt(&[2; 24], b"", &sealed).unwrap(), b"placed");
+        let debug = format!("{:?}", *placed);
+        assert!(debug.starts_with("KcXaes256Gcm"), "{debug}");
+        assert!(!debug.contains("5c") && !debug.contains("92"), "{debug}");
+    }
+    // SAFETY: the slot's storage is `size_of::<KcXaes256Gcm>()` bytes; after
+    // the guard's drop it holds no live value and is read as bytes.
+    let bytes = unsafe {
+        core::slice::from_raw_parts((&raw const slot).cast::<u8>(), size_of::<KcXaes256Gcm>())
+    };
+    assert!(bytes.iter().all(|&b| b == 0), "the slot was not wiped");
+}
+
+/// 1 in GHASH's field (its bit order: the first bit is the coefficient of x⁰).
+const GF_ONE: [u8; 16] = {
+    let mut one = [0u8; 16];
+    one[0] = 0x80;
+    one
+};
+
+/// The inverse of `x` ≠ 0 in GHASH's field: x^(2^128 − 2), by squaring and
+/// multiplying on the model's field multiply.
+fn gf128_inverse(x: &[u8; 16]) -> [u8; 16] {
+    // 2^128 − 2 is 127 one bits, then a zero: from the top, square and
+    // multiply 127 times, then square.
+    let mut result = GF_ONE;
+    for _ in 0..127 {
+        result = model::gf128_mul(&model::gf128_mul(&result, &result), x);
+    }
+    model::gf128_mul(&result, &result)
+}
+
+fn xor16(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
+    core::array::from_fn(|i| a[i] ^ b[i])
+}
+
+/// One AES-GCM ciphertext, two blocks with no AAD, that opens under two
+/// XAES-256-GCM keys (the invisible-salamanders construction): for
+/// ciphertext C₁ ‖ C₂, GHASH = C₁·H³ ⊕ C₂·H² ⊕ L·H, so the two keys' tags
+/// are equal when C₂·(Ha² ⊕ Hb²) = C₁·(Ha³ ⊕ Hb³) ⊕ L·(Ha ⊕ Hb) ⊕ Ea(J0) ⊕
+/// Eb(J0): C₁ is chosen, C₂ solved for. Returns `C ‖ tag`.
+fn salamander(key_a: &[u8; 32], key_b: &[u8; 32], nonce: &XNonce, c1: [u8; 16]) -> Vec<u8> {
+    let (da, db) = (derive(key_a, nonce), derive(key_b, nonce));
+    let (ha, hb) = (
+        model::gcm_hash_subkey(&da.kx),
+        model::gcm_hash_subkey(&db.kx),
+    );
+    let j0 = model::gcm_j0(&da.nx);
+    let (ea, eb) = (
+        model::aes_encrypt_block(&da.kx, &j0),
+        model::aes_encrypt_block(&db.kx, &j0),
+    );
+    let mut len_block = [0u8; 16];
+    len_block[8..].copy_from_slice(&256u64.to_be_bytes());
+    let sq = |h: &[u8; 16]| model::gf128_mul(h, h);
+    let (ha2, hb2) = (sq(&ha), sq(&hb));
+    let (ha3, hb3) = (model::gf128_mul(&ha2, &ha), model::gf128_mul(&hb2, &hb));
+    let rhs = xor16(
+        &xor16(
+            &model::gf128_mul(&c1, &xor16(&ha3, &hb3)),
+            &model::gf128_mul(&len_block, &xor16(&ha, &hb)),
+        ),
+        &xor16(&ea, &eb),
+    );
+    let c2 = model::gf128_mul(&rhs, &gf128_inverse(&xor16(&ha2, &hb2)));
+    let ct = [c1, c2].concat();
+    let tag_a = model::gcm_tag(&da.kx, &da.nx, b"", &ct);
+    assert_eq!(
+        tag_a,
+        model::gcm_tag(&db.kx, &db.nx, b"", &ct),
+        "the construction failed"
+    );
+    [ct, tag_a.to_vec()].concat()
+}
+
+/// The property KC-XAES-256-GCM exists for. A ciphertext built to open
+/// under two keys opens under both with XAES-256-GCM, to two different
+/// plaintexts, on every backend; with the commitment of either key
+/// appended, KC-XAES-256-GCM opens it under that key only.
+#[test]
+fn kc_refuses_a_ciphertext_built_for_two_keys() {
+    let mut rng = TestRng::new(0x7ae5_00c3);
+    let x: [u8; 16] = rng.array();
+    assert_eq!(
+        model::gf128_mul(&x, &gf128_inverse(&x)),
+        GF_ONE,
+        "the model's inverse"
+    );
+    for _ in 0..4 {
+        let (key_a, key_b): ([u8; 32], [u8; 32]) = (rng.array(), rng.array());
+        let nonce: XNonce = rng.array();
+        let sealed = salamander(&key_a, &key_b, &nonce, rng.array());
+        let (mut opened_a, mut opened_b) = (None, None);
+        for (ka, kb) in each_backend::<Xaes256Gcm>(&key_a)
+            .iter()
+            .zip(each_backend::<Xaes256Gcm>(&key_b))
+        {
+            let a = ka
+                .decrypt(&nonce, b"", &sealed)
+                .expect("XAES-256-GCM opens it under key A");
+            let b = kb
+                .decrypt(&nonce, b"", &sealed)
+                .expect("XAES-256-GCM opens it under key B");
+            assert_ne!(a, b, "two keys, two plaintexts");
+            assert_eq!(*opened_a.get_or_insert(a.clone()), a);
+            assert_eq!(*opened_b.get_or_insert(b.clone()), b);
+        }
+        for (key, other, plaintext) in [(&key_a, &key_b, &opened_a), (&key_b, &key_a, &opened_b)] {
+            let committed = [sealed.clone(), model_commitment(key, &nonce).to_vec()].concat();
+            for (k, wrong) in each_backend::<KcXaes256Gcm>(key)
+                .iter()
+                .zip(each_backend::<KcXaes256Gcm>(other))
+            {
+                assert_eq!(
+                    k.decrypt(&nonce, b"", &committed).ok(),
+                    *plaintext,
+                    "{:?}",
+                    k.backend()
+                );
+                assert_rejected(&wrong, &nonce, b"", &committed, "KC under the other key");
+            }
+        }
     }
 }

@@ -5,7 +5,6 @@
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::Tag;
 use crate::backend::Tier;
 use crate::block::wipe_bytes;
 use crate::error::Error;
@@ -33,6 +32,20 @@ pub trait Core: Sized {
     /// The nonce: `[u8; 12]` ([`Nonce`](super::Nonce)), or `[u8; 24]` for
     /// XAES-256-GCM.
     type Nonce: AsRef<[u8]> + Copy + Send + Sync + for<'a> TryFrom<&'a [u8]>;
+
+    /// What a seal appends to the ciphertext and an open checks, as one
+    /// array: `[u8; 16]` ([`Tag`](super::Tag)), or `[u8; 48]` for
+    /// KC-XAES-256-GCM (the GCM tag, then the key commitment). Its length
+    /// is a multiple of 16 (`verify_or_wipe` compares 16 bytes at a time).
+    type Tag: AsRef<[u8]>
+        + AsMut<[u8]>
+        + Copy
+        + Send
+        + Sync
+        + Zeroize
+        + core::fmt::Debug
+        + PartialEq
+        + for<'a> TryFrom<&'a [u8]>;
 
     /// Builds the key state on an already detected tier, in the value it
     /// returns (through [`init_at`](Core::init_at): no copy of the key
@@ -69,26 +82,43 @@ pub trait Core: Sized {
     }
 
     /// Encrypts `data` and returns the tag. Lengths are already checked.
-    fn seal_core(&self, nonce: &Self::Nonce, aad: &[u8], data: &mut InOut<'_>) -> Tag;
+    fn seal_core(&self, nonce: &Self::Nonce, aad: &[u8], data: &mut InOut<'_>) -> Self::Tag;
 
     /// Decrypts `data` and returns the tag the algorithm computes for it, to
     /// be compared by the caller. Lengths are already checked. The plaintext
     /// it writes is unauthenticated until that comparison succeeds.
-    fn open_core(&self, nonce: &Self::Nonce, aad: &[u8], data: &mut InOut<'_>, tag: &Tag) -> Tag;
+    fn open_core(
+        &self,
+        nonce: &Self::Nonce,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: &Self::Tag,
+    ) -> Self::Tag;
 }
 
 /// The one place that decides whether decrypted bytes are released: compares the
 /// tags in constant time and, if they differ, zeroes `plaintext` before returning
-/// [`Error::Authentication`]. The computed tag is wiped either way.
-pub(crate) fn verify_or_wipe(
-    mut computed: Tag,
-    received: &Tag,
+/// [`Error::Authentication`]. The computed tag is wiped either way. A tag of
+/// KC-XAES-256-GCM (GCM's tag and the key commitment, 48 bytes) is compared
+/// whole: the two checks are one comparison, with one outcome.
+pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + Zeroize>(
+    mut computed: T,
+    received: &T,
     plaintext: &mut [u8],
 ) -> Result<(), Error> {
-    // XOR the tags as two words and compare the OR of the differences with zero:
-    // no early exit, and `subtle` keeps the final test branch-free up to the
-    // one public decision below.
-    let diff = u128::from_le_bytes(computed) ^ u128::from_le_bytes(*received);
+    // XOR the tags 16 bytes at a time, OR the differences together and
+    // compare the result with zero: no early exit, and `subtle` keeps the
+    // final test branch-free up to the one public decision below. Both are
+    // the same type, so of the same length, a multiple of 16.
+    let mut diff = 0u128;
+    for (c, r) in computed
+        .as_ref()
+        .chunks_exact(16)
+        .zip(received.as_ref().chunks_exact(16))
+    {
+        let word = |b: &[u8]| u128::from_le_bytes(core::array::from_fn(|i| b[i]));
+        diff |= word(c) ^ word(r);
+    }
     let folded = (diff as u64) | ((diff >> 64) as u64);
     // After a forgery the computed tag is the valid tag for the forged
     // ciphertext: do not leave it on the stack.
@@ -122,6 +152,7 @@ macro_rules! impl_aead {
         impl $crate::aead::sealed::Core for $name {
             type KeyBytes = [u8; $key_len];
             type Nonce = $crate::Nonce;
+            type Tag = $crate::Tag;
 
             unsafe fn init_at(at: *mut Self, tier: $crate::backend::Tier, key: &[u8; $key_len]) {
                 // SAFETY: `at` is valid for writes and aligned (caller), so is
@@ -169,6 +200,7 @@ macro_rules! impl_aead {
         impl $crate::Aead for $name {
             const KEY_LEN: usize = $key_len;
             const NONCE_LEN: usize = $crate::NONCE_LEN;
+            const TAG_LEN: usize = $crate::TAG_LEN;
         }
 
         impl ::core::fmt::Debug for $name {

@@ -59,6 +59,16 @@ impl MessageKey {
     }
 }
 
+/// What a 192-bit nonce N feeds the kernels, as `u128::from_le_bytes`
+/// blocks (`xaes_gcm.rs` builds them): the KDF's M1 and M2 before the XOR
+/// with K1, and KC-XAES-256-GCM's commitment inputs X₀ = "XCMT" ‖ N\[:12\],
+/// T₁ = N\[12:\] ‖ 0x00010001, T₂ = N\[12:\] ‖ 0x00010002 (read only when
+/// the kernels' `COMMIT` is set; zero for XAES-256-GCM).
+pub(crate) struct NonceBlocks {
+    pub(crate) kdf: [u128; 2],
+    pub(crate) commit: [u128; 3],
+}
+
 /// CMAC's subkey K1 from K's round keys, on `tier` (the kernels quote the
 /// spec's steps 1 and 2).
 pub(crate) fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
@@ -77,40 +87,44 @@ pub(crate) fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
 }
 
 /// Fills `key` with the AES-256-GCM key state for one message: Kx =
-/// AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1) for `kdf_blocks` = [M1, M2] (as
-/// `u128::from_le_bytes`), then Kx's round keys and H^1..H^8. (Filled in
-/// place, not returned: a move could leave an unwiped copy behind.)
-pub(crate) fn derive_key(
+/// AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1) for `blocks.kdf` = [M1, M2],
+/// then Kx's round keys and H^1..H^8; with `COMMIT`, KC-XAES-256-GCM's
+/// commitment into `commitment` in the same call. (Filled in place, not
+/// returned: a move could leave an unwiped copy behind.)
+pub(crate) fn derive_key<const COMMIT: bool>(
     tier: Tier,
     round_keys: &RoundKeys<15>,
     k1: &Block,
-    kdf_blocks: [u128; 2],
+    blocks: &NonceBlocks,
     key: &mut MessageKey,
+    commitment: &mut [Block; 2],
 ) {
     // SAFETY: the AES-NI token proves its features were detected.
     #[cfg(target_arch = "x86_64")]
     unsafe {
-        x86_64::xaes::derive_key(tier.aesni(), round_keys, k1, kdf_blocks, key)
+        x86_64::xaes::derive_key::<COMMIT>(tier.aesni(), round_keys, k1, blocks, key, commitment)
     }
     #[cfg(target_arch = "aarch64")]
     let _dit = aarch64::DitGuard::new();
     // SAFETY: the ARMv8 token proves its features were detected.
     #[cfg(target_arch = "aarch64")]
     unsafe {
-        aarch64::xaes::derive_key(tier.armv8(), round_keys, k1, kdf_blocks, key)
+        aarch64::xaes::derive_key::<COMMIT>(tier.armv8(), round_keys, k1, blocks, key, commitment)
     }
 }
 
 /// Seal (`SEAL`) or open of a message of at most [`SHORT_MAX`] bytes:
 /// derivation and GCM in one kernel call, the derived key in registers;
 /// returns the tag computed over the ciphertext. `j0` and `len_block` are
-/// as for [`gcm_seal`](super::gcm_seal).
+/// as for [`gcm_seal`](super::gcm_seal); `blocks` and `commitment` as for
+/// [`derive_key`].
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn gcm_short<const SEAL: bool>(
+pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
     tier: Tier,
     round_keys: &RoundKeys<15>,
     k1: &Block,
-    kdf_blocks: [u128; 2],
+    blocks: &NonceBlocks,
+    commitment: &mut [Block; 2],
     j0: u128,
     aad: &[u8],
     data: &mut InOut<'_>,
@@ -120,11 +134,12 @@ pub(crate) fn gcm_short<const SEAL: bool>(
     // SAFETY: the AES-NI token proves its features were detected.
     #[cfg(target_arch = "x86_64")]
     unsafe {
-        x86_64::xaes::gcm_short::<SEAL>(
+        x86_64::xaes::gcm_short::<SEAL, COMMIT>(
             tier.aesni(),
             round_keys,
             k1,
-            kdf_blocks,
+            blocks,
+            commitment,
             powers,
             j0,
             aad,
@@ -137,11 +152,12 @@ pub(crate) fn gcm_short<const SEAL: bool>(
     // SAFETY: the ARMv8 token proves its features were detected.
     #[cfg(target_arch = "aarch64")]
     unsafe {
-        aarch64::xaes::gcm_short::<SEAL>(
+        aarch64::xaes::gcm_short::<SEAL, COMMIT>(
             tier.armv8(),
             round_keys,
             k1,
-            kdf_blocks,
+            blocks,
+            commitment,
             powers,
             j0,
             aad,

@@ -8,7 +8,7 @@ use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 use super::Live;
-use crate::backend::xaes::{self, MessageKey, SHORT_MAX};
+use crate::backend::xaes::{self, MessageKey, NonceBlocks, SHORT_MAX};
 use crate::backend::{self, Tier};
 use crate::block::{Block, RoundKeys};
 use crate::inout::InOut;
@@ -62,48 +62,54 @@ impl XaesKey {
 
     /// XAES-256-GCM encryption of `data`, returning the tag (see
     /// [`seal_or_open`](Self::seal_or_open)).
-    pub(crate) fn seal(
+    pub(crate) fn seal<const COMMIT: bool>(
         &self,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
+        commitment: &mut [Block; 2],
     ) -> Block {
-        self.seal_or_open::<true>(kdf_blocks, j0, aad, data, len_block)
+        self.seal_or_open::<true, COMMIT>(blocks, j0, aad, data, len_block, commitment)
     }
 
     /// XAES-256-GCM decryption of `data`, returning the tag computed over
     /// the ciphertext for the caller to compare (as for `GcmKey::open`).
-    pub(crate) fn open(
+    pub(crate) fn open<const COMMIT: bool>(
         &self,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
+        commitment: &mut [Block; 2],
     ) -> Block {
-        self.seal_or_open::<false>(kdf_blocks, j0, aad, data, len_block)
+        self.seal_or_open::<false, COMMIT>(blocks, j0, aad, data, len_block, commitment)
     }
 
     /// Seal (`SEAL`) or open: up to [`SHORT_MAX`] bytes the short path
     /// (`xaes::gcm_short`), else the message's key (`xaes::derive_key`) and
     /// the tier's AES-256-GCM kernels with `j0` and `len_block` (as for
-    /// `GcmKey::seal`).
-    fn seal_or_open<const SEAL: bool>(
+    /// `GcmKey::seal`). With `COMMIT` (KC-XAES-256-GCM) the same kernel
+    /// call that derives Kₓ writes the key commitment into `commitment`.
+    fn seal_or_open<const SEAL: bool, const COMMIT: bool>(
         &self,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
+        commitment: &mut [Block; 2],
     ) -> Block {
         let (tier, keys, k1) = (self.tier, &self.round_keys, &self.k1);
         if data.len() <= SHORT_MAX {
-            return xaes::gcm_short::<SEAL>(tier, keys, k1, kdf_blocks, j0, aad, data, len_block);
+            return xaes::gcm_short::<SEAL, COMMIT>(
+                tier, keys, k1, blocks, commitment, j0, aad, data, len_block,
+            );
         }
         let mut key = MessageKey::zeroed();
-        xaes::derive_key(tier, keys, k1, kdf_blocks, &mut key);
+        xaes::derive_key::<COMMIT>(tier, keys, k1, blocks, &mut key, commitment);
         let (rk, h) = (&key.round_keys, &key.h_powers);
         if SEAL {
             backend::gcm_seal(tier, rk, h, j0, aad, data, len_block)

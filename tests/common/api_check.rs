@@ -137,7 +137,7 @@ pub fn check_apis<K: Aead<Nonce = Nonce>>(
             b
         );
         prop_assert!(
-            t[..] == *expected_tag,
+            t.as_ref() == expected_tag,
             "[{:?}] encrypt_in_place_detached tag differs",
             b
         );

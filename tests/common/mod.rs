@@ -11,7 +11,7 @@ pub mod api_check;
 
 use std::path::PathBuf;
 
-use hardware_aead::{Aead, Backend, Error, Nonce, TAG_LEN, Tag};
+use hardware_aead::{Aead, Backend, Error, Nonce};
 
 // ---------------------------------------------------------------------------
 // Lengths
@@ -68,10 +68,13 @@ pub fn nonce(bytes: &[u8]) -> Nonce {
 }
 
 /// `bytes` as a 16-byte tag; panics on another length.
-pub fn tag(bytes: &[u8]) -> Tag {
-    bytes
-        .try_into()
-        .unwrap_or_else(|_| panic!("tag of {} bytes, expected 16", bytes.len()))
+pub fn tag<T: for<'a> TryFrom<&'a [u8]>>(bytes: &[u8]) -> T {
+    T::try_from(bytes).unwrap_or_else(|_| {
+        panic!(
+            "tag of {} bytes: not the key type's tag length",
+            bytes.len()
+        )
+    })
 }
 
 /// `a || b`.
@@ -182,7 +185,7 @@ pub fn assert_seals_and_opens<K: Aead>(
     what: &str,
 ) {
     let backend = k.backend();
-    assert_eq!(sealed.len(), pt.len() + TAG_LEN);
+    assert_eq!(sealed.len(), pt.len() + K::TAG_LEN);
     let (ct, expected_tag) = sealed.split_at(pt.len());
 
     let got = k
@@ -214,7 +217,7 @@ pub fn assert_seals_and_opens<K: Aead>(
         "{what} [{backend:?}]: encrypt_in_place_detached ciphertext differs"
     );
     assert!(
-        t[..] == *expected_tag,
+        t.as_ref() == expected_tag,
         "{what} [{backend:?}]: encrypt_in_place_detached tag differs"
     );
 
@@ -257,12 +260,12 @@ pub fn assert_opens<K: Aead>(
     );
 }
 
-/// Checks that `sealed` (ct || tag, at least 16 bytes) is rejected with
+/// Checks that `sealed` (ct || tag, at least `K::TAG_LEN` bytes) is rejected with
 /// `Error::Authentication` by `decrypt`, `decrypt_to` and
 /// `decrypt_in_place_detached`, and that both outputs are left all zero.
 pub fn assert_rejected<K: Aead>(k: &K, nonce: &K::Nonce, aad: &[u8], sealed: &[u8], what: &str) {
     let backend = k.backend();
-    let ct_len = sealed.len() - TAG_LEN;
+    let ct_len = sealed.len() - K::TAG_LEN;
     assert_eq!(
         k.decrypt(nonce, aad, sealed),
         Err(Error::Authentication),

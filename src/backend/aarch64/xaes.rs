@@ -1,7 +1,7 @@
 //! XAES-256-GCM's key derivation on ARMv8 AES + PMULL.
 //!
-//! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of
-//! `x86_64/xaes.rs`.
+//! Contracts of [`cmac_subkey`], [`commit`], [`derive_key`] and
+//! [`gcm_short`]: those of `x86_64/xaes.rs`.
 
 use crate::backend::tail_mode::Gcm;
 use crate::cpu::armv8_aes;
@@ -13,7 +13,7 @@ use super::aes::{encrypt_blocks_inline, expand_regs_riding, load_round_keys};
 use super::ctr::{counter_add, counter_blocks, counter_register, hash_padded, xor_and_hash_tail};
 use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
 use super::{from_u128, load, store, zero};
-use crate::backend::xaes::{MessageKey, SHORT_MAX};
+use crate::backend::xaes::{MessageKey, NonceBlocks, SHORT_MAX};
 use crate::block::{Block, RoundKeys};
 use crate::cpu::Armv8;
 use crate::inout::InOut;
@@ -23,14 +23,23 @@ use crate::inout::InOut;
 /// schedule, the first the zero block that becomes H), a macro for the same
 /// reason. Expand it only inside an `armv8_aes!` function.
 macro_rules! derive_regs {
-    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr, $riders:expr) => {{
-        let (keys, k1, kdf_blocks, powers_count): (&RoundKeys<15>, &Block, [u128; 2], usize) =
-            ($keys, $k1, $kdf_blocks, $powers_count);
+    ($COMMIT:expr, $keys:expr, $k1:expr, $blocks:expr, $commitment:expr, $powers_count:expr, $riders:expr) => {{
+        let (keys, k1, blocks, commitment, powers_count): (
+            &RoundKeys<15>,
+            &Block,
+            &NonceBlocks,
+            &mut [Block; 2],
+            usize,
+        ) = ($keys, $k1, $blocks, $commitment, $powers_count);
         let riders = $riders;
         let rk = load_round_keys(keys);
         let k1 = load(k1);
-        let mut kx = kdf_blocks.map(|m| veorq_u8(from_u128(m), k1));
-        encrypt_blocks_inline!(&rk, &mut kx);
+        let mut kx = blocks.kdf.map(|m| veorq_u8(from_u128(m), k1));
+        if $COMMIT {
+            commit(&rk, k1, &mut kx, &blocks.commit, commitment);
+        } else {
+            encrypt_blocks_inline!(&rk, &mut kx);
+        }
         let kx_keys = expand_regs_riding::<15, _>(kx[0], kx[1], riders);
         let h1 = mul_x(byte_reverse(riders[0]));
         let p = if powers_count >= 8 {
@@ -63,17 +72,41 @@ armv8_aes! {
         k1
     }
 
-    /// The per-message AES-256-GCM key into `out`, with all eight powers;
-    /// see the module contract and `derive_regs!`.
-    pub(crate) fn derive_key(
+    /// KC-XAES-256-GCM's key commitment beside Kₓ's blocks, as
+    /// `x86_64/xaes.rs`'s `commit`: X = AES-256ₖ(X₀) in Kₓ's batch, then
+    /// AES-256ₖ(X ⊕ T₁ ⊕ K1) ‖ AES-256ₖ(X ⊕ T₂ ⊕ K1) into `out`.
+    #[inline]
+    fn commit(
+        rk: &[uint8x16_t; 15],
+        k1: uint8x16_t,
+        kx: &mut [uint8x16_t; 2],
+        blocks: &[u128; 3],
+        out: &mut [Block; 2],
+    ) {
+        let mut first = [kx[0], kx[1], from_u128(blocks[0])];
+        encrypt_blocks_inline!(rk, &mut first);
+        *kx = [first[0], first[1]];
+        let x_k1 = veorq_u8(first[2], k1);
+        let mut second = [1, 2].map(|i| veorq_u8(x_k1, from_u128(blocks[i])));
+        encrypt_blocks_inline!(rk, &mut second);
+        *out = [store(second[0]), store(second[1])];
+        first.zeroize();
+        second.zeroize();
+    }
+
+    /// The per-message AES-256-GCM key into `out`, with all eight powers
+    /// (and with `COMMIT` the commitment); see the module contract and
+    /// `derive_regs!`.
+    pub(crate) fn derive_key<const COMMIT: bool>(
         _token: Armv8,
         keys: &RoundKeys<15>,
         k1: &Block,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
         out: &mut MessageKey,
+        commitment: &mut [Block; 2],
     ) {
         let mut riders = [zero()];
-        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8, &mut riders);
+        let (mut kx_keys, mut p) = derive_regs!(COMMIT, keys, k1, blocks, commitment, 8, &mut riders);
         riders.zeroize();
         for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
             *dst = store(*src);
@@ -91,11 +124,12 @@ armv8_aes! {
     /// ride Kₓ's schedule beside H's zero block, then the AAD's GHASH, the
     /// XOR, the GHASH of the ciphertext and the length block, the tag.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn gcm_short<const SEAL: bool>(
+    pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
         _token: Armv8,
         keys: &RoundKeys<15>,
         k1: &Block,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
+        commitment: &mut [Block; 2],
         powers_count: usize,
         j0: u128,
         aad: &[u8],
@@ -106,9 +140,9 @@ armv8_aes! {
         // The smallest batch that holds the message (`by_tail_size!`), with
         // two more riders: H's zero block and J0.
         match data.len().div_ceil(16) {
-            0..=1 => short::<SEAL, 1, 16, 3>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
-            2..=4 => short::<SEAL, 4, 64, 6>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
-            _ => short::<SEAL, 8, 128, 10>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
+            0..=1 => short::<SEAL, COMMIT, 1, 16, 3>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
+            2..=4 => short::<SEAL, COMMIT, 4, 64, 6>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
+            _ => short::<SEAL, COMMIT, 8, 128, 10>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
         }
     }
 
@@ -117,10 +151,11 @@ armv8_aes! {
     /// counter blocks inc32(J0), inc32²(J0), ….
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn short<const SEAL: bool, const M: usize, const B: usize, const N: usize>(
+    fn short<const SEAL: bool, const COMMIT: bool, const M: usize, const B: usize, const N: usize>(
         keys: &RoundKeys<15>,
         k1: &Block,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
+        commitment: &mut [Block; 2],
         powers_count: usize,
         j0: u128,
         aad: &[u8],
@@ -134,7 +169,8 @@ armv8_aes! {
         let mut riders = [zero(); N];
         riders[1] = j0;
         riders[2..].copy_from_slice(&counters);
-        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count, &mut riders);
+        let (mut kx_keys, mut h) =
+            derive_regs!(COMMIT, keys, k1, blocks, commitment, powers_count, &mut riders);
         let acc = hash_padded::<true>(zero(), aad, &h);
         let mut ks: [uint8x16_t; M] = core::array::from_fn(|i| riders[2 + i]);
         let len = byte_reverse(from_u128(len_block));

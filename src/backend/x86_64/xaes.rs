@@ -2,9 +2,11 @@
 //! has these, so every tier derives here).
 //!
 //! Common to [`derive_key`] and [`gcm_short`]: `keys` are K's round keys,
-//! `k1` CMAC's subkey K1, `kdf_blocks` the KDF's two input blocks M1 and M2
-//! before the XOR with K1 (as `u128::from_le_bytes`; `xaes_gcm.rs` builds
-//! them). [`derive_key`] writes Kₓ's round keys and H^1..H^8 of Kₓ's GHASH
+//! `k1` CMAC's subkey K1, `blocks` the nonce's blocks (`NonceBlocks`:
+//! the KDF's M1 and M2 before the XOR with K1, and for KC-XAES the
+//! commitment's three; `xaes_gcm.rs` builds them). With `COMMIT`, both also
+//! write the key commitment into `commitment` (see [`commit`]); without it,
+//! `commitment` is left as it was. [`derive_key`] writes Kₓ's round keys and H^1..H^8 of Kₓ's GHASH
 //! key into `out`, in the layout `GcmKey` keeps, and wipes its registers'
 //! copies; the caller passes `out` to the tier's GCM kernels and wipes it
 //! after. [`gcm_short`] seals or opens a message of at most `SHORT_MAX`
@@ -20,7 +22,7 @@ use super::aes::{encrypt_blocks, expand_regs_riding, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers, powers_upto};
 use super::ctr::{counter_blocks, hash_padded, xor_and_hash_tail};
 use super::{from_u128, load, store};
-use crate::backend::xaes::{MessageKey, SHORT_MAX};
+use crate::backend::xaes::{MessageKey, NonceBlocks, SHORT_MAX};
 use crate::block::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
@@ -28,7 +30,8 @@ use crate::inout::InOut;
 /// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
 /// Kₓ's round keys and H^1..H^`powers_count` of its GHASH key (the rest
 /// zero). The spec: "Kₓ = AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1)" — both
-/// blocks in one AES batch — then Kₓ expanded in registers (the expansion
+/// blocks in one AES batch, with `COMMIT` the commitment's blocks beside
+/// them ([`commit`]) — then Kₓ expanded in registers (the expansion
 /// GCM-SIV uses per message) with `riders` (an array of blocks) encrypted
 /// under it on the way (`aes::ride`): the first must be the zero block,
 /// which becomes H = AES-256_Kₓ(0^128), taken in the POLYVAL form the GCM
@@ -42,14 +45,23 @@ use crate::inout::InOut;
 /// which sent the derived key through the stack). Expand it only inside an
 /// `aesni_clmul!` function.
 macro_rules! derive_regs {
-    ($keys:expr, $k1:expr, $kdf_blocks:expr, $powers_count:expr, $riders:expr) => {{
-        let (keys, k1, kdf_blocks, powers_count): (&RoundKeys<15>, &Block, [u128; 2], usize) =
-            ($keys, $k1, $kdf_blocks, $powers_count);
+    ($COMMIT:expr, $keys:expr, $k1:expr, $blocks:expr, $commitment:expr, $powers_count:expr, $riders:expr) => {{
+        let (keys, k1, blocks, commitment, powers_count): (
+            &RoundKeys<15>,
+            &Block,
+            &NonceBlocks,
+            &mut [Block; 2],
+            usize,
+        ) = ($keys, $k1, $blocks, $commitment, $powers_count);
         let riders = $riders;
         let rk = load_round_keys(keys);
         let k1 = load(k1);
-        let mut kx = kdf_blocks.map(|m| _mm_xor_si128(from_u128(m), k1));
-        encrypt_blocks(&rk, &mut kx);
+        let mut kx = blocks.kdf.map(|m| _mm_xor_si128(from_u128(m), k1));
+        if $COMMIT {
+            commit(&rk, k1, &mut kx, &blocks.commit, commitment);
+        } else {
+            encrypt_blocks(&rk, &mut kx);
+        }
         let kx_keys = expand_regs_riding::<15, _>(kx[0], kx[1], riders);
         let h1 = mul_x(byte_reverse(riders[0]));
         let p = if powers_count >= 8 {
@@ -82,17 +94,46 @@ aesni_clmul! {
         k1
     }
 
-    /// The per-message AES-256-GCM key into `out`, with all eight powers;
-    /// see the module contract and `derive_regs!`.
-    pub(crate) fn derive_key(
+    /// KC-XAES-256-GCM's key commitment (IACR ePrint 2025/758), with Kₓ's
+    /// blocks: `kx` holds M1 ⊕ K1 and M2 ⊕ K1 and leaves with Kₓ; `blocks`
+    /// are X₀ = "XCMT" ‖ N\[:12\], T₁ = N\[12:\] ‖ 0x00010001 and T₂ =
+    /// N\[12:\] ‖ 0x00010002. X = AES-256ₖ(X₀) runs in Kₓ's batch, so it is
+    /// no deeper than Kₓ; then KC = AES-256ₖ(X ⊕ T₁ ⊕ K1) ‖ AES-256ₖ(X ⊕ T₂
+    /// ⊕ K1), a second batch whose rounds the CPU overlaps with Kₓ's key
+    /// schedule (independent work in the same function), into `out`. X and
+    /// the second batch's inputs are wiped; the commitment is public.
+    #[inline]
+    fn commit(
+        rk: &[__m128i; 15],
+        k1: __m128i,
+        kx: &mut [__m128i; 2],
+        blocks: &[u128; 3],
+        out: &mut [Block; 2],
+    ) {
+        let mut first = [kx[0], kx[1], from_u128(blocks[0])];
+        encrypt_blocks(rk, &mut first);
+        *kx = [first[0], first[1]];
+        let x_k1 = _mm_xor_si128(first[2], k1);
+        let mut second = [1, 2].map(|i| _mm_xor_si128(x_k1, from_u128(blocks[i])));
+        encrypt_blocks(rk, &mut second);
+        *out = [store(second[0]), store(second[1])];
+        first.zeroize();
+        second.zeroize();
+    }
+
+    /// The per-message AES-256-GCM key into `out`, with all eight powers
+    /// (and with `COMMIT` the commitment); see the module contract and
+    /// `derive_regs!`.
+    pub(crate) fn derive_key<const COMMIT: bool>(
         _token: AesNiClmul,
         keys: &RoundKeys<15>,
         k1: &Block,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
         out: &mut MessageKey,
+        commitment: &mut [Block; 2],
     ) {
         let mut riders = [_mm_setzero_si128()];
-        let (mut kx_keys, mut p) = derive_regs!(keys, k1, kdf_blocks, 8, &mut riders);
+        let (mut kx_keys, mut p) = derive_regs!(COMMIT, keys, k1, blocks, commitment, 8, &mut riders);
         riders.zeroize();
         for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
             *dst = store(*src);
@@ -115,11 +156,12 @@ aesni_clmul! {
     /// and `len_block` are as for `gcm_aesni::seal`; the return value is the
     /// tag computed over the ciphertext.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn gcm_short<const SEAL: bool>(
+    pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
         _token: AesNiClmul,
         keys: &RoundKeys<15>,
         k1: &Block,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
+        commitment: &mut [Block; 2],
         powers_count: usize,
         j0: u128,
         aad: &[u8],
@@ -130,9 +172,9 @@ aesni_clmul! {
         // The smallest batch that holds the message (`by_tail_size!`), with
         // two more riders: H's zero block and J0.
         match data.len().div_ceil(16) {
-            0..=1 => short::<SEAL, 1, 16, 3>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
-            2..=4 => short::<SEAL, 4, 64, 6>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
-            _ => short::<SEAL, 8, 128, 10>(keys, k1, kdf_blocks, powers_count, j0, aad, data, len_block),
+            0..=1 => short::<SEAL, COMMIT, 1, 16, 3>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
+            2..=4 => short::<SEAL, COMMIT, 4, 64, 6>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
+            _ => short::<SEAL, COMMIT, 8, 128, 10>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
         }
     }
 
@@ -141,10 +183,11 @@ aesni_clmul! {
     /// counter blocks inc32(J0), inc32²(J0), ….
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn short<const SEAL: bool, const M: usize, const B: usize, const N: usize>(
+    fn short<const SEAL: bool, const COMMIT: bool, const M: usize, const B: usize, const N: usize>(
         keys: &RoundKeys<15>,
         k1: &Block,
-        kdf_blocks: [u128; 2],
+        blocks: &NonceBlocks,
+        commitment: &mut [Block; 2],
         powers_count: usize,
         j0: u128,
         aad: &[u8],
@@ -159,7 +202,8 @@ aesni_clmul! {
         let mut riders = [_mm_setzero_si128(); N];
         riders[1] = j0;
         riders[2..].copy_from_slice(&counters);
-        let (mut kx_keys, mut h) = derive_regs!(keys, k1, kdf_blocks, powers_count, &mut riders);
+        let (mut kx_keys, mut h) =
+            derive_regs!(COMMIT, keys, k1, blocks, commitment, powers_count, &mut riders);
         let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &h);
         let mut ks: [__m128i; M] = core::array::from_fn(|i| riders[2 + i]);
         let len = byte_reverse(from_u128(len_block));

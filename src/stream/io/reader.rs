@@ -5,7 +5,7 @@ use core::ops::Deref;
 use std::io::{self, BufRead, Read, Write};
 
 use super::{Header, MAX_HEADER_LEN, SecretBuf, checked_segment_size, grown_len, poisoned};
-use crate::aead::{Aead, TAG_LEN, Tag};
+use crate::aead::Aead;
 use crate::error::Error;
 use crate::stream::Decryptor;
 
@@ -91,7 +91,7 @@ impl<K: Deref<Target: Aead>> Opening<K> {
 
     /// The sealed length of a full segment.
     fn sealed_len(&self) -> usize {
-        self.header.segment_size() + TAG_LEN
+        self.header.segment_size() + K::Target::TAG_LEN
     }
 
     /// Poisons the stream with `error` and returns it.
@@ -110,7 +110,7 @@ impl<K: Deref<Target: Aead>> Opening<K> {
         out: Option<&mut [u8]>,
         last: bool,
     ) -> Result<usize, Error> {
-        let Some(text_len) = sealed.len().checked_sub(TAG_LEN) else {
+        let Some(text_len) = sealed.len().checked_sub(K::Target::TAG_LEN) else {
             return Err(self.fail(Error::CiphertextTooShort));
         };
         let mut decryptor = match core::mem::replace(&mut self.state, State::Done) {
@@ -125,17 +125,13 @@ impl<K: Deref<Target: Aead>> Opening<K> {
         let aad = self.header.as_bytes();
         let opened = match (last, out) {
             (true, Some(out)) => decryptor.decrypt_last_to(aad, sealed, out).map(drop),
-            (true, None) => {
-                let (text, tag) = split_tag(sealed, text_len);
-                decryptor.decrypt_last_in_place(aad, text, &tag)
-            }
+            (true, None) => split_tag::<K::Target>(sealed, text_len)
+                .and_then(|(text, tag)| decryptor.decrypt_last_in_place(aad, text, &tag)),
             (false, out) => {
                 let opened = match out {
                     Some(out) => decryptor.decrypt_next_to(aad, sealed, out).map(drop),
-                    None => {
-                        let (text, tag) = split_tag(sealed, text_len);
-                        decryptor.decrypt_next_in_place(aad, text, &tag)
-                    }
+                    None => split_tag::<K::Target>(sealed, text_len)
+                        .and_then(|(text, tag)| decryptor.decrypt_next_in_place(aad, text, &tag)),
                 };
                 if opened.is_ok() {
                     self.state = State::Segments(decryptor);
@@ -151,11 +147,11 @@ impl<K: Deref<Target: Aead>> Opening<K> {
 }
 
 /// `ciphertext ‖ tag` split at `text_len`: the ciphertext, and a copy of the tag.
-fn split_tag(sealed: &mut [u8], text_len: usize) -> (&mut [u8], Tag) {
+/// (`text_len` is `sealed.len() − A::TAG_LEN`, so the tag converts.)
+fn split_tag<A: Aead>(sealed: &mut [u8], text_len: usize) -> Result<(&mut [u8], A::Tag), Error> {
     let (text, tag_bytes) = sealed.split_at_mut(text_len);
-    let mut tag: Tag = [0; TAG_LEN];
-    tag.copy_from_slice(tag_bytes);
-    (text, tag)
+    let tag = A::Tag::try_from(tag_bytes).map_err(|_| Error::CiphertextTooShort)?;
+    Ok((text, tag))
 }
 
 /// Decrypts a STREAM read from `R` (as written by [`Writer`](crate::stream::Writer)).
@@ -319,7 +315,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
         let len = self.filled.min(sealed_len);
         let sealed = &mut self.buf.bytes[..len];
         self.consumed = len;
-        if out.len() >= sealed_len - TAG_LEN {
+        if out.len() >= sealed_len - K::Target::TAG_LEN {
             self.opening
                 .open(sealed, Some(out), last)
                 .map_err(io::Error::from)
@@ -597,10 +593,16 @@ mod tests {
         let big = sealed(&key, DEFAULT_SEGMENT_SIZE + 1);
         let mut reader = Reader::new(&key, &big[..]);
         assert_eq!(reader.read(&mut [0; 10]).unwrap(), 10);
-        assert_eq!(reader.buf.bytes.len(), DEFAULT_SEGMENT_SIZE + TAG_LEN + 1);
+        assert_eq!(
+            reader.buf.bytes.len(),
+            DEFAULT_SEGMENT_SIZE + crate::TAG_LEN + 1
+        );
         let mut pushed = DecryptingWriter::new(&key, Vec::new());
         pushed.write_all(&big).unwrap();
-        assert_eq!(pushed.buf.bytes.len(), DEFAULT_SEGMENT_SIZE + TAG_LEN + 1);
+        assert_eq!(
+            pushed.buf.bytes.len(),
+            DEFAULT_SEGMENT_SIZE + crate::TAG_LEN + 1
+        );
         assert_eq!(pushed.finish().unwrap(), vec![9; DEFAULT_SEGMENT_SIZE + 1]);
     }
 
@@ -674,7 +676,7 @@ mod tests {
     #[test]
     fn grown_lengths() {
         use crate::stream::io::grown_len;
-        let want = DEFAULT_SEGMENT_SIZE + TAG_LEN + 1;
+        let want = DEFAULT_SEGMENT_SIZE + crate::TAG_LEN + 1;
         assert_eq!(grown_len(0, want), FIRST_BUFFER);
         assert_eq!(grown_len(FIRST_BUFFER, want), want);
         assert_eq!(grown_len(0, 40), 40);

@@ -4,7 +4,7 @@ use core::ops::Deref;
 use std::io::{self, Write};
 
 use super::{FIRST_BUFFER, Header, SecretBuf, poisoned};
-use crate::aead::{Aead, TAG_LEN, Tag};
+use crate::aead::Aead;
 use crate::stream::{DEFAULT_SEGMENT_SIZE, Encryptor};
 
 /// Encrypts everything written to it into a STREAM on `W`.
@@ -124,7 +124,7 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
             header,
             // Grown to a whole segment when the plaintext needs it
             // (`write_segments`).
-            buf: SecretBuf::new((segment_size + TAG_LEN).min(FIRST_BUFFER)),
+            buf: SecretBuf::new((segment_size + K::Target::TAG_LEN).min(FIRST_BUFFER)),
             held: 0,
         })
     }
@@ -148,10 +148,10 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
         let tag = encryptor
             .encrypt_last_in_place(self.header.as_bytes(), text)
             .map_err(io::Error::from)?;
-        rest[..TAG_LEN].copy_from_slice(&tag);
+        rest[..K::Target::TAG_LEN].copy_from_slice(tag.as_ref());
         self.buf.sealed_in_place();
         self.inner
-            .write_all(&self.buf.bytes[..self.held + TAG_LEN])?;
+            .write_all(&self.buf.bytes[..self.held + K::Target::TAG_LEN])?;
         self.inner.flush()?;
         Ok(self.inner)
     }
@@ -174,13 +174,13 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     fn write_held(&mut self) -> io::Result<()> {
         let encryptor = self.encryptor.as_mut().ok_or_else(poisoned)?;
         let (text, rest) = self.buf.bytes.split_at_mut(self.held);
-        let tag: Tag = encryptor
+        let tag = encryptor
             .encrypt_next_in_place(self.header.as_bytes(), text)
             .map_err(io::Error::from)?;
-        rest[..TAG_LEN].copy_from_slice(&tag);
+        rest[..K::Target::TAG_LEN].copy_from_slice(tag.as_ref());
         self.buf.sealed_in_place();
         self.inner
-            .write_all(&self.buf.bytes[..self.held + TAG_LEN])?;
+            .write_all(&self.buf.bytes[..self.held + K::Target::TAG_LEN])?;
         self.held = 0;
         Ok(())
     }
@@ -197,8 +197,8 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
 
     fn write_segments(&mut self, data: &[u8]) -> io::Result<()> {
         let segment_size = self.header.segment_size();
-        if self.buf.bytes.len() < segment_size + TAG_LEN {
-            self.buf.grow(segment_size + TAG_LEN, self.held);
+        if self.buf.bytes.len() < segment_size + K::Target::TAG_LEN {
+            self.buf.grow(segment_size + K::Target::TAG_LEN, self.held);
         }
         let mut rest = data;
         while !rest.is_empty() {
@@ -230,7 +230,7 @@ impl<W: Write, K: Deref<Target: Aead>> Write for Writer<W, K> {
         }
         // The common small write: it fits beside what is held, and nothing
         // is sealed until more plaintext follows a full segment.
-        let room = self.buf.bytes.len() - TAG_LEN - self.held;
+        let room = self.buf.bytes.len() - K::Target::TAG_LEN - self.held;
         if data.len() <= room {
             self.buf.bytes[self.held..self.held + data.len()].copy_from_slice(data);
             self.held += data.len();
@@ -275,14 +275,21 @@ mod tests {
         assert_eq!(writer.buf.bytes.len(), FIRST_BUFFER, "a small stream");
         // Fill the first buffer exactly, then one byte more.
         writer
-            .write_all(&[2; FIRST_BUFFER - TAG_LEN - 100])
+            .write_all(&[2; FIRST_BUFFER - crate::TAG_LEN - 100])
             .unwrap();
         assert_eq!(writer.buf.bytes.len(), FIRST_BUFFER, "full, not grown");
         writer.write_all(&[3]).unwrap();
-        assert_eq!(writer.buf.bytes.len(), DEFAULT_SEGMENT_SIZE + TAG_LEN);
-        assert_eq!(writer.held, FIRST_BUFFER - TAG_LEN + 1, "held bytes kept");
+        assert_eq!(
+            writer.buf.bytes.len(),
+            DEFAULT_SEGMENT_SIZE + crate::TAG_LEN
+        );
+        assert_eq!(
+            writer.held,
+            FIRST_BUFFER - crate::TAG_LEN + 1,
+            "held bytes kept"
+        );
         // A segment smaller than the first buffer is allocated whole.
         let small = Writer::with_segment_size(&key, 100, Vec::new()).unwrap();
-        assert_eq!(small.buf.bytes.len(), 100 + TAG_LEN);
+        assert_eq!(small.buf.bytes.len(), 100 + crate::TAG_LEN);
     }
 }
