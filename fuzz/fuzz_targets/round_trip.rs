@@ -90,7 +90,7 @@ fn run<K: Aead<Nonce = Nonce>>(
             &buffer[in_off..in_off + plaintext.len()],
             &sealed[..plaintext.len()]
         );
-        assert_eq!(&tag[..], &sealed[plaintext.len()..]);
+        assert_eq!(tag.as_ref(), &sealed[plaintext.len()..]);
         assert!(
             buffer[..in_off]
                 .iter()

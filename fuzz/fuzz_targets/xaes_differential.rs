@@ -1,10 +1,12 @@
-//! XAES-256-GCM, differential: on every backend this CPU has, the seal
-//! equals RustCrypto `xaes-256-gcm`'s and a model's (the spec's key
-//! derivation written out on RustCrypto's AES-256 block cipher, then this
-//! crate's AES-256-GCM under Kx and Nx); each side opens the other's
-//! output; and the sealing with one bit flipped (a bit of the nonce, the
-//! AAD, the ciphertext or the tag, chosen by the input) is rejected with the
-//! output left zero.
+//! XAES-256-GCM and KC-XAES-256-GCM, differential: on every backend this
+//! CPU has, the XAES seal equals RustCrypto `xaes-256-gcm`'s and a model's
+//! (the spec's key derivation written out on RustCrypto's AES-256 block
+//! cipher, then this crate's AES-256-GCM under Kx and Nx); each side opens
+//! the other's output; the KC seal equals the XAES seal followed by the
+//! model's commitment (ePrint 2025/758 on the same block cipher) and opens;
+//! and both sealings with one bit flipped (a bit of the nonce, the AAD, the
+//! ciphertext or the tag, chosen by the input; for KC also a commitment
+//! bit) are rejected with the output left zero.
 //!
 //! Input: `control, aad_len, len[2], flip[2], key[32], nonce[24],
 //! aad[aad_len], pattern`: the plaintext is `len % 8192` bytes repeating
@@ -14,7 +16,7 @@
 #![no_main]
 
 use hardware_aead::aes_gcm::Aes256Gcm;
-use hardware_aead::xaes_gcm::Xaes256Gcm;
+use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
 use hardware_aead::{Aead, Error};
 use hardware_aead_fuzz::{BACKENDS, Input, make_key, stretch};
 use libfuzzer_sys::fuzz_target;
@@ -37,7 +39,9 @@ fuzz_target!(|data: &[u8]| {
     let expected = peer
         .encrypt(&peer_nonce, Payload { msg: &plaintext, aad: &aad })
         .unwrap();
-    assert_eq!(model_seal(&key, &nonce, &aad, &plaintext), expected, "the model differs from RustCrypto");
+    let (model, commitment) = model_seal(&key, &nonce, &aad, &plaintext);
+    assert_eq!(model, expected, "the model differs from RustCrypto");
+    let expected_kc = [expected.clone(), commitment.to_vec()].concat();
 
     for backend in BACKENDS {
         let Some(k) = make_key::<Xaes256Gcm>(&key, Some(backend)) else {
@@ -64,13 +68,36 @@ fuzz_target!(|data: &[u8]| {
         let mut out = vec![0xa5u8; plaintext.len()];
         assert_eq!(k.decrypt_to(&n, &a, &s, &mut out), Err(Error::Authentication), "bit {bit}");
         assert!(out.iter().all(|&b| b == 0), "forged plaintext left in the output");
+
+        let Some(kc) = make_key::<KcXaes256Gcm>(&key, Some(backend)) else {
+            continue;
+        };
+        let sealed = kc.encrypt(&nonce, &aad, &plaintext).expect("KC seal");
+        assert_eq!(sealed, expected_kc, "{backend:?}: KC differs from XAES and the model's commitment");
+        assert_eq!(kc.decrypt(&nonce, &aad, &sealed).expect("KC open"), plaintext);
+        // The same bit, counted over the KC sealing (32 bytes longer).
+        let (mut n, mut a, mut s) = (nonce, aad.clone(), sealed);
+        let bit = flip % (8 * (n.len() + a.len() + s.len()));
+        let (byte, mask) = (bit / 8, 1u8 << (bit % 8));
+        if byte < n.len() {
+            n[byte] ^= mask;
+        } else if byte < n.len() + a.len() {
+            a[byte - n.len()] ^= mask;
+        } else {
+            s[byte - n.len() - a.len()] ^= mask;
+        }
+        let mut out = vec![0xa5u8; plaintext.len()];
+        assert_eq!(kc.decrypt_to(&n, &a, &s, &mut out), Err(Error::Authentication), "KC bit {bit}");
+        assert!(out.iter().all(|&b| b == 0), "KC: forged plaintext left in the output");
     }
 });
 
 /// The spec's key derivation on RustCrypto's AES-256, then this crate's
 /// AES-256-GCM (a different code path from the XAES kernels: the key and
-/// its powers are set up once, as for any AES-256-GCM key).
-fn model_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], plaintext: &[u8]) -> Vec<u8> {
+/// its powers are set up once, as for any AES-256-GCM key); and the KC
+/// commitment: X = AES-256ₖ("XCMT" ‖ N[:12]), then AES-256ₖ(X ⊕ (N[12:] ‖
+/// 0x0001 ‖ i) ⊕ K1) for i = 1, 2.
+fn model_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], plaintext: &[u8]) -> (Vec<u8>, [u8; 32]) {
     let aes = xaes_256_gcm::aes::Aes256::new_from_slice(key).unwrap();
     let encrypt = |block: [u8; 16]| {
         let mut b = xaes_256_gcm::aes::Block::from(block);
@@ -89,5 +116,16 @@ fn model_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], plaintext: &[u8]) ->
         half.copy_from_slice(&encrypt((u128::from_be_bytes(m) ^ k1).to_be_bytes()));
     }
     let nx: [u8; 12] = nonce[12..].try_into().unwrap();
-    Aes256Gcm::new(&kx).unwrap().encrypt(&nx, aad, plaintext).unwrap()
+    let mut x0 = [0u8; 16];
+    x0[..4].copy_from_slice(b"XCMT");
+    x0[4..].copy_from_slice(&nonce[..12]);
+    let x = u128::from_be_bytes(encrypt(x0));
+    let mut commitment = [0u8; 32];
+    for (i, half) in commitment.chunks_exact_mut(16).enumerate() {
+        let mut t = [0u8; 16];
+        t[..12].copy_from_slice(&nonce[12..]);
+        t[12..].copy_from_slice(&[0x00, 0x01, 0x00, i as u8 + 1]);
+        half.copy_from_slice(&encrypt((x ^ u128::from_be_bytes(t) ^ k1).to_be_bytes()));
+    }
+    (Aes256Gcm::new(&kx).unwrap().encrypt(&nx, aad, plaintext).unwrap(), commitment)
 }

@@ -6,7 +6,7 @@
 //! the fuzzer never wastes runs on a parse error. `fuzz/README.md` says how to
 //! run the targets and where the seeds come from.
 
-use hardware_aead::{Aead, Backend, Error, Nonce, TAG_LEN};
+use hardware_aead::{Aead, Backend, Error, Nonce};
 
 /// Every backend the API names; those the CPU (or build) lacks are skipped.
 pub const BACKENDS: [Backend; 4] = [
@@ -180,13 +180,13 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
     data: &[u8],
 ) -> Option<Vec<u8>> {
     let min = match api {
-        OpenApi::NonceAppended => TAG_LEN + NONCE_LEN,
-        _ => TAG_LEN,
+        OpenApi::NonceAppended => K::TAG_LEN + NONCE_LEN,
+        _ => K::TAG_LEN,
     };
     let (result, nonce, sealed) = match api {
         OpenApi::Decrypt => (key.decrypt(nonce, aad, data), *nonce, data),
         OpenApi::DecryptTo => {
-            let text_len = data.len().saturating_sub(TAG_LEN);
+            let text_len = data.len().saturating_sub(K::TAG_LEN);
             let mut out = vec![FILL; text_len + 7];
             let r = key.decrypt_to(nonce, aad, data, &mut out);
             assert!(
@@ -206,11 +206,13 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
             (r, *nonce, data)
         }
         OpenApi::InPlace => {
-            if data.len() < TAG_LEN {
+            if data.len() < K::TAG_LEN {
                 return None;
             }
-            let (ct, tag) = data.split_at(data.len() - TAG_LEN);
-            let tag: [u8; TAG_LEN] = tag.try_into().unwrap_or_else(|_| unreachable!());
+            let (ct, tag) = data.split_at(data.len() - K::TAG_LEN);
+            let Ok(tag) = K::Tag::try_from(tag) else {
+                unreachable!("TAG_LEN bytes")
+            };
             let mut buffer = ct.to_vec();
             let r = key.decrypt_in_place_detached(nonce, aad, &mut buffer, &tag);
             if r == Err(Error::Authentication) {
