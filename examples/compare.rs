@@ -5,7 +5,7 @@
 //! record.
 //!
 //! ```text
-//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|setup|stream|forged|all] [rounds] [sizes]
+//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|kc|setup|stream|forged|all] [rounds] [sizes]
 //! cargo run --release --features ece --example compare -- ece [rounds] [record sizes]
 //! cargo run --release --features rustls --example compare -- rustls [rounds] [record sizes]
 //! ```
@@ -447,6 +447,80 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
             rounds,
             &mut entries,
         );
+    }
+}
+
+/// KC-XAES-256-GCM seal and open (`encrypt_in_place_detached`,
+/// `decrypt_in_place_detached` on a copy of the ciphertext) on every tier
+/// and `new`'s, beside this crate's XAES-256-GCM (entry `xaes`, counted as
+/// the "peer", so the ratio printed is the commitment's cost: KC's time over
+/// XAES's for the same message, same tier `new` picks).
+fn kc_cases(rounds: usize, sizes: &[usize]) {
+    use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
+    let key = [3u8; 32];
+    let xnonce = [5u8; 24];
+    for &size in sizes {
+        for seal in [true, false] {
+            let buf = std::cell::RefCell::new(vec![0x5a_u8; size]);
+            let buf = &buf;
+            let mut keys = vec![(
+                "kc/new".to_string(),
+                <KcXaes256Gcm as Aead>::new(&key).expect("a supported CPU"),
+            )];
+            for (name, backend) in TIERS {
+                if let Ok(k) = KcXaes256Gcm::with_backend(&key, backend) {
+                    keys.push((format!("kc/{}", &name[3..]), k));
+                }
+            }
+            let mut entries = Vec::new();
+            for (name, k) in keys {
+                let mut ct = vec![0x5a_u8; size];
+                let tag = k.encrypt_in_place_detached(&xnonce, b"", &mut ct).unwrap();
+                entries.push(Entry {
+                    name,
+                    peer: false,
+                    call: Box::new(move || {
+                        let mut b = buf.borrow_mut();
+                        if seal {
+                            black_box(k.encrypt_in_place_detached(&xnonce, b"", &mut b).unwrap());
+                        } else {
+                            b.copy_from_slice(&ct);
+                            k.decrypt_in_place_detached(&xnonce, b"", &mut b, &tag)
+                                .unwrap();
+                        }
+                    }),
+                });
+            }
+            let xaes = <Xaes256Gcm as Aead>::new(&key).expect("a supported CPU");
+            let mut ct = vec![0x5a_u8; size];
+            let tag = xaes
+                .encrypt_in_place_detached(&xnonce, b"", &mut ct)
+                .unwrap();
+            entries.push(Entry {
+                name: "xaes".into(),
+                peer: true,
+                call: Box::new(move || {
+                    let mut b = buf.borrow_mut();
+                    if seal {
+                        black_box(
+                            xaes.encrypt_in_place_detached(&xnonce, b"", &mut b)
+                                .unwrap(),
+                        );
+                    } else {
+                        b.copy_from_slice(&ct);
+                        xaes.decrypt_in_place_detached(&xnonce, b"", &mut b, &tag)
+                            .unwrap();
+                    }
+                }),
+            });
+            let what = if seal { "seal" } else { "open" };
+            run(
+                &format!("KC-XAES-256-GCM {what} {size} B"),
+                size,
+                rounds,
+                &mut entries,
+            );
+        }
     }
 }
 
@@ -1196,6 +1270,9 @@ fn main() {
             rounds,
             &sizes,
         );
+    }
+    if all || which == "kc" {
+        kc_cases(rounds, &sizes);
     }
     if all || which == "xaes" {
         xaes_cases(rounds, &sizes);

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Backends: `aesni`, `avx2`, `avx512`, `armv8`. Algorithms: `aes128gcm`,
-//! `aes256gcm`, `aes128gcmsiv`, `aes256gcmsiv`. The total defaults to 2·10^9
+//! `aes256gcm`, `aes128gcmsiv`, `aes256gcmsiv`, `xaes256gcm`, `kcxaes256gcm`. The total defaults to 2·10^9
 //! bytes; the program prints the number of calls it made, so cycles per
 //! call is the `perf` count divided by it (`scripts/fp-pipes.sh --loop`
 //! does that division).
@@ -17,17 +17,18 @@ use std::process::ExitCode;
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Backend, Error, Nonce};
+use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
+use hardware_aead::{Aead, Backend, Error};
 
-/// Seals (or opens) `size` bytes `calls` times with `key`.
-fn run<K: Aead<Nonce = Nonce>>(
+/// Seals (or opens) `size` bytes `calls` times with `key` and `nonce`.
+fn run<K: Aead>(
     key: Result<K, Error>,
+    nonce: K::Nonce,
     seal: bool,
     size: usize,
     calls: u64,
 ) -> Result<(), Error> {
     let key = key?;
-    let nonce = [7u8; 12];
     let mut buf = vec![0x5a_u8; size];
     let sealed = key.encrypt(&nonce, b"", &buf)?;
     let mut out = vec![0u8; size];
@@ -43,7 +44,7 @@ fn run<K: Aead<Nonce = Nonce>>(
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: throughput <aesni|avx2|avx512|armv8> <aes128gcm|aes256gcm|aes128gcmsiv|aes256gcmsiv> <seal|open> <size> [total bytes]";
+    let usage = "usage: throughput <aesni|avx2|avx512|armv8> <aes128gcm|aes256gcm|aes128gcmsiv|aes256gcmsiv|xaes256gcm|kcxaes256gcm> <seal|open> <size> [total bytes]";
     let [backend, algorithm, op, size, rest @ ..] = args.as_slice() else {
         eprintln!("{usage}");
         return ExitCode::FAILURE;
@@ -77,24 +78,42 @@ fn main() -> ExitCode {
     let result = match algorithm.as_str() {
         "aes128gcm" => run(
             Aes128Gcm::with_backend(&[1; 16], backend),
+            [7; 12],
             seal,
             size,
             calls,
         ),
         "aes256gcm" => run(
             Aes256Gcm::with_backend(&[1; 32], backend),
+            [7; 12],
             seal,
             size,
             calls,
         ),
         "aes128gcmsiv" => run(
             Aes128GcmSiv::with_backend(&[1; 16], backend),
+            [7; 12],
             seal,
             size,
             calls,
         ),
         "aes256gcmsiv" => run(
             Aes256GcmSiv::with_backend(&[1; 32], backend),
+            [7; 12],
+            seal,
+            size,
+            calls,
+        ),
+        "xaes256gcm" => run(
+            Xaes256Gcm::with_backend(&[1; 32], backend),
+            [7; 24],
+            seal,
+            size,
+            calls,
+        ),
+        "kcxaes256gcm" => run(
+            KcXaes256Gcm::with_backend(&[1; 32], backend),
+            [7; 24],
             seal,
             size,
             calls,

@@ -65,7 +65,6 @@ use crate::aead::Tag;
 use crate::aead::sealed::Core;
 use crate::aes_gcm::{length_block, pre_counter_block};
 use crate::backend::Tier;
-use crate::backend::xaes::NonceBlocks;
 use crate::block::Block;
 use crate::error::Error;
 use crate::inout::InOut;
@@ -120,41 +119,6 @@ pub const MAX_PLAINTEXT_LEN: u64 = crate::aes_gcm::MAX_PLAINTEXT_LEN;
 /// ```
 pub const MAX_AAD_LEN: u64 = crate::aes_gcm::MAX_AAD_LEN;
 
-/// The nonce's blocks for the kernels (as `u128::from_le_bytes`, the way
-/// blocks travel to them). The KDF's two input blocks, before the XOR with
-/// K1, steps 3 and 4: "M1 = 0x00 || 0x01 || 0x58 || 0x00 || N\[:12\]", "M2 =
-/// 0x00 || 0x02 || 0x58 || 0x00 || N\[:12\]" — the 16-bit big-endian
-/// counter i = 1, 2, the label `X` (0x58) and a zero separator (NIST SP
-/// 800-108r1 §4.1), then the first half of the nonce as the context. With
-/// `COMMIT`, KC-XAES-256-GCM's (ePrint 2025/758): X₀ = "XCMT" ‖ N\[:12\],
-/// and T₁, T₂ = N\[12:\] ‖ 0x0001 ‖ i as 16-bit big-endian, i = 1, 2
-/// ([`KcXaes256Gcm`]); without, zero.
-fn nonce_blocks<const COMMIT: bool>(nonce: &XNonce) -> NonceBlocks {
-    let block = |head: [u8; 4], tail: [u8; 12]| {
-        let mut m = [0u8; 16];
-        m[..4].copy_from_slice(&head);
-        m[4..].copy_from_slice(&tail);
-        u128::from_le_bytes(m)
-    };
-    let (first, second): ([u8; 12], [u8; 12]) = (
-        core::array::from_fn(|i| nonce[i]),
-        core::array::from_fn(|i| nonce[12 + i]),
-    );
-    let kdf = [1, 2].map(|i| block([0x00, i, b'X', 0x00], first));
-    let commit = if COMMIT {
-        let t = |i: u8| {
-            let mut m = [0u8; 16];
-            m[..12].copy_from_slice(&second);
-            m[12..].copy_from_slice(&[0x00, 0x01, 0x00, i]);
-            u128::from_le_bytes(m)
-        };
-        [block(*b"XCMT", first), t(1), t(2)]
-    } else {
-        [0; 3]
-    };
-    NonceBlocks { kdf, commit }
-}
-
 /// AES-256-GCM's pre-counter block for Nₓ = N\[12:\] (step 6).
 fn derived_j0(nonce: &XNonce) -> u128 {
     let mut nx = [0u8; 12];
@@ -196,13 +160,12 @@ fn seal_or_open<const SEAL: bool, const COMMIT: bool>(
     data: &mut InOut<'_>,
 ) -> (Tag, [Block; 2]) {
     let len_block = length_block(aad.len(), data.len());
-    let blocks = nonce_blocks::<COMMIT>(nonce);
     let j0 = derived_j0(nonce);
     let mut commitment = [[0u8; 16]; 2];
     let tag = if SEAL {
-        key.seal::<COMMIT>(&blocks, j0, aad, data, len_block, &mut commitment)
+        key.seal::<COMMIT>(nonce, j0, aad, data, len_block, &mut commitment)
     } else {
-        key.open::<COMMIT>(&blocks, j0, aad, data, len_block, &mut commitment)
+        key.open::<COMMIT>(nonce, j0, aad, data, len_block, &mut commitment)
     };
     (tag, commitment)
 }
@@ -383,19 +346,46 @@ impl_xaes!(
 
 #[cfg(test)]
 mod tests {
-    use super::{derived_j0, nonce_blocks};
+    use super::derived_j0;
+    use crate::backend::xaes::{M_HEADS, T_TAILS, X0_HEAD};
 
     #[test]
-    fn kdf_blocks_and_j0_are_the_spec_layout() {
-        // The spec's M1, M2 and Nₓ for N = "ABCDEFGHIJKLMNOPQRSTUVWX".
+    fn nonce_blocks_and_j0_are_the_spec_layout() {
+        // The spec's M1, M2 and Nₓ for N = "ABCDEFGHIJKLMNOPQRSTUVWX", and
+        // KC-XAES's X₀, T₁, T₂, built as the kernels build them: the
+        // nonce's first 16 bytes shifted up four (`[0; 4] ‖ N[:12]`), its
+        // last 16 shifted down four (`N[12:] ‖ [0; 4]`), ORed with the heads
+        // and tails of `backend::xaes`.
         let nonce = *b"ABCDEFGHIJKLMNOPQRSTUVWX";
-        let [m1, m2] = nonce_blocks::<false>(&nonce).kdf;
-        let hex = |b: [u8; 16]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
-        assert_eq!(hex(m1.to_le_bytes()), "000158004142434445464748494a4b4c");
-        assert_eq!(hex(m2.to_le_bytes()), "000258004142434445464748494a4b4c");
+        let word = |bytes: &[u8]| u128::from_le_bytes(core::array::from_fn(|i| bytes[i]));
+        let first_half = word(&nonce[..16]) << 32;
+        let second_half = word(&nonce[8..]) >> 32;
+        let hex = |b: u128| {
+            b.to_le_bytes()
+                .iter()
+                .map(|x| format!("{x:02x}"))
+                .collect::<String>()
+        };
         assert_eq!(
-            hex(derived_j0(&nonce).to_le_bytes()),
-            "4d4e4f50515253545556575800000001"
+            hex(first_half | M_HEADS[0]),
+            "000158004142434445464748494a4b4c"
         );
+        assert_eq!(
+            hex(first_half | M_HEADS[1]),
+            "000258004142434445464748494a4b4c"
+        );
+        assert_eq!(
+            hex(first_half | X0_HEAD),
+            "58434d544142434445464748494a4b4c"
+        );
+        assert_eq!(
+            hex(second_half | T_TAILS[0]),
+            "4d4e4f50515253545556575800010001"
+        );
+        assert_eq!(
+            hex(second_half | T_TAILS[1]),
+            "4d4e4f50515253545556575800010002"
+        );
+        assert_eq!(hex(derived_j0(&nonce)), "4d4e4f50515253545556575800000001");
     }
 }

@@ -101,7 +101,7 @@ pub trait Core: Sized {
 /// [`Error::Authentication`]. The computed tag is wiped either way. A tag of
 /// KC-XAES-256-GCM (GCM's tag and the key commitment, 48 bytes) is compared
 /// whole: the two checks are one comparison, with one outcome.
-pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + Zeroize>(
+pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
     mut computed: T,
     received: &T,
     plaintext: &mut [u8],
@@ -110,19 +110,17 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + Zeroize>(
     // compare the result with zero: no early exit, and `subtle` keeps the
     // final test branch-free up to the one public decision below. Both are
     // the same type, so of the same length, a multiple of 16.
+    let (computed_words, _) = computed.as_ref().as_chunks::<16>();
+    let (received_words, _) = received.as_ref().as_chunks::<16>();
     let mut diff = 0u128;
-    for (c, r) in computed
-        .as_ref()
-        .chunks_exact(16)
-        .zip(received.as_ref().chunks_exact(16))
-    {
-        let word = |b: &[u8]| u128::from_le_bytes(core::array::from_fn(|i| b[i]));
-        diff |= word(c) ^ word(r);
+    for (c, r) in computed_words.iter().zip(received_words) {
+        diff |= u128::from_le_bytes(*c) ^ u128::from_le_bytes(*r);
     }
     let folded = (diff as u64) | ((diff >> 64) as u64);
     // After a forgery the computed tag is the valid tag for the forged
-    // ciphertext: do not leave it on the stack.
-    computed.zeroize();
+    // ciphertext: do not leave it on the stack. (Word stores: `zeroize` on
+    // a 48-byte KC-XAES tag was 48 byte stores, a tenth of a 16-byte open.)
+    wipe_bytes(computed.as_mut());
     if bool::from(folded.ct_eq(&0)) {
         Ok(())
     } else {

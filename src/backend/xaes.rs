@@ -59,14 +59,33 @@ impl MessageKey {
     }
 }
 
-/// What a 192-bit nonce N feeds the kernels, as `u128::from_le_bytes`
-/// blocks (`xaes_gcm.rs` builds them): the KDF's M1 and M2 before the XOR
-/// with K1, and KC-XAES-256-GCM's commitment inputs X₀ = "XCMT" ‖ N\[:12\],
-/// T₁ = N\[12:\] ‖ 0x00010001, T₂ = N\[12:\] ‖ 0x00010002 (read only when
-/// the kernels' `COMMIT` is set; zero for XAES-256-GCM).
-pub(crate) struct NonceBlocks {
-    pub(crate) kdf: [u128; 2],
-    pub(crate) commit: [u128; 3],
+/// The blocks a 192-bit nonce N feeds the kernels: the KDF's M1 and M2
+/// (steps 3 and 4: "0x00 || i || 0x58 || 0x00 || N\[:12\]"), and
+/// KC-XAES-256-GCM's X₀ = "XCMT" ‖ N\[:12\] and T₁, T₂ = N\[12:\] ‖ 0x00
+/// 0x01 0x00 i (ePrint 2025/758). The kernels build them in registers from
+/// the nonce's bytes: `[0; 4] ‖ N[:12]` (the first 16 bytes shifted up by
+/// four) ORed with a head below, or `N[12:] ‖ [0; 4]` (the last 16 shifted
+/// down) ORed with a tail. Built as `u128`s in memory and loaded, a block
+/// written as two 8-byte stores and read back as one 16-byte load stalls on
+/// the store forwarding (a 16-byte KC-XAES seal took 1.2 times XAES's on
+/// Zen 3 when the blocks went through memory, 1.0x in registers).
+/// As `u128::from_le_bytes`: the head in the low four bytes, the tail in the
+/// high four.
+pub(crate) const M_HEADS: [u128; 2] = [
+    head([0x00, 0x01, b'X', 0x00]),
+    head([0x00, 0x02, b'X', 0x00]),
+];
+/// X₀'s head, "XCMT" (see [`M_HEADS`]).
+pub(crate) const X0_HEAD: u128 = head(*b"XCMT");
+/// T₁'s and T₂'s tails, 0x00 0x01 0x00 i (see [`M_HEADS`]).
+pub(crate) const T_TAILS: [u128; 2] = [tail(1), tail(2)];
+
+const fn head(bytes: [u8; 4]) -> u128 {
+    u32::from_le_bytes(bytes) as u128
+}
+
+const fn tail(i: u8) -> u128 {
+    (u32::from_le_bytes([0x00, 0x01, 0x00, i]) as u128) << 96
 }
 
 /// CMAC's subkey K1 from K's round keys, on `tier` (the kernels quote the
@@ -87,7 +106,7 @@ pub(crate) fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
 }
 
 /// Fills `key` with the AES-256-GCM key state for one message: Kx =
-/// AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1) for `blocks.kdf` = [M1, M2],
+/// AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1) for the nonce's M1 and M2,
 /// then Kx's round keys and H^1..H^8; with `COMMIT`, KC-XAES-256-GCM's
 /// commitment into `commitment` in the same call. (Filled in place, not
 /// returned: a move could leave an unwiped copy behind.)
@@ -95,35 +114,35 @@ pub(crate) fn derive_key<const COMMIT: bool>(
     tier: Tier,
     round_keys: &RoundKeys<15>,
     k1: &Block,
-    blocks: &NonceBlocks,
+    nonce: &[u8; 24],
     key: &mut MessageKey,
     commitment: &mut [Block; 2],
 ) {
     // SAFETY: the AES-NI token proves its features were detected.
     #[cfg(target_arch = "x86_64")]
     unsafe {
-        x86_64::xaes::derive_key::<COMMIT>(tier.aesni(), round_keys, k1, blocks, key, commitment)
+        x86_64::xaes::derive_key::<COMMIT>(tier.aesni(), round_keys, k1, nonce, key, commitment)
     }
     #[cfg(target_arch = "aarch64")]
     let _dit = aarch64::DitGuard::new();
     // SAFETY: the ARMv8 token proves its features were detected.
     #[cfg(target_arch = "aarch64")]
     unsafe {
-        aarch64::xaes::derive_key::<COMMIT>(tier.armv8(), round_keys, k1, blocks, key, commitment)
+        aarch64::xaes::derive_key::<COMMIT>(tier.armv8(), round_keys, k1, nonce, key, commitment)
     }
 }
 
 /// Seal (`SEAL`) or open of a message of at most [`SHORT_MAX`] bytes:
 /// derivation and GCM in one kernel call, the derived key in registers;
 /// returns the tag computed over the ciphertext. `j0` and `len_block` are
-/// as for [`gcm_seal`](super::gcm_seal); `blocks` and `commitment` as for
+/// as for [`gcm_seal`](super::gcm_seal); `nonce` and `commitment` as for
 /// [`derive_key`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
     tier: Tier,
     round_keys: &RoundKeys<15>,
     k1: &Block,
-    blocks: &NonceBlocks,
+    nonce: &[u8; 24],
     commitment: &mut [Block; 2],
     j0: u128,
     aad: &[u8],
@@ -138,7 +157,7 @@ pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
             tier.aesni(),
             round_keys,
             k1,
-            blocks,
+            nonce,
             commitment,
             powers,
             j0,
@@ -156,7 +175,7 @@ pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
             tier.armv8(),
             round_keys,
             k1,
-            blocks,
+            nonce,
             commitment,
             powers,
             j0,

@@ -8,7 +8,7 @@ use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 use super::Live;
-use crate::backend::xaes::{self, MessageKey, NonceBlocks, SHORT_MAX};
+use crate::backend::xaes::{self, MessageKey, SHORT_MAX};
 use crate::backend::{self, Tier};
 use crate::block::{Block, RoundKeys};
 use crate::inout::InOut;
@@ -64,28 +64,28 @@ impl XaesKey {
     /// [`seal_or_open`](Self::seal_or_open)).
     pub(crate) fn seal<const COMMIT: bool>(
         &self,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
         commitment: &mut [Block; 2],
     ) -> Block {
-        self.seal_or_open::<true, COMMIT>(blocks, j0, aad, data, len_block, commitment)
+        self.seal_or_open::<true, COMMIT>(nonce, j0, aad, data, len_block, commitment)
     }
 
     /// XAES-256-GCM decryption of `data`, returning the tag computed over
     /// the ciphertext for the caller to compare (as for `GcmKey::open`).
     pub(crate) fn open<const COMMIT: bool>(
         &self,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
         len_block: u128,
         commitment: &mut [Block; 2],
     ) -> Block {
-        self.seal_or_open::<false, COMMIT>(blocks, j0, aad, data, len_block, commitment)
+        self.seal_or_open::<false, COMMIT>(nonce, j0, aad, data, len_block, commitment)
     }
 
     /// Seal (`SEAL`) or open: up to [`SHORT_MAX`] bytes the short path
@@ -95,7 +95,7 @@ impl XaesKey {
     /// call that derives Kₓ writes the key commitment into `commitment`.
     fn seal_or_open<const SEAL: bool, const COMMIT: bool>(
         &self,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         j0: u128,
         aad: &[u8],
         data: &mut InOut<'_>,
@@ -105,11 +105,11 @@ impl XaesKey {
         let (tier, keys, k1) = (self.tier, &self.round_keys, &self.k1);
         if data.len() <= SHORT_MAX {
             return xaes::gcm_short::<SEAL, COMMIT>(
-                tier, keys, k1, blocks, commitment, j0, aad, data, len_block,
+                tier, keys, k1, nonce, commitment, j0, aad, data, len_block,
             );
         }
         let mut key = MessageKey::zeroed();
-        xaes::derive_key::<COMMIT>(tier, keys, k1, blocks, &mut key, commitment);
+        xaes::derive_key::<COMMIT>(tier, keys, k1, nonce, &mut key, commitment);
         let (rk, h) = (&key.round_keys, &key.h_powers);
         if SEAL {
             backend::gcm_seal(tier, rk, h, j0, aad, data, len_block)

@@ -156,43 +156,63 @@ armv8_aes! {
         k
     }
 
-    /// AES-256 key expansion in registers, with `riders` (see [`ride`]).
+    /// AES-256 key expansion in registers, with `riders` (see [`ride`]),
+    /// and `passengers` encrypted beside them under another, already
+    /// expanded AES-256 key, `beside` (none: `P` = 0).
     #[inline]
-    fn expand_256_regs<const N: usize>(
+    fn expand_256_regs<const N: usize, const P: usize>(
         k0: uint8x16_t,
         k1: uint8x16_t,
         riders: &mut [uint8x16_t; N],
+        beside: &[uint8x16_t; 15],
+        passengers: &mut [uint8x16_t; P],
     ) -> [uint8x16_t; 15] {
         let mut k = [k0; 15];
         k[1] = k1;
-        ride::<15, N>(riders, k[0], k[1], 1);
+        ride_both(riders, k[0], k[1], passengers, beside, 1);
         k[2] = key_step_rot(k[0], k[1], 0x01);
-        ride::<15, N>(riders, k[1], k[2], 2);
+        ride_both(riders, k[1], k[2], passengers, beside, 2);
         k[3] = key_step_sub(k[1], k[2]);
-        ride::<15, N>(riders, k[2], k[3], 3);
+        ride_both(riders, k[2], k[3], passengers, beside, 3);
         k[4] = key_step_rot(k[2], k[3], 0x02);
-        ride::<15, N>(riders, k[3], k[4], 4);
+        ride_both(riders, k[3], k[4], passengers, beside, 4);
         k[5] = key_step_sub(k[3], k[4]);
-        ride::<15, N>(riders, k[4], k[5], 5);
+        ride_both(riders, k[4], k[5], passengers, beside, 5);
         k[6] = key_step_rot(k[4], k[5], 0x04);
-        ride::<15, N>(riders, k[5], k[6], 6);
+        ride_both(riders, k[5], k[6], passengers, beside, 6);
         k[7] = key_step_sub(k[5], k[6]);
-        ride::<15, N>(riders, k[6], k[7], 7);
+        ride_both(riders, k[6], k[7], passengers, beside, 7);
         k[8] = key_step_rot(k[6], k[7], 0x08);
-        ride::<15, N>(riders, k[7], k[8], 8);
+        ride_both(riders, k[7], k[8], passengers, beside, 8);
         k[9] = key_step_sub(k[7], k[8]);
-        ride::<15, N>(riders, k[8], k[9], 9);
+        ride_both(riders, k[8], k[9], passengers, beside, 9);
         k[10] = key_step_rot(k[8], k[9], 0x10);
-        ride::<15, N>(riders, k[9], k[10], 10);
+        ride_both(riders, k[9], k[10], passengers, beside, 10);
         k[11] = key_step_sub(k[9], k[10]);
-        ride::<15, N>(riders, k[10], k[11], 11);
+        ride_both(riders, k[10], k[11], passengers, beside, 11);
         k[12] = key_step_rot(k[10], k[11], 0x20);
-        ride::<15, N>(riders, k[11], k[12], 12);
+        ride_both(riders, k[11], k[12], passengers, beside, 12);
         k[13] = key_step_sub(k[11], k[12]);
-        ride::<15, N>(riders, k[12], k[13], 13);
+        ride_both(riders, k[12], k[13], passengers, beside, 13);
         k[14] = key_step_rot(k[12], k[13], 0x40);
-        ride::<15, N>(riders, k[13], k[14], 14);
+        ride_both(riders, k[13], k[14], passengers, beside, 14);
         k
+    }
+
+    /// Step `i` for the riders (under the key being expanded: `prev`, `k`
+    /// its keys `i − 1` and `i`) and for the passengers (under `beside`,
+    /// expanded already) of [`expand_256_regs`].
+    #[inline]
+    fn ride_both<const N: usize, const P: usize>(
+        riders: &mut [uint8x16_t; N],
+        prev: uint8x16_t,
+        k: uint8x16_t,
+        passengers: &mut [uint8x16_t; P],
+        beside: &[uint8x16_t; 15],
+        i: usize,
+    ) {
+        ride::<15, N>(riders, prev, k, i);
+        ride::<15, P>(passengers, beside[i - 1], beside[i], i);
     }
 
     /// Once round key `i` (≥ 1) of `ROUND_KEYS` exists, applies to each rider the
@@ -236,9 +256,23 @@ armv8_aes! {
         if ROUND_KEYS == 11 {
             out.copy_from_slice(&expand_128_regs(k0, riders));
         } else {
-            out.copy_from_slice(&expand_256_regs(k0, k1, riders));
+            out.copy_from_slice(&expand_256_regs(k0, k1, riders, &[k0; 15], &mut []));
         }
         out
+    }
+
+    /// AES-256's [`expand_regs_riding`] with `passengers` encrypted beside
+    /// the riders under `beside`, an AES-256 key already expanded, as
+    /// `x86_64/aes.rs`'s `expand_256_riding_beside`.
+    #[inline]
+    pub(crate) fn expand_256_riding_beside<const N: usize, const P: usize>(
+        k0: uint8x16_t,
+        k1: uint8x16_t,
+        riders: &mut [uint8x16_t; N],
+        beside: &[uint8x16_t; 15],
+        passengers: &mut [uint8x16_t; P],
+    ) -> [uint8x16_t; 15] {
+        expand_256_regs(k0, k1, riders, beside, passengers)
     }
 
     /// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`), as on x86_64:

@@ -1,7 +1,6 @@
 //! XAES-256-GCM's key derivation on ARMv8 AES + PMULL.
 //!
-//! Contracts of [`cmac_subkey`], [`commit`], [`derive_key`] and
-//! [`gcm_short`]: those of `x86_64/xaes.rs`.
+//! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of `x86_64/xaes.rs`.
 
 use crate::backend::tail_mode::Gcm;
 use crate::cpu::armv8_aes;
@@ -9,11 +8,13 @@ use core::arch::aarch64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks_inline, expand_regs_riding, load_round_keys};
+use super::aes::{
+    encrypt_blocks_inline, expand_256_riding_beside, expand_regs_riding, load_round_keys,
+};
 use super::ctr::{counter_add, counter_blocks, counter_register, hash_padded, xor_and_hash_tail};
 use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
-use super::{from_u128, load, store, zero};
-use crate::backend::xaes::{MessageKey, NonceBlocks, SHORT_MAX};
+use super::{from_u128, load, store, store_each, zero};
+use crate::backend::xaes::{M_HEADS, MessageKey, SHORT_MAX, T_TAILS, X0_HEAD};
 use crate::block::{Block, RoundKeys};
 use crate::cpu::Armv8;
 use crate::inout::InOut;
@@ -23,24 +24,24 @@ use crate::inout::InOut;
 /// schedule, the first the zero block that becomes H), a macro for the same
 /// reason. Expand it only inside an `armv8_aes!` function.
 macro_rules! derive_regs {
-    ($COMMIT:expr, $keys:expr, $k1:expr, $blocks:expr, $commitment:expr, $powers_count:expr, $riders:expr) => {{
-        let (keys, k1, blocks, commitment, powers_count): (
-            &RoundKeys<15>,
-            &Block,
-            &NonceBlocks,
-            &mut [Block; 2],
-            usize,
-        ) = ($keys, $k1, $blocks, $commitment, $powers_count);
+    ($COMMIT:expr, $keys:expr, $k1:expr, $nonce:expr, $powers_count:expr, $riders:expr) => {{
+        let (keys, k1, nonce, powers_count): (&RoundKeys<15>, &Block, &[u8; 24], usize) =
+            ($keys, $k1, $nonce, $powers_count);
         let riders = $riders;
         let rk = load_round_keys(keys);
         let k1 = load(k1);
-        let mut kx = blocks.kdf.map(|m| veorq_u8(from_u128(m), k1));
-        if $COMMIT {
-            commit(&rk, k1, &mut kx, &blocks.commit, commitment);
+        let first_half = nonce_first_half(nonce);
+        let mut kx = M_HEADS.map(|h| veorq_u8(vorrq_u8(first_half, from_u128(h)), k1));
+        // KC-XAES: the commitment's last batch beside Kₓ's schedule, as on
+        // x86_64 (`commit_inputs`); zero and unused without `COMMIT`.
+        let mut commitment = [zero(); 2];
+        let kx_keys = if $COMMIT {
+            commitment = commit_inputs(&rk, k1, &mut kx, first_half, nonce);
+            expand_256_riding_beside(kx[0], kx[1], riders, &rk, &mut commitment)
         } else {
             encrypt_blocks_inline!(&rk, &mut kx);
-        }
-        let kx_keys = expand_regs_riding::<15, _>(kx[0], kx[1], riders);
+            expand_regs_riding::<15, _>(kx[0], kx[1], riders)
+        };
         let h1 = mul_x(byte_reverse(riders[0]));
         let p = if powers_count >= 8 {
             powers(h1)
@@ -48,7 +49,7 @@ macro_rules! derive_regs {
             powers_upto(h1, powers_count)
         };
         kx.zeroize();
-        (kx_keys, p)
+        (kx_keys, p, commitment)
     }};
 }
 
@@ -72,26 +73,38 @@ armv8_aes! {
         k1
     }
 
-    /// KC-XAES-256-GCM's key commitment beside Kₓ's blocks, as
-    /// `x86_64/xaes.rs`'s `commit`: X = AES-256ₖ(X₀) in Kₓ's batch, then
-    /// AES-256ₖ(X ⊕ T₁ ⊕ K1) ‖ AES-256ₖ(X ⊕ T₂ ⊕ K1) into `out`.
+    /// `[0; 4] ‖ N[:12]`, as `x86_64/xaes.rs`'s `nonce_first_half`.
     #[inline]
-    fn commit(
+    fn nonce_first_half(nonce: &[u8; 24]) -> uint8x16_t {
+        let [first @ .., _, _, _, _, _, _, _, _] = nonce;
+        vextq_u8::<12>(zero(), load(first))
+    }
+
+    /// `N[12:] ‖ [0; 4]`, as `x86_64/xaes.rs`'s `nonce_second_half`.
+    #[inline]
+    fn nonce_second_half(nonce: &[u8; 24]) -> uint8x16_t {
+        let [_, _, _, _, _, _, _, _, last @ ..] = nonce;
+        vextq_u8::<4>(load(last), zero())
+    }
+
+    /// KC-XAES-256-GCM's commitment up to its last batch, as
+    /// `x86_64/xaes.rs`'s `commit_inputs`: Kₓ's blocks and X =
+    /// AES-256ₖ("XCMT" ‖ N\[:12\]) in one batch; returns X ⊕ Tᵢ ⊕ K1.
+    #[inline]
+    fn commit_inputs(
         rk: &[uint8x16_t; 15],
         k1: uint8x16_t,
         kx: &mut [uint8x16_t; 2],
-        blocks: &[u128; 3],
-        out: &mut [Block; 2],
-    ) {
-        let mut first = [kx[0], kx[1], from_u128(blocks[0])];
+        first_half: uint8x16_t,
+        nonce: &[u8; 24],
+    ) -> [uint8x16_t; 2] {
+        let mut first = [kx[0], kx[1], vorrq_u8(first_half, from_u128(X0_HEAD))];
         encrypt_blocks_inline!(rk, &mut first);
         *kx = [first[0], first[1]];
         let x_k1 = veorq_u8(first[2], k1);
-        let mut second = [1, 2].map(|i| veorq_u8(x_k1, from_u128(blocks[i])));
-        encrypt_blocks_inline!(rk, &mut second);
-        *out = [store(second[0]), store(second[1])];
+        let second_half = nonce_second_half(nonce);
         first.zeroize();
-        second.zeroize();
+        T_TAILS.map(|t| veorq_u8(x_k1, vorrq_u8(second_half, from_u128(t))))
     }
 
     /// The per-message AES-256-GCM key into `out`, with all eight powers
@@ -101,12 +114,12 @@ armv8_aes! {
         _token: Armv8,
         keys: &RoundKeys<15>,
         k1: &Block,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         out: &mut MessageKey,
         commitment: &mut [Block; 2],
     ) {
         let mut riders = [zero()];
-        let (mut kx_keys, mut p) = derive_regs!(COMMIT, keys, k1, blocks, commitment, 8, &mut riders);
+        let (mut kx_keys, mut p, mut kc) = derive_regs!(COMMIT, keys, k1, nonce, 8, &mut riders);
         riders.zeroize();
         for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
             *dst = store(*src);
@@ -116,6 +129,10 @@ armv8_aes! {
         }
         kx_keys.zeroize();
         p.zeroize();
+        if COMMIT {
+            *commitment = store_each(&kc);
+        }
+        kc.zeroize();
     }
 
     /// XAES-256-GCM seal (`SEAL`) or open of a message of at most
@@ -128,7 +145,7 @@ armv8_aes! {
         _token: Armv8,
         keys: &RoundKeys<15>,
         k1: &Block,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         commitment: &mut [Block; 2],
         powers_count: usize,
         j0: u128,
@@ -140,9 +157,9 @@ armv8_aes! {
         // The smallest batch that holds the message (`by_tail_size!`), with
         // two more riders: H's zero block and J0.
         match data.len().div_ceil(16) {
-            0..=1 => short::<SEAL, COMMIT, 1, 16, 3>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
-            2..=4 => short::<SEAL, COMMIT, 4, 64, 6>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
-            _ => short::<SEAL, COMMIT, 8, 128, 10>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
+            0..=1 => short::<SEAL, COMMIT, 1, 16, 3>(keys, k1, nonce, commitment, powers_count, j0, aad, data, len_block),
+            2..=4 => short::<SEAL, COMMIT, 4, 64, 6>(keys, k1, nonce, commitment, powers_count, j0, aad, data, len_block),
+            _ => short::<SEAL, COMMIT, 8, 128, 10>(keys, k1, nonce, commitment, powers_count, j0, aad, data, len_block),
         }
     }
 
@@ -154,7 +171,7 @@ armv8_aes! {
     fn short<const SEAL: bool, const COMMIT: bool, const M: usize, const B: usize, const N: usize>(
         keys: &RoundKeys<15>,
         k1: &Block,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         commitment: &mut [Block; 2],
         powers_count: usize,
         j0: u128,
@@ -169,8 +186,8 @@ armv8_aes! {
         let mut riders = [zero(); N];
         riders[1] = j0;
         riders[2..].copy_from_slice(&counters);
-        let (mut kx_keys, mut h) =
-            derive_regs!(COMMIT, keys, k1, blocks, commitment, powers_count, &mut riders);
+        let (mut kx_keys, mut h, mut kc) =
+            derive_regs!(COMMIT, keys, k1, nonce, powers_count, &mut riders);
         let acc = hash_padded::<true>(zero(), aad, &h);
         let mut ks: [uint8x16_t; M] = core::array::from_fn(|i| riders[2 + i]);
         let len = byte_reverse(from_u128(len_block));
@@ -183,6 +200,10 @@ armv8_aes! {
         h.zeroize();
         riders.zeroize();
         ks.zeroize();
+        if COMMIT {
+            *commitment = store_each(&kc);
+        }
+        kc.zeroize();
         tag
     }
 }

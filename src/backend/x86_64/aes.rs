@@ -113,44 +113,63 @@ aesni_clmul! {
         k
     }
 
-    /// AES-256 key expansion in registers, with `riders` (see [`ride`]).
+    /// AES-256 key expansion in registers, with `riders` (see [`ride`]),
+    /// and `passengers` encrypted round by round beside them under another,
+    /// already expanded AES-256 key, `beside` (none: `P` = 0).
     #[inline]
-    fn expand_256_regs<const N: usize>(
+    fn expand_256_regs<const N: usize, const P: usize>(
         k0: __m128i,
         k1: __m128i,
         riders: &mut [__m128i; N],
+        beside: &[__m128i; 15],
+        passengers: &mut [__m128i; P],
     ) -> [__m128i; 15] {
         let mut k = [k0; 15];
         k[1] = k1;
-        ride::<15, N>(riders, k[0], 0);
-        ride::<15, N>(riders, k[1], 1);
+        ride_both(riders, k[0], passengers, beside, 0);
+        ride_both(riders, k[1], passengers, beside, 1);
         k[2] = key_step_rot(k[0], k[1], 0x01);
-        ride::<15, N>(riders, k[2], 2);
+        ride_both(riders, k[2], passengers, beside, 2);
         k[3] = key_step_sub(k[1], k[2]);
-        ride::<15, N>(riders, k[3], 3);
+        ride_both(riders, k[3], passengers, beside, 3);
         k[4] = key_step_rot(k[2], k[3], 0x02);
-        ride::<15, N>(riders, k[4], 4);
+        ride_both(riders, k[4], passengers, beside, 4);
         k[5] = key_step_sub(k[3], k[4]);
-        ride::<15, N>(riders, k[5], 5);
+        ride_both(riders, k[5], passengers, beside, 5);
         k[6] = key_step_rot(k[4], k[5], 0x04);
-        ride::<15, N>(riders, k[6], 6);
+        ride_both(riders, k[6], passengers, beside, 6);
         k[7] = key_step_sub(k[5], k[6]);
-        ride::<15, N>(riders, k[7], 7);
+        ride_both(riders, k[7], passengers, beside, 7);
         k[8] = key_step_rot(k[6], k[7], 0x08);
-        ride::<15, N>(riders, k[8], 8);
+        ride_both(riders, k[8], passengers, beside, 8);
         k[9] = key_step_sub(k[7], k[8]);
-        ride::<15, N>(riders, k[9], 9);
+        ride_both(riders, k[9], passengers, beside, 9);
         k[10] = key_step_rot(k[8], k[9], 0x10);
-        ride::<15, N>(riders, k[10], 10);
+        ride_both(riders, k[10], passengers, beside, 10);
         k[11] = key_step_sub(k[9], k[10]);
-        ride::<15, N>(riders, k[11], 11);
+        ride_both(riders, k[11], passengers, beside, 11);
         k[12] = key_step_rot(k[10], k[11], 0x20);
-        ride::<15, N>(riders, k[12], 12);
+        ride_both(riders, k[12], passengers, beside, 12);
         k[13] = key_step_sub(k[11], k[12]);
-        ride::<15, N>(riders, k[13], 13);
+        ride_both(riders, k[13], passengers, beside, 13);
         k[14] = key_step_rot(k[12], k[13], 0x40);
-        ride::<15, N>(riders, k[14], 14);
+        ride_both(riders, k[14], passengers, beside, 14);
         k
+    }
+
+    /// Round `i` for the riders (under the key being expanded, `k`) and
+    /// for the passengers (under `beside`, expanded already) of
+    /// [`expand_256_regs`].
+    #[inline]
+    fn ride_both<const N: usize, const P: usize>(
+        riders: &mut [__m128i; N],
+        k: __m128i,
+        passengers: &mut [__m128i; P],
+        beside: &[__m128i; 15],
+        i: usize,
+    ) {
+        ride::<15, N>(riders, k, i);
+        ride::<15, P>(passengers, beside[i], i);
     }
 
     /// Applies round key `i` of `ROUND_KEYS` to each rider: the initial XOR for `i` =
@@ -200,9 +219,25 @@ aesni_clmul! {
         if ROUND_KEYS == 11 {
             out.copy_from_slice(&expand_128_regs(k0, riders));
         } else {
-            out.copy_from_slice(&expand_256_regs(k0, k1, riders));
+            out.copy_from_slice(&expand_256_regs(k0, k1, riders, &[k0; 15], &mut []));
         }
         out
+    }
+
+    /// AES-256's [`expand_regs_riding`] with `passengers` encrypted beside
+    /// the riders, one round per step of the schedule, under `beside`, an
+    /// AES-256 key already expanded: blocks that would otherwise wait for
+    /// the schedule or make it wait (KC-XAES-256-GCM's commitment,
+    /// `xaes.rs`) fill the same gaps in its serial chain.
+    #[inline]
+    pub(crate) fn expand_256_riding_beside<const N: usize, const P: usize>(
+        k0: __m128i,
+        k1: __m128i,
+        riders: &mut [__m128i; N],
+        beside: &[__m128i; 15],
+        passengers: &mut [__m128i; P],
+    ) -> [__m128i; 15] {
+        expand_256_regs(k0, k1, riders, beside, passengers)
     }
 
     /// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`): counter

@@ -2,11 +2,10 @@
 //! has these, so every tier derives here).
 //!
 //! Common to [`derive_key`] and [`gcm_short`]: `keys` are K's round keys,
-//! `k1` CMAC's subkey K1, `blocks` the nonce's blocks (`NonceBlocks`:
-//! the KDF's M1 and M2 before the XOR with K1, and for KC-XAES the
-//! commitment's three; `xaes_gcm.rs` builds them). With `COMMIT`, both also
-//! write the key commitment into `commitment` (see [`commit`]); without it,
-//! `commitment` is left as it was. [`derive_key`] writes Kₓ's round keys and H^1..H^8 of Kₓ's GHASH
+//! `k1` CMAC's subkey K1, `nonce` the 192-bit nonce, from whose bytes they
+//! build the KDF's M1 and M2 (and for KC-XAES the commitment's X₀, T₁, T₂)
+//! in registers (`backend::xaes::M_HEADS`). With `COMMIT`, both also write
+//! the key commitment into `commitment` (see [`commit_inputs`]); without it, `commitment` is left as it was. [`derive_key`] writes Kₓ's round keys and H^1..H^8 of Kₓ's GHASH
 //! key into `out`, in the layout `GcmKey` keeps, and wipes its registers'
 //! copies; the caller passes `out` to the tier's GCM kernels and wipes it
 //! after. [`gcm_short`] seals or opens a message of at most `SHORT_MAX`
@@ -18,11 +17,11 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks, expand_regs_riding, load_round_keys};
+use super::aes::{encrypt_blocks, expand_256_riding_beside, expand_regs_riding, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers, powers_upto};
 use super::ctr::{counter_blocks, hash_padded, xor_and_hash_tail};
-use super::{from_u128, load, store};
-use crate::backend::xaes::{MessageKey, NonceBlocks, SHORT_MAX};
+use super::{from_u128, load, store, store_each};
+use crate::backend::xaes::{M_HEADS, MessageKey, SHORT_MAX, T_TAILS, X0_HEAD};
 use crate::block::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
@@ -31,7 +30,7 @@ use crate::inout::InOut;
 /// Kₓ's round keys and H^1..H^`powers_count` of its GHASH key (the rest
 /// zero). The spec: "Kₓ = AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1)" — both
 /// blocks in one AES batch, with `COMMIT` the commitment's blocks beside
-/// them ([`commit`]) — then Kₓ expanded in registers (the expansion
+/// them, and its last batch beside Kₓ's schedule ([`commit_inputs`]) — then Kₓ expanded in registers (the expansion
 /// GCM-SIV uses per message) with `riders` (an array of blocks) encrypted
 /// under it on the way (`aes::ride`): the first must be the zero block,
 /// which becomes H = AES-256_Kₓ(0^128), taken in the POLYVAL form the GCM
@@ -45,24 +44,24 @@ use crate::inout::InOut;
 /// which sent the derived key through the stack). Expand it only inside an
 /// `aesni_clmul!` function.
 macro_rules! derive_regs {
-    ($COMMIT:expr, $keys:expr, $k1:expr, $blocks:expr, $commitment:expr, $powers_count:expr, $riders:expr) => {{
-        let (keys, k1, blocks, commitment, powers_count): (
-            &RoundKeys<15>,
-            &Block,
-            &NonceBlocks,
-            &mut [Block; 2],
-            usize,
-        ) = ($keys, $k1, $blocks, $commitment, $powers_count);
+    ($COMMIT:expr, $keys:expr, $k1:expr, $nonce:expr, $powers_count:expr, $riders:expr) => {{
+        let (keys, k1, nonce, powers_count): (&RoundKeys<15>, &Block, &[u8; 24], usize) =
+            ($keys, $k1, $nonce, $powers_count);
         let riders = $riders;
         let rk = load_round_keys(keys);
         let k1 = load(k1);
-        let mut kx = blocks.kdf.map(|m| _mm_xor_si128(from_u128(m), k1));
-        if $COMMIT {
-            commit(&rk, k1, &mut kx, &blocks.commit, commitment);
+        let first_half = nonce_first_half(nonce);
+        let mut kx = M_HEADS.map(|h| _mm_xor_si128(_mm_or_si128(first_half, from_u128(h)), k1));
+        // KC-XAES: the commitment's blocks, X ⊕ Tᵢ ⊕ K1, encrypted beside
+        // Kₓ's schedule (`commit_inputs`); zero and unused without `COMMIT`.
+        let mut commitment = [_mm_setzero_si128(); 2];
+        let kx_keys = if $COMMIT {
+            commitment = commit_inputs(&rk, k1, &mut kx, first_half, nonce);
+            expand_256_riding_beside(kx[0], kx[1], riders, &rk, &mut commitment)
         } else {
             encrypt_blocks(&rk, &mut kx);
-        }
-        let kx_keys = expand_regs_riding::<15, _>(kx[0], kx[1], riders);
+            expand_regs_riding::<15, _>(kx[0], kx[1], riders)
+        };
         let h1 = mul_x(byte_reverse(riders[0]));
         let p = if powers_count >= 8 {
             powers(h1)
@@ -70,7 +69,7 @@ macro_rules! derive_regs {
             powers_upto(h1, powers_count)
         };
         kx.zeroize();
-        (kx_keys, p)
+        (kx_keys, p, commitment)
     }};
 }
 
@@ -94,31 +93,48 @@ aesni_clmul! {
         k1
     }
 
-    /// KC-XAES-256-GCM's key commitment (IACR ePrint 2025/758), with Kₓ's
-    /// blocks: `kx` holds M1 ⊕ K1 and M2 ⊕ K1 and leaves with Kₓ; `blocks`
-    /// are X₀ = "XCMT" ‖ N\[:12\], T₁ = N\[12:\] ‖ 0x00010001 and T₂ =
-    /// N\[12:\] ‖ 0x00010002. X = AES-256ₖ(X₀) runs in Kₓ's batch, so it is
-    /// no deeper than Kₓ; then KC = AES-256ₖ(X ⊕ T₁ ⊕ K1) ‖ AES-256ₖ(X ⊕ T₂
-    /// ⊕ K1), a second batch whose rounds the CPU overlaps with Kₓ's key
-    /// schedule (independent work in the same function), into `out`. X and
-    /// the second batch's inputs are wiped; the commitment is public.
+    /// `[0; 4] ‖ N[:12]`: the nonce's first 16 bytes shifted up four, for
+    /// the blocks of `M_HEADS` and `X0_HEAD` (`backend::xaes`).
     #[inline]
-    fn commit(
+    fn nonce_first_half(nonce: &[u8; 24]) -> __m128i {
+        let [first @ .., _, _, _, _, _, _, _, _] = nonce;
+        _mm_slli_si128::<4>(load(first))
+    }
+
+    /// `N[12:] ‖ [0; 4]`: the nonce's last 16 bytes shifted down four, for
+    /// the blocks of `T_TAILS` (`backend::xaes`).
+    #[inline]
+    fn nonce_second_half(nonce: &[u8; 24]) -> __m128i {
+        let [_, _, _, _, _, _, _, _, last @ ..] = nonce;
+        _mm_srli_si128::<4>(load(last))
+    }
+
+    /// KC-XAES-256-GCM's key commitment (IACR ePrint 2025/758) up to its
+    /// last batch: `kx` holds M1 ⊕ K1 and M2 ⊕ K1 and leaves with Kₓ; X =
+    /// AES-256ₖ("XCMT" ‖ N\[:12\]) runs in the same batch (from `first_half`,
+    /// `[0; 4] ‖ N[:12]`), no deeper than Kₓ. Returns the last batch's
+    /// inputs X ⊕ Tᵢ ⊕ K1, Tᵢ = N\[12:\] ‖ 0x0001 ‖ i, whose AES-256ₖ is the
+    /// commitment: `derive_regs!` encrypts them beside Kₓ's key schedule
+    /// (`expand_256_riding_beside`), one round per step, in the gaps of its
+    /// serial chain. (As a batch of their own they were 14 dependent rounds
+    /// on the critical path of a short message, before or after the
+    /// schedule: 16-byte KC seals took 1.20–1.28 times XAES-256-GCM's on
+    /// Zen 3.) X is wiped.
+    #[inline]
+    fn commit_inputs(
         rk: &[__m128i; 15],
         k1: __m128i,
         kx: &mut [__m128i; 2],
-        blocks: &[u128; 3],
-        out: &mut [Block; 2],
-    ) {
-        let mut first = [kx[0], kx[1], from_u128(blocks[0])];
+        first_half: __m128i,
+        nonce: &[u8; 24],
+    ) -> [__m128i; 2] {
+        let mut first = [kx[0], kx[1], _mm_or_si128(first_half, from_u128(X0_HEAD))];
         encrypt_blocks(rk, &mut first);
         *kx = [first[0], first[1]];
         let x_k1 = _mm_xor_si128(first[2], k1);
-        let mut second = [1, 2].map(|i| _mm_xor_si128(x_k1, from_u128(blocks[i])));
-        encrypt_blocks(rk, &mut second);
-        *out = [store(second[0]), store(second[1])];
+        let second_half = nonce_second_half(nonce);
         first.zeroize();
-        second.zeroize();
+        T_TAILS.map(|t| _mm_xor_si128(x_k1, _mm_or_si128(second_half, from_u128(t))))
     }
 
     /// The per-message AES-256-GCM key into `out`, with all eight powers
@@ -128,12 +144,12 @@ aesni_clmul! {
         _token: AesNiClmul,
         keys: &RoundKeys<15>,
         k1: &Block,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         out: &mut MessageKey,
         commitment: &mut [Block; 2],
     ) {
         let mut riders = [_mm_setzero_si128()];
-        let (mut kx_keys, mut p) = derive_regs!(COMMIT, keys, k1, blocks, commitment, 8, &mut riders);
+        let (mut kx_keys, mut p, mut kc) = derive_regs!(COMMIT, keys, k1, nonce, 8, &mut riders);
         riders.zeroize();
         for (dst, src) in out.round_keys.0.iter_mut().zip(&kx_keys) {
             *dst = store(*src);
@@ -143,6 +159,10 @@ aesni_clmul! {
         }
         kx_keys.zeroize();
         p.zeroize();
+        if COMMIT {
+            *commitment = store_each(&kc);
+        }
+        kc.zeroize();
     }
 
     /// XAES-256-GCM seal (`SEAL`) or open of a short message, at most
@@ -160,7 +180,7 @@ aesni_clmul! {
         _token: AesNiClmul,
         keys: &RoundKeys<15>,
         k1: &Block,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         commitment: &mut [Block; 2],
         powers_count: usize,
         j0: u128,
@@ -172,9 +192,9 @@ aesni_clmul! {
         // The smallest batch that holds the message (`by_tail_size!`), with
         // two more riders: H's zero block and J0.
         match data.len().div_ceil(16) {
-            0..=1 => short::<SEAL, COMMIT, 1, 16, 3>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
-            2..=4 => short::<SEAL, COMMIT, 4, 64, 6>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
-            _ => short::<SEAL, COMMIT, 8, 128, 10>(keys, k1, blocks, commitment, powers_count, j0, aad, data, len_block),
+            0..=1 => short::<SEAL, COMMIT, 1, 16, 3>(keys, k1, nonce, commitment, powers_count, j0, aad, data, len_block),
+            2..=4 => short::<SEAL, COMMIT, 4, 64, 6>(keys, k1, nonce, commitment, powers_count, j0, aad, data, len_block),
+            _ => short::<SEAL, COMMIT, 8, 128, 10>(keys, k1, nonce, commitment, powers_count, j0, aad, data, len_block),
         }
     }
 
@@ -186,7 +206,7 @@ aesni_clmul! {
     fn short<const SEAL: bool, const COMMIT: bool, const M: usize, const B: usize, const N: usize>(
         keys: &RoundKeys<15>,
         k1: &Block,
-        blocks: &NonceBlocks,
+        nonce: &[u8; 24],
         commitment: &mut [Block; 2],
         powers_count: usize,
         j0: u128,
@@ -202,8 +222,8 @@ aesni_clmul! {
         let mut riders = [_mm_setzero_si128(); N];
         riders[1] = j0;
         riders[2..].copy_from_slice(&counters);
-        let (mut kx_keys, mut h) =
-            derive_regs!(COMMIT, keys, k1, blocks, commitment, powers_count, &mut riders);
+        let (mut kx_keys, mut h, mut kc) =
+            derive_regs!(COMMIT, keys, k1, nonce, powers_count, &mut riders);
         let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &h);
         let mut ks: [__m128i; M] = core::array::from_fn(|i| riders[2 + i]);
         let len = byte_reverse(from_u128(len_block));
@@ -216,6 +236,10 @@ aesni_clmul! {
         h.zeroize();
         riders.zeroize();
         ks.zeroize();
+        if COMMIT {
+            *commitment = store_each(&kc);
+        }
+        kc.zeroize();
         tag
     }
 }
