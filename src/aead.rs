@@ -37,7 +37,9 @@ pub(crate) mod sealed;
 /// ```
 ///
 /// The nonce type is the key type's: `[u8; 12]` for AES-GCM and AES-GCM-SIV,
-/// `[u8; 24]` for XAES-256-GCM. Generic code over 96-bit-nonce keys names it
+/// `[u8; 24]` for XAES-256-GCM and KC-XAES-256-GCM; so is the tag type
+/// (`Self::Tag`): [`Tag`] (16 bytes) for all but KC-XAES-256-GCM, whose
+/// 48-byte tag holds the key commitment too. Generic code over 96-bit-nonce keys names it
 /// with a bound:
 ///
 /// ```
@@ -192,7 +194,8 @@ pub trait Aead: sealed::Core + Send + Sync {
     }
 
     /// Encrypts `plaintext` into `out` as `ciphertext || tag` and returns the
-    /// number of bytes written (`plaintext.len() + 16`). Never allocates.
+    /// number of bytes written (`plaintext.len() + TAG_LEN`: + 16, or + 48 for
+    /// KC-XAES-256-GCM). Never allocates.
     ///
     /// If `out` is too short this returns [`Error::BufferTooSmall`] and writes
     /// nothing.
@@ -227,8 +230,8 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// Decrypts `ciphertext || tag` into `out` and returns the plaintext length.
     /// Never allocates.
     ///
-    /// On [`Error::Authentication`] the first `ciphertext_and_tag.len() - 16` bytes
-    /// of `out` are all zero. If `out` is too short this returns
+    /// On [`Error::Authentication`] the first `ciphertext_and_tag.len() - TAG_LEN`
+    /// bytes of `out` are all zero. If `out` is too short this returns
     /// [`Error::BufferTooSmall`] and writes nothing.
     ///
     /// ```
@@ -441,8 +444,8 @@ pub trait Aead: sealed::Core + Send + Sync {
 
     #[cfg(feature = "std")]
     /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated)
-    /// into `out`; returns the bytes written (`plaintext.len() + 16 +
-    /// NONCE_LEN`: + 28, or + 40 for XAES-256-GCM). Never
+    /// into `out`; returns the bytes written (`plaintext.len() + TAG_LEN +
+    /// NONCE_LEN`: + 28, + 40 for XAES-256-GCM, + 72 for KC-XAES-256-GCM). Never
     /// allocates. If `out` is too short: [`Error::BufferTooSmall`], nothing
     /// written and no nonce used.
     ///

@@ -1,8 +1,10 @@
 //! RustCrypto's [`aead`] 0.6 traits on every key type (cargo feature `aead`).
 //!
-//! [`Aes128Gcm`], [`Aes256Gcm`], [`Aes128GcmSiv`], [`Aes256GcmSiv`] and
-//! [`Xaes256Gcm`] implement [`AeadCore`] (`NonceSize` 12 bytes, 24 for
-//! XAES-256-GCM; `TagSize` 16 bytes; the tag after the ciphertext),
+//! [`Aes128Gcm`], [`Aes256Gcm`], [`Aes128GcmSiv`], [`Aes256GcmSiv`],
+//! [`Xaes256Gcm`] and [`KcXaes256Gcm`] implement [`AeadCore`] (`NonceSize`
+//! 12 bytes, 24 for XAES-256-GCM and KC-XAES-256-GCM; `TagSize` 16 bytes, 48
+//! for KC-XAES-256-GCM, whose tag holds the key commitment as AWS-LC's does;
+//! the tag after the ciphertext),
 //! [`AeadInOut`], [`KeySizeUser`] and [`KeyInit`], like RustCrypto's
 //! `aes-gcm` 0.11, `aes-gcm-siv` 0.12 and `xaes-256-gcm` 0.1: code written
 //! against those traits (protocol crates, `aead-stream`) takes this crate's

@@ -9,6 +9,8 @@
 //!   (RFC 8452), nonce-misuse resistant.
 //! - [`xaes_gcm::Xaes256Gcm`]: XAES-256-GCM (C2SP), AES-256-GCM with 192-bit
 //!   nonces that are safe to draw at random.
+//! - [`xaes_gcm::KcXaes256Gcm`]: KC-XAES-256-GCM, XAES-256-GCM whose 48-byte
+//!   tag also commits to the key (IACR ePrint 2025/758, as AWS-LC).
 //! - One trait, [`Aead`], carries every method: explicit-nonce and
 //!   generated-nonce sealing, allocating, `_to` (allocation-free) and in-place.
 //! - [`placement`]: key state built in memory the caller chooses, wiped on drop.

@@ -17,7 +17,8 @@
 //! fail its tag; the last-segment flag makes a stream cut at a segment
 //! boundary fail (its new last segment was sealed as "not last"). Prefixes
 //! are 7 bytes for the 96-bit-nonce key types and 19 bytes for
-//! [`Xaes256Gcm`](crate::xaes_gcm::Xaes256Gcm). A prefix must never be used for two
+//! [`Xaes256Gcm`](crate::xaes_gcm::Xaes256Gcm) and [`KcXaes256Gcm`](crate::xaes_gcm::KcXaes256Gcm)
+//! (whose segments carry 48-byte tags). A prefix must never be used for two
 //! streams under one key; with XAES-256-GCM a random prefix is safe (its
 //! first 12 bytes select a fresh derived key for each stream), with AES-GCM a
 //! random 7-byte prefix is not (56 bits collide after about 2^28 streams).

@@ -6,7 +6,7 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::backend::Tier;
-use crate::block::wipe_bytes;
+use crate::block::{wipe, wipe_bytes};
 use crate::error::Error;
 use crate::inout::InOut;
 
@@ -118,9 +118,12 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
     }
     let folded = (diff as u64) | ((diff >> 64) as u64);
     // After a forgery the computed tag is the valid tag for the forged
-    // ciphertext: do not leave it on the stack. (Word stores: `zeroize` on
-    // a 48-byte KC-XAES tag was 48 byte stores, a tenth of a 16-byte open.)
-    wipe_bytes(computed.as_mut());
+    // ciphertext: do not leave it on the stack. (One volatile 16-byte store
+    // per block: `zeroize` on a 48-byte KC-XAES tag was 48 byte stores, a
+    // tenth of a 16-byte open.)
+    for block in computed.as_mut().as_chunks_mut::<16>().0 {
+        wipe(block);
+    }
     if bool::from(folded.ct_eq(&0)) {
         Ok(())
     } else {

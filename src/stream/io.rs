@@ -14,7 +14,8 @@
 //! ```
 //!
 //! A reader finds the end without a length field: after the header it reads
-//! `S + 16` bytes and one more; if that one more exists, the `S + 16` are a
+//! `S + T` bytes (T the tag length: 16, 48 for KC-XAES-256-GCM) and one
+//! more; if that one more exists, the `S + T` are a
 //! segment that is not the last, else whatever it read is the last segment.
 //! A cut, an appended byte, a dropped, repeated or reordered segment, or a
 //! segment taken from another stream all end in a segment opened with the
