@@ -53,21 +53,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(opened.expect("RustCrypto opens our sealing"), plaintext);
         assert_eq!(k.decrypt(&nonce, &aad, &expected).expect("open"), plaintext);
 
-        // One bit flipped among the nonce's, the AAD's and the sealing's.
-        let (mut n, mut a, mut s) = (nonce, aad.clone(), ours.clone());
-        let bits = 8 * (n.len() + a.len() + s.len());
-        let bit = flip % bits;
-        let (byte, mask) = (bit / 8, 1u8 << (bit % 8));
-        if byte < n.len() {
-            n[byte] ^= mask;
-        } else if byte < n.len() + a.len() {
-            a[byte - n.len()] ^= mask;
-        } else {
-            s[byte - n.len() - a.len()] ^= mask;
-        }
-        let mut out = vec![0xa5u8; plaintext.len()];
-        assert_eq!(k.decrypt_to(&n, &a, &s, &mut out), Err(Error::Authentication), "bit {bit}");
-        assert!(out.iter().all(|&b| b == 0), "forged plaintext left in the output");
+        assert_flipped_bit_rejected(&k, &nonce, &aad, &ours, flip, plaintext.len());
 
         let Some(kc) = make_key::<KcXaes256Gcm>(&key, Some(backend)) else {
             continue;
@@ -75,22 +61,35 @@ fuzz_target!(|data: &[u8]| {
         let sealed = kc.encrypt(&nonce, &aad, &plaintext).expect("KC seal");
         assert_eq!(sealed, expected_kc, "{backend:?}: KC differs from XAES and the model's commitment");
         assert_eq!(kc.decrypt(&nonce, &aad, &sealed).expect("KC open"), plaintext);
-        // The same bit, counted over the KC sealing (32 bytes longer).
-        let (mut n, mut a, mut s) = (nonce, aad.clone(), sealed);
-        let bit = flip % (8 * (n.len() + a.len() + s.len()));
-        let (byte, mask) = (bit / 8, 1u8 << (bit % 8));
-        if byte < n.len() {
-            n[byte] ^= mask;
-        } else if byte < n.len() + a.len() {
-            a[byte - n.len()] ^= mask;
-        } else {
-            s[byte - n.len() - a.len()] ^= mask;
-        }
-        let mut out = vec![0xa5u8; plaintext.len()];
-        assert_eq!(kc.decrypt_to(&n, &a, &s, &mut out), Err(Error::Authentication), "KC bit {bit}");
-        assert!(out.iter().all(|&b| b == 0), "KC: forged plaintext left in the output");
+        // The same choice, counted over the KC sealing (32 bytes longer).
+        assert_flipped_bit_rejected(&kc, &nonce, &aad, &sealed, flip, plaintext.len());
     }
 });
+
+/// One bit flipped among the nonce's, the AAD's and the sealing's (bit
+/// `flip` modulo their count) is rejected, with the output left zero.
+fn assert_flipped_bit_rejected<K: Aead<Nonce = [u8; 24]>>(
+    key: &K,
+    nonce: &[u8; 24],
+    aad: &[u8],
+    sealed: &[u8],
+    flip: usize,
+    text_len: usize,
+) {
+    let (mut n, mut a, mut s) = (*nonce, aad.to_vec(), sealed.to_vec());
+    let bit = flip % (8 * (n.len() + a.len() + s.len()));
+    let (byte, mask) = (bit / 8, 1u8 << (bit % 8));
+    if byte < n.len() {
+        n[byte] ^= mask;
+    } else if byte < n.len() + a.len() {
+        a[byte - n.len()] ^= mask;
+    } else {
+        s[byte - n.len() - a.len()] ^= mask;
+    }
+    let mut out = vec![0xa5u8; text_len];
+    assert_eq!(key.decrypt_to(&n, &a, &s, &mut out), Err(Error::Authentication), "bit {bit}");
+    assert!(out.iter().all(|&b| b == 0), "forged plaintext left in the output");
+}
 
 /// The spec's key derivation on RustCrypto's AES-256, then this crate's
 /// AES-256-GCM (a different code path from the XAES kernels: the key and

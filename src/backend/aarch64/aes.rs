@@ -158,9 +158,9 @@ armv8_aes! {
 
     /// AES-256 key expansion in registers, with `riders` (see [`ride`]),
     /// and `passengers` encrypted beside them under another, already
-    /// expanded AES-256 key, `beside` (none: `P` = 0).
+    /// expanded AES-256 key, `beside` (none: `P` = 0), as on x86_64.
     #[inline]
-    fn expand_256_regs<const N: usize, const P: usize>(
+    pub(crate) fn expand_256_regs<const N: usize, const P: usize>(
         k0: uint8x16_t,
         k1: uint8x16_t,
         riders: &mut [uint8x16_t; N],
@@ -261,19 +261,6 @@ armv8_aes! {
         out
     }
 
-    /// AES-256's [`expand_regs_riding`] with `passengers` encrypted beside
-    /// the riders under `beside`, an AES-256 key already expanded, as
-    /// `x86_64/aes.rs`'s `expand_256_riding_beside`.
-    #[inline]
-    pub(crate) fn expand_256_riding_beside<const N: usize, const P: usize>(
-        k0: uint8x16_t,
-        k1: uint8x16_t,
-        riders: &mut [uint8x16_t; N],
-        beside: &[uint8x16_t; 15],
-        passengers: &mut [uint8x16_t; P],
-    ) -> [uint8x16_t; 15] {
-        expand_256_regs(k0, k1, riders, beside, passengers)
-    }
 
     /// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`), as on x86_64:
     /// counter blocks 0, 1, 2, … (the counter little-endian in the first 32

@@ -8,9 +8,7 @@ use core::arch::aarch64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{
-    encrypt_blocks_inline, expand_256_riding_beside, expand_regs_riding, load_round_keys,
-};
+use super::aes::{encrypt_blocks_inline, expand_256_regs, expand_regs_riding, load_round_keys};
 use super::ctr::{counter_add, counter_blocks, counter_register, hash_padded, xor_and_hash_tail};
 use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
 use super::{from_u128, load, store, store_each, zero};
@@ -37,7 +35,7 @@ macro_rules! derive_regs {
         let mut commitment = [zero(); 2];
         let kx_keys = if $COMMIT {
             commitment = commit_inputs(&rk, k1, &mut kx, first_half, nonce);
-            expand_256_riding_beside(kx[0], kx[1], riders, &rk, &mut commitment)
+            expand_256_regs(kx[0], kx[1], riders, &rk, &mut commitment)
         } else {
             encrypt_blocks_inline!(&rk, &mut kx);
             expand_regs_riding::<15, _>(kx[0], kx[1], riders)

@@ -115,9 +115,11 @@ aesni_clmul! {
 
     /// AES-256 key expansion in registers, with `riders` (see [`ride`]),
     /// and `passengers` encrypted round by round beside them under another,
-    /// already expanded AES-256 key, `beside` (none: `P` = 0).
+    /// already expanded AES-256 key, `beside` (none: `P` = 0): blocks that
+    /// would otherwise wait for the schedule or make it wait (KC-XAES-256-GCM's
+    /// commitment, `xaes.rs`) fill the same gaps in its serial chain.
     #[inline]
-    fn expand_256_regs<const N: usize, const P: usize>(
+    pub(crate) fn expand_256_regs<const N: usize, const P: usize>(
         k0: __m128i,
         k1: __m128i,
         riders: &mut [__m128i; N],
@@ -224,21 +226,6 @@ aesni_clmul! {
         out
     }
 
-    /// AES-256's [`expand_regs_riding`] with `passengers` encrypted beside
-    /// the riders, one round per step of the schedule, under `beside`, an
-    /// AES-256 key already expanded: blocks that would otherwise wait for
-    /// the schedule or make it wait (KC-XAES-256-GCM's commitment,
-    /// `xaes.rs`) fill the same gaps in its serial chain.
-    #[inline]
-    pub(crate) fn expand_256_riding_beside<const N: usize, const P: usize>(
-        k0: __m128i,
-        k1: __m128i,
-        riders: &mut [__m128i; N],
-        beside: &[__m128i; 15],
-        passengers: &mut [__m128i; P],
-    ) -> [__m128i; 15] {
-        expand_256_regs(k0, k1, riders, beside, passengers)
-    }
 
     /// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`): counter
     /// blocks 0, 1, 2, … (the counter little-endian in the first 32 bits, the

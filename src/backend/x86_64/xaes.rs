@@ -17,7 +17,7 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks, expand_256_riding_beside, expand_regs_riding, load_round_keys};
+use super::aes::{encrypt_blocks, expand_256_regs, expand_regs_riding, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers, powers_upto};
 use super::ctr::{counter_blocks, hash_padded, xor_and_hash_tail};
 use super::{from_u128, load, store, store_each};
@@ -57,7 +57,7 @@ macro_rules! derive_regs {
         let mut commitment = [_mm_setzero_si128(); 2];
         let kx_keys = if $COMMIT {
             commitment = commit_inputs(&rk, k1, &mut kx, first_half, nonce);
-            expand_256_riding_beside(kx[0], kx[1], riders, &rk, &mut commitment)
+            expand_256_regs(kx[0], kx[1], riders, &rk, &mut commitment)
         } else {
             encrypt_blocks(&rk, &mut kx);
             expand_regs_riding::<15, _>(kx[0], kx[1], riders)
@@ -115,7 +115,7 @@ aesni_clmul! {
     /// `[0; 4] ‖ N[:12]`), no deeper than Kₓ. Returns the last batch's
     /// inputs X ⊕ Tᵢ ⊕ K1, Tᵢ = N\[12:\] ‖ 0x0001 ‖ i, whose AES-256ₖ is the
     /// commitment: `derive_regs!` encrypts them beside Kₓ's key schedule
-    /// (`expand_256_riding_beside`), one round per step, in the gaps of its
+    /// (`expand_256_regs`), one round per step, in the gaps of its
     /// serial chain. (As a batch of their own they were 14 dependent rounds
     /// on the critical path of a short message, before or after the
     /// schedule: 16-byte KC seals took 1.20–1.28 times XAES-256-GCM's on
