@@ -73,7 +73,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// ```
     const NONCE_LEN: usize;
 
-    /// The length in bytes of what a seal appends (the [`Tag`](Self::Tag)): 16
+    /// The length in bytes of what a seal appends (the key type's tag, `Self::Tag`): 16
     /// ([`TAG_LEN`](crate::TAG_LEN)), or 48 for
     /// [`KcXaes256Gcm`](crate::xaes_gcm::KcXaes256Gcm) (GCM's tag, then the
     /// 32-byte key commitment).
