@@ -81,10 +81,16 @@ REQUIRED = [
     (r"::ctr::hash_padded::<true>$", "GHASH over the AAD"),
     (r"::ctr::hash_input::<false>$", "POLYVAL over the plaintext"),
     (r"::xaes::cmac_subkey$", "XAES-256-GCM: CMAC subkey K1 at key setup"),
-    (r"::xaes::derive_key$", "XAES-256-GCM: per-message KDF, key schedule and GHASH powers"),
-    (r"::xaes::gcm_short::<true>$", "XAES-256-GCM: short-message seal, derived key in registers"),
-    (r"::xaes::gcm_short::<false>$", "XAES-256-GCM: short-message open, derived key in registers"),
+    (r"::xaes::derive_key::<false>$", "XAES-256-GCM: per-message KDF, key schedule and GHASH powers"),
+    (r"::xaes::derive_key::<true>$", "KC-XAES-256-GCM: the same with the key commitment"),
+    (r"::xaes::gcm_short::<true, false>$", "XAES-256-GCM: short-message seal, derived key in registers"),
+    (r"::xaes::gcm_short::<false, false>$", "XAES-256-GCM: short-message open, derived key in registers"),
+    (r"::xaes::gcm_short::<true, true>$", "KC-XAES-256-GCM: short-message seal with the commitment"),
+    (r"::xaes::gcm_short::<false, true>$", "KC-XAES-256-GCM: short-message open with the commitment"),
 ]
+# The tag compare, one instance per tag type (generic over it, kept out of
+# line by `#[inline(never)]` so that it can be checked on its own).
+TAG_COMPARE_INSTANCES = [TAG_COMPARE + "::<[u8; 16]>", TAG_COMPARE + "::<[u8; 48]>"]
 for _nk in ("11", "15"):
     for _f in ("seal", "open"):
         REQUIRED.append((rf"::gcm_aesni::{_f}::<{_nk}>$", f"AES-GCM {_f}, AES-NI tier"))
@@ -1273,7 +1279,7 @@ def main() -> int:
         return selftest(funcs)
     selected = []
     for (addr, name), insns in sorted(funcs.items(), key=lambda kv: kv[0][1]):
-        if name == TAG_COMPARE:
+        if name == TAG_COMPARE or name.startswith(TAG_COMPARE + "::<"):
             selected.append((addr, name, insns, TAG))
         elif name.startswith(KERNEL_PREFIX):
             selected.append((addr, name, insns, KERNEL))
@@ -1287,8 +1293,9 @@ def main() -> int:
         if not any(re.search(pattern, n) for n in names):
             failures.append(f"missing hot function /{pattern}/ ({why}): renamed or inlined? "
                             "update scripts/ct_check.py")
-    if TAG_COMPARE not in names:
-        failures.append(f"missing {TAG_COMPARE}: the tag compare was inlined or renamed")
+    for instance in TAG_COMPARE_INSTANCES:
+        if instance not in names:
+            failures.append(f"missing {instance}: the tag compare was inlined or renamed")
 
     summary, out_lines, problems, totals = analyze(selected, args.trace)
     for fn, ps in problems.items():

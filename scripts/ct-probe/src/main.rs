@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::xaes_gcm::Xaes256Gcm;
+use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
 use hardware_aead::{Aead, Backend};
 
 const BACKENDS: [Backend; 4] = [
@@ -33,7 +33,7 @@ fn exercise<K: Aead>(name: &str, key_bytes: &K::KeyBytes, nonce: &K::Nonce) {
         let opened = key.decrypt(&nonce, &aad, &sealed).expect("open");
         assert_eq!(opened, message);
 
-        let mut out = vec![0u8; message.len() + 16];
+        let mut out = vec![0u8; message.len() + K::TAG_LEN];
         let n = key
             .encrypt_to(&nonce, &aad, &message, &mut out)
             .expect("seal_to");
@@ -46,7 +46,8 @@ fn exercise<K: Aead>(name: &str, key_bytes: &K::KeyBytes, nonce: &K::Nonce) {
             .encrypt_in_place_detached(&nonce, &aad, &mut buffer)
             .expect("seal in place");
         let mut forged = tag;
-        forged[15] ^= black_box(1);
+        let last = K::TAG_LEN - 1;
+        forged.as_mut()[last] ^= black_box(1);
         assert!(
             key.decrypt_in_place_detached(&nonce, &aad, &mut buffer, &forged)
                 .is_err()
@@ -91,6 +92,7 @@ fn main() {
     exercise::<Aes128GcmSiv>("Aes128GcmSiv", &[5u8; 16], &[7u8; 12]);
     exercise::<Aes256GcmSiv>("Aes256GcmSiv", &[6u8; 32], &[7u8; 12]);
     exercise::<Xaes256Gcm>("Xaes256Gcm", &[8u8; 32], &[7u8; 24]);
+    exercise::<KcXaes256Gcm>("KcXaes256Gcm", &[9u8; 32], &[7u8; 24]);
     exercise_random();
     #[cfg(feature = "ece")]
     exercise_ece();
