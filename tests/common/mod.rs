@@ -393,7 +393,18 @@ pub const VECTORS_ENV: &str = "HARDWARE_AEAD_VECTORS";
 /// (`tests/data/README.md`). A missing or unreadable file fails the test.
 /// Always `Some` (the callers' `?` predates the committed copies).
 pub fn read_vector_file(test: &str, relative: &str) -> Option<String> {
-    if let Some(dir) = std::env::var_os(VECTORS_ENV).filter(|d| !d.is_empty()) {
+    read_vectors(test, relative, true)
+}
+
+/// [`read_vector_file`] for a file this repository added to `tests/data/`
+/// and the shared directory does not hold (listed in `tests/data/README.md`):
+/// always the committed copy, whatever `HARDWARE_AEAD_VECTORS` says.
+pub fn read_committed_vector_file(test: &str, relative: &str) -> Option<String> {
+    read_vectors(test, relative, false)
+}
+
+fn read_vectors(test: &str, relative: &str, shared: bool) -> Option<String> {
+    if let Some(dir) = std::env::var_os(VECTORS_ENV).filter(|d| shared && !d.is_empty()) {
         let path = PathBuf::from(dir).join(relative);
         return match std::fs::read_to_string(&path) {
             Ok(text) => Some(text),
