@@ -18,7 +18,8 @@
 //! "Note that Steps 1 and 2 can be precomputed and reused across every
 //! operation that uses the same input key K": key setup here expands K and
 //! computes K1 once ([`Xaes256Gcm::new`](crate::Aead::new)). Per message,
-//! steps 3 and 4 are built below, step 5 runs as one batch of two AES blocks
+//! the kernels build steps 3 and 4 in registers from the nonce's bytes
+//! (`backend::xaes::M_HEADS`), step 5 runs as one batch of two AES blocks
 //! on the key's tier, followed by Kₓ's key schedule and GHASH key; then
 //! AES-256-GCM under (Kₓ, Nₓ): for messages of up to 128 bytes
 //! (`backend::xaes::SHORT_MAX`) in the same kernel call, with Kₓ in registers, for longer ones in the tier's
@@ -41,7 +42,7 @@
 //!   nonce-misuse resistant, but with random 192-bit nonces a repeat is out
 //!   of reach, and it seals in one pass. Pick GCM-SIV when nonces may repeat
 //!   by design (deterministic encryption, no randomness at hand); XAES when
-//!   they are random. Neither is key-committing.
+//!   they are random. Neither is key-committing: for that, [`KcXaes256Gcm`].
 //!
 //! The cost over AES-256-GCM is three AES blocks per message (two of them
 //! the KDF, one the new GHASH key), Kₓ's key schedule and the GHASH powers the

@@ -26,17 +26,20 @@ use crate::block::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
 
-/// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
-/// Kₓ's round keys and H^1..H^`powers_count` of its GHASH key (the rest
-/// zero). The spec: "Kₓ = AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕ K1)" — both
-/// blocks in one AES batch, with `COMMIT` the commitment's blocks beside
-/// them, and its last batch beside Kₓ's schedule ([`commit_inputs`]) — then Kₓ expanded in registers (the expansion
-/// GCM-SIV uses per message) with `riders` (an array of blocks) encrypted
-/// under it on the way (`aes::ride`): the first must be the zero block,
-/// which becomes H = AES-256_Kₓ(0^128), taken in the POLYVAL form the GCM
-/// kernels use (`clmul.rs`: H' = mulX_POLYVAL(ByteReverse(H))), and its
+/// The per-message AES-256-GCM key in registers, as `(round keys, powers,
+/// commitment)`: Kₓ's round keys, H^1..H^`powers_count` of its GHASH key
+/// (the rest zero) and, with `COMMIT`, KC-XAES-256-GCM's two commitment
+/// blocks (zero without). The spec: "Kₓ = AES-256ₖ(M1 ⊕ K1) || AES-256ₖ(M2 ⊕
+/// K1)" — both blocks in one AES batch, with `COMMIT` the commitment's X
+/// as a third ([`commit_inputs`]) — then Kₓ expanded in registers (the
+/// expansion GCM-SIV uses per message) with `riders` (an array of blocks)
+/// encrypted under it on the way (`aes::ride`) and, with `COMMIT`, the
+/// commitment's last two blocks encrypted beside them under K
+/// (`aes::expand_256_regs`'s passengers). The first rider must be the zero
+/// block, which becomes H = AES-256_Kₓ(0^128), taken in the POLYVAL form the
+/// GCM kernels use (`clmul.rs`: H' = mulX_POLYVAL(ByteReverse(H))), and its
 /// powers: the whole tree for eight, else only the first `powers_count`.
-/// The caller wipes both arrays and the riders.
+/// The caller wipes the three arrays and the riders.
 ///
 /// A macro rather than a function so that its body is always inlined into
 /// the kernel using it (`#[inline(always)]` is not allowed on
