@@ -94,18 +94,23 @@ aesni_clmul! {
 macro_rules! vaes_register_pieces {
     ($tier:ident, $class:ident, $broadcast:literal) => {
         $tier! {
-            /// One AES round on a group, as one `asm!` block. Written with
-            /// intrinsics, LLVM regroups the rounds into long runs on one
-            /// register (one chain), and eight independent chains, which keep
-            /// both AES units busy through the instruction's latency, become one
-            /// or two.
+            /// One AES round on a group with round key `*k` (16 bytes), as
+            /// one `asm!` block that broadcasts the key into a scratch register
+            /// and runs the rounds. Written with intrinsics, LLVM regroups the
+            /// rounds into long runs on one register (one chain), and eight
+            /// independent chains, which keep both AES units busy through the
+            /// instruction's latency, become one or two. The broadcast is in the
+            /// block so that it happens at the round: a separate broadcast was
+            /// scheduled at the top of the group, every round key of the group
+            /// then live at once, and spilled to the stack.
             #[inline]
-            fn aes_round<const N: usize>(b: &mut [Reg; N], k: Key) {
-                const { assert!(N == 4 || N == 8) };
+            fn aes_round<B, const N: usize>(b: &mut [Reg; N], k: &B) {
+                const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
+                let kp = core::ptr::from_ref(k);
                 if let Some(q) = b.first_chunk_mut::<8>() {
-                    aes_round_asm!(vex $class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
+                    aes_round_asm!(vex $class, $broadcast [kp] Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
                 } else if let Some(q) = b.first_chunk_mut::<4>() {
-                    aes_round_asm!(vex $class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
+                    aes_round_asm!(vex $class, $broadcast [kp] Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
                 }
             }
 
@@ -117,23 +122,24 @@ macro_rules! vaes_register_pieces {
             /// the multiplier and the AES units take turns instead of working
             /// together.
             #[inline]
-            fn aes_round_pinned<const N: usize>(b: &mut [Reg; N], k: Key, pin: &mut [Reg; 4]) {
-                const { assert!(N == 4 || N == 8) };
+            fn aes_round_pinned<B, const N: usize>(b: &mut [Reg; N], k: &B, pin: &mut [Reg; 4]) {
+                const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
+                let kp = core::ptr::from_ref(k);
                 let [p0, p1, p2, p3] = pin;
                 if let Some(q) = b.first_chunk_mut::<8>() {
-                    aes_round_asm!(vex $class, k;
+                    aes_round_asm!(vex $class, $broadcast [kp] Reg;
                         0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
                         8: *p0, 9: *p1, 10: *p2, 11: *p3);
                 } else if let Some(q) = b.first_chunk_mut::<4>() {
-                    aes_round_asm!(vex $class, k; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
+                    aes_round_asm!(vex $class, $broadcast [kp] Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
                 }
             }
 
             /// The block `*k` (16 bytes: a round key, or H^8 for the hash) in every
             /// lane. An `asm!` block without `pure`, so LLVM neither hoists it out
-            /// of a loop nor merges two of them: round keys are broadcast where they
-            /// are used, straight from the key schedule, and never stored in a copy
-            /// on the stack (which would then have to be wiped).
+            /// of a loop nor merges two of them. It may still schedule it early
+            /// and spill the result when registers run short: the group loops'
+            /// rounds therefore broadcast their keys themselves ([`aes_round`]).
             #[inline]
             fn broadcast_block<B>(k: &B) -> Key {
                 const { assert!(size_of::<B>() >= 16) };

@@ -383,6 +383,31 @@ macro_rules! aes_round_asm {
             )
         }
     };
+    // The VAES form with the round key read from memory inside the block:
+    // `$broadcast` puts the 16 bytes at `$kp` into every lane of a scratch
+    // register (of type `$kty`) the rounds then use. The scratch is a named
+    // output, not `_`: rustc 1.95 rendered an `out(zmm_reg) _` as a general
+    // register in these blocks.
+    (vex $class:ident, $broadcast:literal [$kp:expr] $kty:ty; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
+        let _scratch: $kty;
+        // SAFETY: reads the 16 bytes at `$kp` (the caller passes a pointer to
+        // at least 16 readable bytes) and runs AES rounds on registers (no
+        // other memory, no stack or flags); expanded only in kernels whose
+        // target features provide the instructions and the register class.
+        // The pinned registers are only named in a comment.
+        unsafe {
+            core::arch::asm!(
+                concat!($broadcast, " {k}, xmmword ptr [{kp}]"),
+                $(concat!("vaesenc {", $i, "}, {", $i, "}, {k}"),)*
+                $(concat!("/* {", $j, "} */"),)*
+                $(inout($class) $b,)*
+                $(inout($class) $p,)*
+                k = out($class) _scratch,
+                kp = in(reg) $kp,
+                options(pure, readonly, nostack, preserves_flags),
+            )
+        }
+    };
     (vex $class:ident, $k:expr; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
         aes_round_asm!(@emit $class, $k, [$(concat!("vaesenc {", $i, "}, {", $i, "}, {k}")),*];
             $($b),*; $($j: $p),*)

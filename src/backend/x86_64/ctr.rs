@@ -314,7 +314,8 @@ aesni_clmul! {
     /// block before the next block's, and a 128-byte AES-128-GCM seal took
     /// 119 ns instead of 93 on Zen 1.
     #[inline]
-    fn aes_round<const N: usize>(b: &mut [Reg; N], k: Key) {
+    fn aes_round<B, const N: usize>(b: &mut [Reg; N], k: &B) {
+        let k = broadcast_block(k);
         if let Some(b) = b.first_chunk_mut::<8>() {
             aes_round_asm!(sse xmm_reg, k;
                 0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];);
@@ -335,8 +336,9 @@ aesni_clmul! {
     /// code; the legacy encoding is correct there too (it leaves the upper
     /// lanes of the registers alone, and nothing reads them).
     #[inline]
-    fn aes_round_pinned<const N: usize>(b: &mut [Reg; N], k: Key, pin: &mut [Reg; 4]) {
+    fn aes_round_pinned<B, const N: usize>(b: &mut [Reg; N], k: &B, pin: &mut [Reg; 4]) {
         const { assert!(N == BIG) };
+        let k = broadcast_block(k);
         let [p0, p1, p2, p3] = pin;
         if let Some(b) = b.first_chunk_mut::<8>() {
             aes_round_asm!(sse xmm_reg, k;

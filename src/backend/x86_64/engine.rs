@@ -18,7 +18,7 @@
 //! | `BIG` | registers per group in the main loop; `Powers<BIG>` holds their multipliers |
 //! | `PEEL_FIRST` | whether [`hash_output`] runs its first group before its loop or as a branch in it |
 //! | `load_reg`, `store_reg`, `xor`, `widen`, `for_hash_reg` | data in and out of registers |
-//! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last`, `broadcast_block` | counter blocks, AES rounds of a group, a round key in every lane |
+//! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last`, `broadcast_block` | counter blocks, AES rounds of a group (given the round key's address: the VAES tiers broadcast it inside the round's `asm!` block), a round key in every lane |
 //! | `ctr_keys`, `wipe_ctr_keys` | the round keys a CTR-only pass reads, and their wiping after it |
 //! | `Unreduced`, `unreduced_zero`, `mul_acc`, `mul_acc_in_pairs`, `sum_done` | unreduced sums of lane-wise products, `MULS` multiplies each (below); in the stitched rounds, two registers' products added at once where the tier can (AVX-512, four multiplies: one three-way XOR for both low halves, one for both high) |
 //! | `sum_value` | the reduced value of an unreduced sum, lanes added |
@@ -158,8 +158,8 @@ tier! {
         for b in b.iter_mut() {
             *b = xor(*b, k);
         }
-        for i in 1..ROUND_KEYS - 1 {
-            aes_round(b, broadcast_round_key(rk, i));
+        for k in &rk[1..ROUND_KEYS - 1] {
+            aes_round(b, k);
         }
         let k = broadcast_round_key(rk, ROUND_KEYS - 1);
         for b in b.iter_mut() {
@@ -231,7 +231,7 @@ tier! {
             _ => st.b[0],
         };
         let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
-        aes_round_pinned(&mut st.b, broadcast_round_key(rk, ROUND), &mut pin);
+        aes_round_pinned(&mut st.b, &rk[ROUND], &mut pin);
         let [data, lo, mid, hi] = pin;
         st.w = Unreduced { lo, mid, hi };
         match unit {
