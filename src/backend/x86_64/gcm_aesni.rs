@@ -19,7 +19,9 @@ use core::mem::MaybeUninit;
 
 use super::aes::{expand_key_regs, load_round_keys};
 use super::clmul::{byte_reverse, mul_x, powers};
-use super::ctr::{by_tail_size, ctr_hash_input, ctr_hash_output, hash_padded, load_powers, tail};
+use super::ctr::{
+    GROUP, by_tail_size, ctr_hash_input, ctr_hash_output, hash_padded, load_powers, tail,
+};
 use super::{from_u128, store, store_each};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::AesNiClmul;
@@ -143,9 +145,13 @@ aesni_clmul! {
         start: usize,
         len_block: u128,
     ) -> Block {
-        let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
-        let (acc, bulk) = ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start);
-        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, true>(&rk, &h, s.j0, s.ctr, acc, data, bulk, len_block))
+        let (acc, bulk) = if data.len() - start >= GROUP {
+            let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
+            ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
+        } else {
+            (s.acc, start)
+        };
+        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, true>(s, acc, data, bulk, len_block))
     }
 
     /// Opens `data` from `start` (a multiple of `GROUP`) to the end and returns
@@ -157,29 +163,34 @@ aesni_clmul! {
         start: usize,
         len_block: u128,
     ) -> Block {
-        let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
-        let (acc, bulk) = ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start);
-        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, false>(&rk, &h, s.j0, s.ctr, acc, data, bulk, len_block))
+        let (acc, bulk) = if data.len() - start >= GROUP {
+            let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
+            ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
+        } else {
+            (s.acc, start)
+        };
+        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, false>(s, acc, data, bulk, len_block))
     }
 
     /// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
-    /// same AES batch, then the length block and the tag.
+    /// same AES batch, then the length block and the tag; `acc` is the hash
+    /// so far, the counter `s`'s. The key state is loaded here, where it is
+    /// used, not by the caller: loaded before the group loop, the round keys
+    /// are copied to the stack at the call's start (no registers are left for
+    /// them), which a message shorter than a group paid for and never used.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
-        rk: &[__m128i; ROUND_KEYS],
-        h: &[__m128i; 8],
-        j0: __m128i,
-        ctr: __m128i,
+        s: &State<'_, ROUND_KEYS>,
         acc: __m128i,
         data: &mut InOut<'_>,
         offset: usize,
         len_block: u128,
     ) -> Block {
+        let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
         // GHASH runs over the ciphertext: the output when sealing, the input when opening.
         let len = byte_reverse(from_u128(len_block));
         let (acc, tag_mask) =
-            tail::<ROUND_KEYS, Gcm<SEAL>, M, B>(rk, ctr, data, offset, byte_reverse(j0), acc, h, len);
+            tail::<ROUND_KEYS, Gcm<SEAL>, M, B>(&rk, s.ctr, data, offset, byte_reverse(s.j0), acc, &h, len);
         store(_mm_xor_si128(byte_reverse(acc), tag_mask))
     }
 
@@ -191,7 +202,13 @@ aesni_clmul! {
         j0: u128,
         aad: &[u8],
     ) -> State<'k, ROUND_KEYS> {
-        let acc = hash_padded::<true>(_mm_setzero_si128(), aad, &load_powers(h_powers));
+        // No AAD (most calls that carry none are short): no call, and no
+        // copy of the powers for it.
+        let acc = if aad.is_empty() {
+            _mm_setzero_si128()
+        } else {
+            hash_padded::<true>(_mm_setzero_si128(), aad, &load_powers(h_powers))
+        };
         let j0 = byte_reverse(from_u128(j0));
         let ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
         State { keys, h_powers, j0, ctr, acc }
