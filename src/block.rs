@@ -53,16 +53,24 @@ pub(crate) fn wipe_bytes(bytes: &mut [u8]) {
 }
 
 /// Overwrites blocks of key state with zeros when they drop: one volatile
-/// 16-byte array store a block (a load of a zeroed stack temporary and a
-/// store, as in [`wipe`]). (`Zeroize` on `[[u8; 16]; N]` stores byte by byte:
-/// 368 single-byte stores for an AES-256-GCM key, a third of its setup time.)
+/// 8-byte store a word ([`wipe_memory`]). (`Zeroize` on `[[u8; 16]; N]`
+/// stores byte by byte: 368 single-byte stores for an AES-256-GCM key, a
+/// third of its setup time. A volatile store of each 16-byte array went
+/// through a zeroed stack temporary, a store, a load and a store a block:
+/// on Zen 3 the two wipes of an AES-256-GCM key took a tenth of `new` and
+/// drop together, `perf record` of a loop of them.)
 #[inline(always)]
 pub(crate) fn wipe_blocks<const N: usize>(blocks: &mut [Block; N]) {
-    for block in blocks {
-        // SAFETY: `block` is a valid, aligned, exclusive reference to 16 bytes.
-        unsafe { core::ptr::write_volatile(block, [0u8; 16]) };
-    }
-    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    // SAFETY: `[Block; N]` is `16 · N` initialised bytes, exclusively
+    // borrowed; only zeros (initialised bytes) are written through the
+    // `MaybeUninit` view.
+    let bytes = unsafe {
+        core::slice::from_raw_parts_mut(
+            core::ptr::from_mut(blocks).cast::<MaybeUninit<u8>>(),
+            16 * N,
+        )
+    };
+    wipe_memory(bytes);
 }
 
 /// AES round keys in the FIPS-197 byte order: `ROUND_KEYS` = 11 for AES-128, 15
