@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Summarises alternated `examples/compare` runs of several builds.
+
+Usage: python3 scripts/ab_table.py DIR PREFIX BUILD...
+
+Reads DIR/PREFIX_<BUILD>_<n>.txt (one file per run of one build, the builds
+run alternately), and prints one row per case (`AES-128-GCM seal 1024 B`,
+`... key setup`, ...): for each build, this crate's median time over the
+runs (`hw/new`, the tier `new` picks) divided by the fastest peer's median
+time over the same runs, then the two medians in ns, then the range of the
+per-run ratios. The ratio of medians is what issue 25's targets are stated
+in; the per-run range shows how much the host drifted.
+"""
+import glob
+import re
+import statistics
+import sys
+
+TIME = re.compile(r"^\s+(?P<name>\S+)\s+(?P<ns>[\d.]+) ns")
+
+
+def main() -> None:
+    folder, prefix, builds = sys.argv[1], sys.argv[2], sys.argv[3:]
+    ours: dict[tuple[str, str], list[float]] = {}
+    peers: dict[tuple[str, str, str], list[float]] = {}
+    ratios: dict[tuple[str, str], list[float]] = {}
+    order: list[str] = []
+    for build in builds:
+        for path in sorted(glob.glob(f"{folder}/{prefix}_{build}_*.txt")):
+            title = None
+            run: dict[str, dict[str, float]] = {}
+            for line in open(path, encoding="utf-8"):
+                if not line.startswith(" "):
+                    title = None if line.startswith("CPU") else line.strip()
+                    continue
+                m = TIME.match(line)
+                if title is None or m is None:
+                    continue
+                if title not in order:
+                    order.append(title)
+                run.setdefault(title, {})[m["name"]] = float(m["ns"])
+            for title, entries in run.items():
+                mine = [ns for name, ns in entries.items() if name.startswith("hw/new")]
+                others = {n: ns for n, ns in entries.items() if not n.startswith("hw/")}
+                if not mine or not others:
+                    continue
+                ours.setdefault((title, build), []).append(mine[0])
+                for name, ns in others.items():
+                    peers.setdefault((title, build, name), []).append(ns)
+                ratios.setdefault((title, build), []).append(mine[0] / min(others.values()))
+    for title in order:
+        cells = []
+        for build in builds:
+            mine = ours.get((title, build))
+            if not mine:
+                continue
+            peer = min(
+                statistics.median(v) for (t, b, _), v in peers.items() if t == title and b == build
+            )
+            r = sorted(ratios[(title, build)])
+            cells.append(
+                f"{build}: {statistics.median(mine) / peer:.2f} "
+                f"({statistics.median(mine):.0f} / {peer:.0f} ns; runs {r[0]:.2f}-{r[-1]:.2f})"
+            )
+        print(f"{title:38s} " + " | ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
