@@ -60,27 +60,47 @@ macro_rules! aes_hash_group {
         let mut w = unreduced_zero();
         // Rounds 0..=6 carry block 7 (by H^1) down to block 1 (by H^7); round 7
         // carries block 0 (by H^8), the one that waits on `acc`, last.
-        for r in 0..7 {
-            for b in blocks.iter_mut() {
-                *b = round(*b, rk[r]);
-            }
-            mul_acc(&mut w, x[7 - r], h[r]);
-        }
+        // Written out, round by round: as loops, LLVM kept them loops once
+        // the multiplies held `asm!` blocks (`pmull::clmul_lo`), which its
+        // unrolling threshold prices high.
+        $crate::backend::aarch64::ctr::round_and_multiply!(blocks, rk, w, x, h; 0 1 2 3 4 5 6);
         for b in blocks.iter_mut() {
             *b = round(*b, rk[7]);
         }
         mul_acc(&mut w, veorq_u8(x[0], $acc), h[7]);
-        for k in &rk[8..nk - 2] {
-            for b in blocks.iter_mut() {
-                *b = round(*b, *k);
-            }
-        }
+        // Rounds 8..nk − 2: one for AES-128, five for AES-256.
+        $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, nk - 2; 8 9 10 11 12);
         for b in blocks.iter_mut() {
             *b = last_round(*b, rk[nk - 2], rk[nk - 1]);
         }
         (blocks, reduce(w))
     }};
 }
+
+/// Round `r` of `$blocks` and the multiply of `$x[7 − r]` by `$h[r]` into
+/// `$w`, for each listed `r`: [`aes_hash_group`]'s first rounds, written out.
+macro_rules! round_and_multiply {
+    ($blocks:ident, $rk:ident, $w:ident, $x:ident, $h:ident; $($r:literal)*) => {$(
+        for b in $blocks.iter_mut() {
+            *b = round(*b, $rk[$r]);
+        }
+        mul_acc(&mut $w, $x[7 - $r], $h[$r]);
+    )*};
+}
+pub(super) use round_and_multiply;
+
+/// Round `i` of `$blocks` for each listed `i` below `$end` (a constant once
+/// inlined, so the conditions fold away).
+macro_rules! round_if_below {
+    ($blocks:ident, $rk:ident, $end:expr; $($i:literal)*) => {$(
+        if $i < $end {
+            for b in $blocks.iter_mut() {
+                *b = round(*b, $rk[$i]);
+            }
+        }
+    )*};
+}
+pub(super) use round_if_below;
 
 /// The part of a tail after its keystream, as `x86_64/ctr.rs`'s macro of
 /// the same name: `$ks` XORed with the `$rest` bytes read into `$buf`, the

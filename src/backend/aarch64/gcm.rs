@@ -43,8 +43,11 @@ armv8_aes! {
     ) {
         let mut h = [zero()];
         let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
-        h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
+        // The round keys go to their place first: kept in registers through
+        // the powers' multiplies, they were spilled to the stack
+        // (tests/lifecycle.rs found them there).
         round_keys.write(RoundKeys(store_each(&rk)));
+        h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
     }
 
     /// GCM encryption; see the module contract.

@@ -30,7 +30,7 @@ use super::zero;
 /// Expand it only inside an `armv8_aes!` function.
 macro_rules! fold_blocks_inline {
     ($acc:expr, $x:expr, $h:expr) => {{
-        use $crate::backend::aarch64::pmull::{mul_acc, reduce, unreduced_zero};
+        use $crate::backend::aarch64::pmull::{mul_acc_swap_data, reduce, unreduced_zero};
         let (acc, x, h): (_, &[_], &[_; 8]) = ($acc, $x, $h);
         let n = x.len().min(8);
         if n == 0 {
@@ -39,9 +39,9 @@ macro_rules! fold_blocks_inline {
             let mut w = unreduced_zero();
             // Last block first: the block that waits on `acc` is multiplied last.
             for j in (1..n).rev() {
-                mul_acc(&mut w, x[j], h[n - 1 - j]);
+                mul_acc_swap_data(&mut w, x[j], h[n - 1 - j]);
             }
-            mul_acc(&mut w, core::arch::aarch64::veorq_u8(x[0], acc), h[n - 1]);
+            mul_acc_swap_data(&mut w, core::arch::aarch64::veorq_u8(x[0], acc), h[n - 1]);
             reduce(w)
         }
     }};
@@ -57,11 +57,26 @@ pub(crate) struct Unreduced {
 }
 
 armv8_aes! {
-    /// Reverses the 16 bytes of a block (the GHASH ↔ POLYVAL byte order).
+    /// Reverses the 16 bytes of a block (the GHASH ↔ POLYVAL byte order):
+    /// one `TBL`, as an `asm!` block. Written with the intrinsic, LLVM turns
+    /// the constant permutation into `REV64` and `EXT`, two instructions on
+    /// the vector pipes for every block GCM hashes.
     #[inline]
     pub(crate) fn byte_reverse(x: uint8x16_t) -> uint8x16_t {
         const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
-        vqtbl1q_u8(x, super::load(&REVERSE))
+        let reversed: uint8x16_t;
+        // SAFETY: one TBL on registers (no memory, stack or flags); NEON is
+        // part of every aarch64 target this crate builds for.
+        unsafe {
+            core::arch::asm!(
+                "tbl {r:v}.16b, {{{x:v}.16b}}, {m:v}.16b",
+                r = lateout(vreg) reversed,
+                x = in(vreg) x,
+                m = in(vreg) super::load(&REVERSE),
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        reversed
     }
 
     /// The halves of a block exchanged: `swap` of `clmul.rs`.
@@ -70,9 +85,33 @@ armv8_aes! {
         vextq_u8::<8>(x, x)
     }
 
-    /// The 128-bit carry-less product of the low 64-bit lanes (`PMULL`).
+    /// The 128-bit carry-less product of the low 64-bit lanes (`PMULL`), as
+    /// an `asm!` block. The intrinsic takes the lanes as 64-bit integers:
+    /// LLVM then hoisted the powers' low lanes out of the group loops into
+    /// general registers and moved each back with a `DUP` per multiply, 16
+    /// vector instructions a group (seen in `scripts/aarch64-model.sh`'s
+    /// loops).
     #[inline]
     fn clmul_lo(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+        let product: uint8x16_t;
+        // SAFETY: one PMULL on registers (no memory, stack or flags); the
+        // tier's target features (`aes`) provide the instruction.
+        unsafe {
+            core::arch::asm!(
+                "pmull {p:v}.1q, {a:v}.1d, {b:v}.1d",
+                p = lateout(vreg) product,
+                a = in(vreg) a,
+                b = in(vreg) b,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        product
+    }
+
+    /// [`clmul_lo`] through the intrinsic, which takes the lanes as 64-bit
+    /// integers (see [`mul_acc_swap_data`] for where this is the faster form).
+    #[inline]
+    fn clmul_lo_lanes(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
         let a = vgetq_lane_u64::<0>(vreinterpretq_u64_u8(a));
         let b = vgetq_lane_u64::<0>(vreinterpretq_u64_u8(b));
         vreinterpretq_u8_p128(vmull_p64(a, b))
@@ -92,13 +131,29 @@ armv8_aes! {
 
     /// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook, as on
     /// x86_64). `a` is the data block, `b` the power: swapping the halves of
-    /// `a` gives the cross terms a1·b0 (`PMULL`) and a0·b1 (`PMULL2`).
+    /// `b` gives the cross terms a0·b1 (`PMULL`) and a1·b0 (`PMULL2`). The
+    /// power is the one swapped because in the loops it is the same every
+    /// group: LLVM swaps it once, before the loop, and the loop has no `EXT`.
     #[inline]
     pub(crate) fn mul_acc(acc: &mut Unreduced, a: uint8x16_t, b: uint8x16_t) {
-        let a_swapped = swap(a);
+        let b_swapped = swap(b);
         acc.lo = veorq_u8(acc.lo, clmul_lo(a, b));
         acc.hi = veorq_u8(acc.hi, clmul_hi(a, b));
-        acc.mid = veorq_u8(acc.mid, clmul_lo(a_swapped, b));
+        acc.mid = veorq_u8(acc.mid, clmul_lo(a, b_swapped));
+        acc.mid = veorq_u8(acc.mid, clmul_hi(a, b_swapped));
+    }
+
+    /// [`mul_acc`] as the hash-only loops (`fold_blocks_inline!`) have it:
+    /// the data block's halves swapped, and `PMULL` through the intrinsic,
+    /// which LLVM schedules itself. In the POLYVAL pass, where no AES rounds
+    /// hide the multiplies' latencies, `scripts/aarch64-model.sh` models this
+    /// at 2.76 cycles a block on V1, [`mul_acc`]'s form at 3.01.
+    #[inline]
+    pub(crate) fn mul_acc_swap_data(acc: &mut Unreduced, a: uint8x16_t, b: uint8x16_t) {
+        let a_swapped = swap(a);
+        acc.lo = veorq_u8(acc.lo, clmul_lo_lanes(a, b));
+        acc.hi = veorq_u8(acc.hi, clmul_hi(a, b));
+        acc.mid = veorq_u8(acc.mid, clmul_lo_lanes(a_swapped, b));
         acc.mid = veorq_u8(acc.mid, clmul_hi(a_swapped, b));
     }
 
@@ -110,9 +165,9 @@ armv8_aes! {
         let l = veorq_u8(v.lo, vextq_u8::<8>(zero(), v.mid));
         let h = veorq_u8(v.hi, vextq_u8::<8>(v.mid, zero()));
         // Step 1: M = swap(L) ^ clmul(L0, c).
-        let m = veorq_u8(swap(l), clmul_lo(l, c));
+        let m = veorq_u8(swap(l), clmul_lo_lanes(l, c));
         // Step 2: H + swap(M) ^ clmul(M0, c).
-        let r = veorq_u8(swap(m), clmul_lo(m, c));
+        let r = veorq_u8(swap(m), clmul_lo_lanes(m, c));
         veorq_u8(h, r)
     }
 
