@@ -59,6 +59,8 @@ pub(crate) mod hwcap {
         const HWCAP_ASIMD: u64 = 1 << 1;
         const HWCAP_AES: u64 = 1 << 3;
         const HWCAP_PMULL: u64 = 1 << 4;
+        const HWCAP_SHA3: u64 = 1 << 17;
+        const HWCAP_SHA512: u64 = 1 << 21;
         const HWCAP_DIT: u64 = 1 << 24;
         const HWCAP2_RNG: u64 = 1 << 16;
         // SAFETY: `getauxval` has no preconditions; it returns 0 for an
@@ -76,6 +78,8 @@ pub(crate) mod hwcap {
             "aes" => all(HWCAP_AES | HWCAP_PMULL),
             "pmull" => all(HWCAP_PMULL),
             "dit" => all(HWCAP_DIT),
+            // The standard library's "sha3" is FEAT_SHA3 and FEAT_SHA512 both.
+            "sha3" => all(HWCAP_SHA3 | HWCAP_SHA512),
             "rand" => hwcap2 & HWCAP2_RNG != 0,
             _ => false,
         }
@@ -88,9 +92,30 @@ pub(crate) mod hwcap {
             "neon" => cfg!(target_feature = "neon"),
             "aes" | "pmull" => cfg!(target_feature = "aes"),
             "dit" => cfg!(target_feature = "dit"),
+            "sha3" => cfg!(target_feature = "sha3"),
             "rand" => cfg!(target_feature = "rand"),
             _ => false,
         }
+    }
+}
+
+/// Whether the CPU has FEAT_SHA3, whose `EOR3` (a three-way XOR) the ARMv8
+/// tier's group loops use where it is present (`backend/aarch64/pmull.rs`,
+/// `xor3`): optional from ARMv8.2, present on Neoverse N2, V1 and V2, absent
+/// on N1 and Cortex-A72. Not part of the tier's feature list: a CPU without it
+/// runs the same loops with two `EOR`s for each `EOR3`. Read once per
+/// process; a speed choice only: either answer computes the same bytes.
+pub(crate) fn has_eor3() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not read yet; 1: no; 2: yes.
+    static ANSWER: AtomicU8 = AtomicU8::new(0);
+    match ANSWER.load(Ordering::Relaxed) {
+        0 => {
+            let yes = feature_detected!("sha3");
+            ANSWER.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+        answer => answer == 2,
     }
 }
 
@@ -163,6 +188,14 @@ mod tests {
         assert_eq!(
             super::hwcap::has("rand"),
             std::arch::is_aarch64_feature_detected!("rand")
+        );
+        assert_eq!(
+            super::hwcap::has("sha3"),
+            std::arch::is_aarch64_feature_detected!("sha3")
+        );
+        assert_eq!(
+            super::has_eor3(),
+            std::arch::is_aarch64_feature_detected!("sha3")
         );
         assert!(!super::hwcap::has("no-such-feature"));
     }

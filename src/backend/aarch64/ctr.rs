@@ -32,7 +32,7 @@ use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use super::aes::encrypt_blocks_inline;
-use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline};
+use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline, xor3};
 use super::{load, load_blocks, store_blocks_to, zero};
 use crate::block::{HPowers, wipe};
 use crate::inout::InOut;
@@ -42,52 +42,58 @@ pub(super) const GROUP: usize = 128;
 
 /// Eight AES encryptions (the keystream of one group) with, between their
 /// rounds, the eight multiplies of `$x` (hash-ready blocks; `$acc` is added to
-/// `$x[0]`). Evaluates to the keystream and the new, reduced accumulator.
+/// `$x[0]`), two blocks' products added at once (`pmull::mul_acc2`, with
+/// `EOR3` where `$eor3` says so). Evaluates to the eight blocks after their
+/// last `AESE` (the last round key and the data are XORed by the caller, in
+/// one `xor3`) and the new, reduced accumulator.
 ///
 /// The stitched body of both hashing loops. A macro, not a function, for the
 /// reason given at `aes::encrypt_blocks_inline!`: as a call (LLVM will not
 /// inline it), each group would pass its blocks, round keys and powers through
 /// the stack.
 macro_rules! aes_hash_group {
-    ($rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr) => {{
-        use $crate::backend::aarch64::aes::{last_round, round};
-        use $crate::backend::aarch64::pmull::{mul_acc, reduce, unreduced_zero};
+    ($eor3:ident; $rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr) => {{
+        use $crate::backend::aarch64::aes::round;
+        use $crate::backend::aarch64::pmull::{mul_acc2, mul2_first, reduce};
         let (rk, x, h): (&[_], &[_; 8], &[_; 8]) = ($rk, $x, $h);
         let mut blocks: [_; 8] = $blocks;
-        // ROUND_KEYS - 2 >= 9 AESE+AESMC rounds (the callers assert ROUND_KEYS >= 11): eight
-        // carry a multiply each.
+        // ROUND_KEYS - 2 >= 9 AESE+AESMC rounds (the callers assert ROUND_KEYS >= 11): after
+        // every second of the first eight, two blocks' multiplies.
         let nk = rk.len();
-        let mut w = unreduced_zero();
-        // Rounds 0..=6 carry block 7 (by H^1) down to block 1 (by H^7); round 7
-        // carries block 0 (by H^8), the one that waits on `acc`, last.
-        // Written out, round by round: as loops, LLVM kept them loops once
-        // the multiplies held `asm!` blocks (`pmull::clmul_lo`), which its
-        // unrolling threshold prices high.
-        $crate::backend::aarch64::ctr::round_and_multiply!(blocks, rk, w, x, h; 0 1 2 3 4 5 6);
-        for b in blocks.iter_mut() {
-            *b = round(*b, rk[7]);
-        }
-        mul_acc(&mut w, veorq_u8(x[0], $acc), h[7]);
+        // Blocks 7 and 6 (by H^1, H^2) first, down to blocks 1 and 0 (by H^7,
+        // H^8): block 0 waits on `acc`, so it comes last. Written out, round
+        // by round: as loops, LLVM kept them loops once the multiplies held
+        // `asm!` blocks (`pmull::clmul_lo`), which its unrolling threshold
+        // prices high.
+        $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, 8; 0 1);
+        let mut w = mul2_first::<$eor3>(x[7], h[0], x[6], h[1]);
+        $crate::backend::aarch64::ctr::rounds_and_multiply!($eor3; blocks, rk, w, x, h; 2 4);
+        $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, 8; 6 7);
+        mul_acc2::<$eor3>(&mut w, x[1], h[6], veorq_u8(x[0], $acc), h[7]);
         // Rounds 8..nk − 2: one for AES-128, five for AES-256.
         $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, nk - 2; 8 9 10 11 12);
         for b in blocks.iter_mut() {
-            *b = last_round(*b, rk[nk - 2], rk[nk - 1]);
+            *b = vaeseq_u8(*b, rk[nk - 2]);
         }
         (blocks, reduce(w))
     }};
 }
 
-/// Round `r` of `$blocks` and the multiply of `$x[7 − r]` by `$h[r]` into
-/// `$w`, for each listed `r`: [`aes_hash_group`]'s first rounds, written out.
-macro_rules! round_and_multiply {
-    ($blocks:ident, $rk:ident, $w:ident, $x:ident, $h:ident; $($r:literal)*) => {$(
+/// Rounds `r` and `r + 1` of `$blocks`, then the multiplies of `$x[7 − r]` by
+/// `$h[r]` and of `$x[6 − r]` by `$h[r + 1]` into `$w`, for each listed `r`:
+/// [`aes_hash_group`]'s first rounds, written out.
+macro_rules! rounds_and_multiply {
+    ($eor3:ident; $blocks:ident, $rk:ident, $w:ident, $x:ident, $h:ident; $($r:literal)*) => {$(
         for b in $blocks.iter_mut() {
             *b = round(*b, $rk[$r]);
         }
-        mul_acc(&mut $w, $x[7 - $r], $h[$r]);
+        for b in $blocks.iter_mut() {
+            *b = round(*b, $rk[$r + 1]);
+        }
+        mul_acc2::<$eor3>(&mut $w, $x[7 - $r], $h[$r], $x[6 - $r], $h[$r + 1]);
     )*};
 }
-pub(super) use round_and_multiply;
+pub(super) use rounds_and_multiply;
 
 /// Round `i` of `$blocks` for each listed `i` below `$end` (a constant once
 /// inlined, so the conditions fold away).
@@ -285,11 +291,32 @@ armv8_aes! {
         c
     }
 
+    /// [`xor_group`] for a stitched group: `blocks` are after their last
+    /// `AESE`, and the last round key and the input are XORed into them in one
+    /// [`xor3`].
+    #[inline]
+    fn xor_group_last<const GCM: bool, const EOR3: bool>(
+        data: &mut InOut<'_>,
+        offset: usize,
+        blocks: &[uint8x16_t; 8],
+        k_last: uint8x16_t,
+    ) -> [uint8x16_t; 8] {
+        let mut c: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+        for (c, b) in c.iter_mut().zip(blocks) {
+            *c = xor3::<EOR3>(*c, *b, k_last);
+        }
+        store_blocks_to(data.output::<GROUP>(offset), &c);
+        for c in c.iter_mut() {
+            *c = for_hash::<GCM>(*c);
+        }
+        c
+    }
+
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
     /// hashing the output: the output of each group is hashed during the AES of
     /// the next. Returns the accumulator and the end of the last whole group.
     #[inline]
-    pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool>(
+    pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool, const EOR3: bool>(
         rk: &[uint8x16_t; ROUND_KEYS],
         h: &[uint8x16_t; 8],
         ctr: &mut uint8x16_t,
@@ -307,9 +334,9 @@ armv8_aes! {
         let mut prev = xor_group::<GCM>(data, start, &ks);
         let mut offset = start + GROUP;
         while offset < bulk {
-            let (ks, sum) = aes_hash_group!(rk, counter_blocks::<GCM, 8>(ctr), &prev, acc, h);
+            let (ks, sum) = aes_hash_group!(EOR3; rk, counter_blocks::<GCM, 8>(ctr), &prev, acc, h);
             acc = sum;
-            prev = xor_group::<GCM>(data, offset, &ks);
+            prev = xor_group_last::<GCM, EOR3>(data, offset, &ks, rk[ROUND_KEYS - 1]);
             offset += GROUP;
         }
         (fold_blocks_inline!(acc, &prev, h), bulk)
@@ -319,7 +346,7 @@ armv8_aes! {
     /// hashing the input: each group's input is hashed during its own AES.
     /// Returns the accumulator and the end of the last whole group.
     #[inline]
-    pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool>(
+    pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool, const EOR3: bool>(
         rk: &[uint8x16_t; ROUND_KEYS],
         h: &[uint8x16_t; 8],
         ctr: &mut uint8x16_t,
@@ -336,11 +363,11 @@ armv8_aes! {
             for b in hashed.iter_mut() {
                 *b = for_hash::<GCM>(*b);
             }
-            let (ks, sum) = aes_hash_group!(rk, counter_blocks::<GCM, 8>(ctr), &hashed, acc, h);
+            let (ks, sum) = aes_hash_group!(EOR3; rk, counter_blocks::<GCM, 8>(ctr), &hashed, acc, h);
             acc = sum;
             let mut output = input;
             for (o, k) in output.iter_mut().zip(ks) {
-                *o = veorq_u8(*o, k);
+                *o = xor3::<EOR3>(*o, k, rk[ROUND_KEYS - 1]);
             }
             store_blocks_to(data.output::<GROUP>(offset), &output);
             offset += GROUP;

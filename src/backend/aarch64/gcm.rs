@@ -63,7 +63,11 @@ armv8_aes! {
     ) -> Block {
         let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
         let (j0, mut ctr, acc) = start(&h, j0, aad);
-        let (acc, bulk) = ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut ctr, acc, data, 0);
+        let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
+            ctr_hash_output::<ROUND_KEYS, true, true>(&rk, &h, &mut ctr, acc, data, 0)
+        } else {
+            ctr_hash_output::<ROUND_KEYS, true, false>(&rk, &h, &mut ctr, acc, data, 0)
+        };
         by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, true>(&rk, &h, j0, ctr, acc, data, bulk, len_block))
     }
 
@@ -82,7 +86,11 @@ armv8_aes! {
     ) -> Block {
         let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
         let (j0, mut ctr, acc) = start(&h, j0, aad);
-        let (acc, bulk) = ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut ctr, acc, data, 0);
+        let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
+            ctr_hash_input::<ROUND_KEYS, true, true>(&rk, &h, &mut ctr, acc, data, 0)
+        } else {
+            ctr_hash_input::<ROUND_KEYS, true, false>(&rk, &h, &mut ctr, acc, data, 0)
+        };
         by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, false>(&rk, &h, j0, ctr, acc, data, bulk, len_block))
     }
 

@@ -143,6 +143,71 @@ armv8_aes! {
         acc.mid = veorq_u8(acc.mid, clmul_hi(a, b_swapped));
     }
 
+    /// `a ^ b ^ c`: one `EOR3` (FEAT_SHA3) if `EOR3`, else two `EOR`. As an
+    /// `asm!` block, with the extension enabled for it alone, so that the
+    /// same functions compile for the tier's features and the CPU decides
+    /// at run time (`cpu::aarch64::has_eor3`) which loops run.
+    #[inline]
+    pub(crate) fn xor3<const EOR3: bool>(a: uint8x16_t, b: uint8x16_t, c: uint8x16_t) -> uint8x16_t {
+        if EOR3 {
+            let r: uint8x16_t;
+            // SAFETY: one EOR3 on registers (no memory, stack or flags); only
+            // the loops chosen when `cpu::aarch64::has_eor3()` said the CPU
+            // has FEAT_SHA3 instantiate this arm.
+            unsafe {
+                core::arch::asm!(
+                    ".arch_extension sha3",
+                    "eor3 {r:v}.16b, {a:v}.16b, {b:v}.16b, {c:v}.16b",
+                    r = lateout(vreg) r,
+                    a = in(vreg) a,
+                    b = in(vreg) b,
+                    c = in(vreg) c,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            r
+        } else {
+            veorq_u8(veorq_u8(a, b), c)
+        }
+    }
+
+    /// `acc += a · b + c · d`: [`mul_acc`] for two blocks, each product
+    /// added with its pair's in one [`xor3`].
+    #[inline]
+    pub(crate) fn mul_acc2<const EOR3: bool>(
+        acc: &mut Unreduced,
+        a: uint8x16_t,
+        b: uint8x16_t,
+        c: uint8x16_t,
+        d: uint8x16_t,
+    ) {
+        let (b_swapped, d_swapped) = (swap(b), swap(d));
+        acc.lo = xor3::<EOR3>(acc.lo, clmul_lo(a, b), clmul_lo(c, d));
+        acc.hi = xor3::<EOR3>(acc.hi, clmul_hi(a, b), clmul_hi(c, d));
+        acc.mid = xor3::<EOR3>(acc.mid, clmul_lo(a, b_swapped), clmul_hi(a, b_swapped));
+        acc.mid = xor3::<EOR3>(acc.mid, clmul_lo(c, d_swapped), clmul_hi(c, d_swapped));
+    }
+
+    /// `a · b + c · d`, unreduced: [`mul_acc2`] into an empty sum, which
+    /// needs no zeroed registers and one three-way XOR fewer.
+    #[inline]
+    pub(crate) fn mul2_first<const EOR3: bool>(
+        a: uint8x16_t,
+        b: uint8x16_t,
+        c: uint8x16_t,
+        d: uint8x16_t,
+    ) -> Unreduced {
+        let (b_swapped, d_swapped) = (swap(b), swap(d));
+        Unreduced {
+            lo: veorq_u8(clmul_lo(a, b), clmul_lo(c, d)),
+            hi: veorq_u8(clmul_hi(a, b), clmul_hi(c, d)),
+            mid: veorq_u8(
+                xor3::<EOR3>(clmul_lo(a, b_swapped), clmul_hi(a, b_swapped), clmul_lo(c, d_swapped)),
+                clmul_hi(c, d_swapped),
+            ),
+        }
+    }
+
     /// [`mul_acc`] as the hash-only loops (`fold_blocks_inline!`) have it:
     /// the data block's halves swapped, and `PMULL` through the intrinsic,
     /// which LLVM schedules itself. In the POLYVAL pass, where no AES rounds

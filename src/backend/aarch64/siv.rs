@@ -162,7 +162,11 @@ armv8_aes! {
         }
         let s = state_new(keys, nonce, aad);
         let mut ctr = initial_counter(from_u128(tag));
-        let (acc, bulk) = ctr_hash_output::<ROUND_KEYS, false>(&s.enc, &s.h, &mut ctr, s.acc, data, 0);
+        let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
+            ctr_hash_output::<ROUND_KEYS, false, true>(&s.enc, &s.h, &mut ctr, s.acc, data, 0)
+        } else {
+            ctr_hash_output::<ROUND_KEYS, false, false>(&s.enc, &s.h, &mut ctr, s.acc, data, 0)
+        };
         let len = from_u128(len_block);
         let s_s = by_tail_size!(data.len() - bulk, open_tail::<ROUND_KEYS>(&s.enc, &s.h, ctr, acc, data, bulk, len));
         store(compute_tag(&s.enc, s_s, s.nonce))
