@@ -1,8 +1,8 @@
 //! Counter mode with the universal hash stitched in: the ARMv8 tier's engine,
 //! shared by AES-GCM (`gcm.rs`) and AES-GCM-SIV (`siv.rs`). It has the
 //! functions and contracts of `backend/x86_64/ctr.rs`; the loops differ where
-//! the instructions do (no Karatsuba, no pinned rounds: see docs/design.md,
-//! "aarch64").
+//! the instructions do (no Karatsuba, no pinned rounds, and an `EOR3` path
+//! chosen at run time: see docs/design.md, "aarch64").
 //!
 //! The two modes differ in two conventions, selected by `const GCM: bool`:
 //!
