@@ -48,6 +48,30 @@ macro_rules! fold_blocks_inline {
 }
 pub(crate) use fold_blocks_inline;
 
+/// One instruction on the registers `$a` and `$b` (`{a}`, `{b}` in
+/// `$template`) into a fresh one (`{r}`), as an `asm!` block: where LLVM
+/// would otherwise rewrite the intrinsic into something slower (see
+/// `byte_reverse` and `clmul_lo`). Expand it only inside an `armv8_aes!`
+/// function, whose target features provide the instruction.
+macro_rules! neon_asm {
+    ($template:literal, $a:expr, $b:expr) => {{
+        let r: uint8x16_t;
+        // SAFETY: one instruction on registers (no memory, stack or flags);
+        // the enclosing function's target features (`neon`, `aes`) provide
+        // it.
+        unsafe {
+            core::arch::asm!(
+                $template,
+                r = lateout(vreg) r,
+                a = in(vreg) $a,
+                b = in(vreg) $b,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        r
+    }};
+}
+
 /// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`.
 #[derive(Clone, Copy)]
 pub(crate) struct Unreduced {
@@ -64,19 +88,7 @@ armv8_aes! {
     #[inline]
     pub(crate) fn byte_reverse(x: uint8x16_t) -> uint8x16_t {
         const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
-        let reversed: uint8x16_t;
-        // SAFETY: one TBL on registers (no memory, stack or flags); NEON is
-        // part of every aarch64 target this crate builds for.
-        unsafe {
-            core::arch::asm!(
-                "tbl {r:v}.16b, {{{x:v}.16b}}, {m:v}.16b",
-                r = lateout(vreg) reversed,
-                x = in(vreg) x,
-                m = in(vreg) super::load(&REVERSE),
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-        reversed
+        neon_asm!("tbl {r:v}.16b, {{{a:v}.16b}}, {b:v}.16b", x, super::load(&REVERSE))
     }
 
     /// The halves of a block exchanged: `swap` of `clmul.rs`.
@@ -93,19 +105,7 @@ armv8_aes! {
     /// loops).
     #[inline]
     fn clmul_lo(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
-        let product: uint8x16_t;
-        // SAFETY: one PMULL on registers (no memory, stack or flags); the
-        // tier's target features (`aes`) provide the instruction.
-        unsafe {
-            core::arch::asm!(
-                "pmull {p:v}.1q, {a:v}.1d, {b:v}.1d",
-                p = lateout(vreg) product,
-                a = in(vreg) a,
-                b = in(vreg) b,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-        product
+        neon_asm!("pmull {r:v}.1q, {a:v}.1d, {b:v}.1d", a, b)
     }
 
     /// [`clmul_lo`] through the intrinsic, which takes the lanes as 64-bit

@@ -145,12 +145,7 @@ aesni_clmul! {
         start: usize,
         len_block: u128,
     ) -> Block {
-        let (acc, bulk) = if data.len() - start >= GROUP {
-            let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
-            ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
-        } else {
-            (s.acc, start)
-        };
+        let (acc, bulk) = groups::<ROUND_KEYS, true>(s, data, start);
         by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, true>(s, acc, data, bulk, len_block))
     }
 
@@ -163,13 +158,28 @@ aesni_clmul! {
         start: usize,
         len_block: u128,
     ) -> Block {
-        let (acc, bulk) = if data.len() - start >= GROUP {
-            let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
-            ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
-        } else {
-            (s.acc, start)
-        };
+        let (acc, bulk) = groups::<ROUND_KEYS, false>(s, data, start);
         by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, false>(s, acc, data, bulk, len_block))
+    }
+
+    /// The whole groups from `start` (seal hashes their output, open their
+    /// input): the hash so far and where the groups end. The key state is
+    /// loaded only when there is a group (see [`finish`]).
+    #[inline]
+    fn groups<const ROUND_KEYS: usize, const SEAL: bool>(
+        s: &mut State<'_, ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+    ) -> (__m128i, usize) {
+        if data.len() - start < GROUP {
+            return (s.acc, start);
+        }
+        let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
+        if SEAL {
+            ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
+        } else {
+            ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
+        }
     }
 
     /// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
