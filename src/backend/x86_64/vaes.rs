@@ -108,9 +108,11 @@ tier! {
         }
         pw.zeroize();
         s.acc = state_finish(st);
-        // The extended powers (wiped above) are the one copy of key
-        // state this call made on its stack: round keys are broadcast
-        // from the key where they are used (`broadcast_block`).
+        // The extended powers (wiped above) are the one copy of key state
+        // the source makes on this call's stack: the rounds read their keys
+        // from the key schedule inside their own `asm!` blocks (`aes_round`),
+        // so no round key is held across a group. What the compiler spills
+        // of the powers is not wiped (docs/security.md, "Not wiped").
         gcm_leftover::<ROUND_KEYS, SEAL>(&mut s, data, done, len_block)
     }
 
