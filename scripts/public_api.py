@@ -82,27 +82,20 @@ def main():
         if kind == "module":
             for child in body["items"]:
                 walk(child, path)
-        elif kind == "struct":
-            plain = body.get("kind", {})
-            fields = plain.get("plain", {}).get("fields", []) if isinstance(plain, dict) else []
-            for f in fields:
-                fi = get(f)
-                if fi is not None and fi.get("visibility") == "public":
-                    lines.add(f"field {path}::{fi['name']}")
-            add_impls(path, body.get("impls", []))
-        elif kind == "enum":
-            for v in body.get("variants", []):
-                vi = get(v)
-                if vi is not None:
-                    lines.add(f"variant {path}::{vi['name']}")
-            add_impls(path, body.get("impls", []))
-        elif kind == "trait":
-            for member in body.get("items", []):
+        elif kind in ("struct", "enum", "trait"):
+            if kind == "struct":
+                shape = body.get("kind", {})
+                members = shape.get("plain", {}).get("fields", []) if isinstance(shape, dict) else []
+            else:
+                members = body.get("variants" if kind == "enum" else "items", [])
+            for member in members:
                 m = get(member)
-                if m is not None:
-                    lines.add(f"{kind_of(m)} {path}::{m['name']}")
-        elif kind == "type_alias":
-            pass
+                if m is None or kind == "struct" and m.get("visibility") != "public":
+                    continue
+                label = {"struct": "field", "enum": "variant"}.get(kind, kind_of(m))
+                lines.add(f"{label} {path}::{m['name']}")
+            if kind != "trait":
+                add_impls(path, body.get("impls", []))
 
     walk(doc["root"], "")
     out = "\n".join(sorted(lines)) + "\n"

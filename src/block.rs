@@ -61,16 +61,7 @@ pub(crate) fn wipe_bytes(bytes: &mut [u8]) {
 /// drop together, `perf record` of a loop of them.)
 #[inline(always)]
 pub(crate) fn wipe_blocks<const N: usize>(blocks: &mut [Block; N]) {
-    // SAFETY: `[Block; N]` is `16 · N` initialised bytes, exclusively
-    // borrowed; only zeros (initialised bytes) are written through the
-    // `MaybeUninit` view.
-    let bytes = unsafe {
-        core::slice::from_raw_parts_mut(
-            core::ptr::from_mut(blocks).cast::<MaybeUninit<u8>>(),
-            16 * N,
-        )
-    };
-    wipe_memory(bytes);
+    wipe_bytes(blocks.as_flattened_mut());
 }
 
 /// AES round keys in the FIPS-197 byte order: `ROUND_KEYS` = 11 for AES-128, 15

@@ -386,8 +386,9 @@ macro_rules! aes_round_asm {
     // The VAES form with the round key read from memory inside the block:
     // `$broadcast` puts the 16 bytes at `$kp` into every lane of a scratch
     // register (of type `$kty`) the rounds then use. The scratch is a named
-    // output, not `_`: rustc 1.95 rendered an `out(zmm_reg) _` as a general
-    // register in these blocks.
+    // output, not `_`: with `out(zmm_reg) _` here, rustc 1.95 gave the
+    // scratch a general register (`r16d`) in the AVX-512 tier, which the
+    // assembler rejected.
     (vex $class:ident, $broadcast:literal [$kp:expr] $kty:ty; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
         let _scratch: $kty;
         // SAFETY: reads the 16 bytes at `$kp` (the caller passes a pointer to
