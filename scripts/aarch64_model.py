@@ -180,6 +180,22 @@ def group_bytes():
     return int(m.group(1))
 
 
+def decode_inst(word):
+    """The instruction a `.inst 0x...` directive encodes, disassembled by
+    llvm-mc-19: the reference kernels spell EOR3 that way (for assemblers
+    without FEAT_SHA3), and llvm-mca skips directives, so without this their
+    EOR3s would cost nothing in the model."""
+    data = " ".join(f"0x{b:02x}" for b in int(word, 16).to_bytes(4, "little"))
+    out = subprocess.run(
+        ["llvm-mc-19", "--disassemble", "-triple=aarch64", "-mattr=+aes,+sha3"],
+        input=data, capture_output=True, text=True,
+    ).stdout
+    lines = [x.strip() for x in out.split("\n") if x.strip() and not x.strip().startswith(".")]
+    if not lines:
+        sys.exit(f"aarch64-model: llvm-mc-19 could not decode .inst {word}")
+    return "\t" + lines[0]
+
+
 def reference_loop(path, label, blocks):
     lines = open(path).read().split("\n")
     start = next(i for i, l in enumerate(lines) if l.startswith(label + ":"))
@@ -187,7 +203,10 @@ def reference_loop(path, label, blocks):
         i for i in range(start + 1, len(lines))
         if re.match(rf"^\s+b\.\w+\s+{re.escape(label)}\b", lines[i])
     )
-    body = instructions(lines[start + 1 : end + 1])
+    body = []
+    for line in lines[start + 1 : end + 1]:
+        m = re.match(r"^\s*\.inst\s+(0x[0-9a-fA-F]+)", line)
+        body += [decode_inst(m.group(1))] if m else instructions([line])
     return figures(body, blocks)
 
 

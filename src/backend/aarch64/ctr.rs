@@ -1,8 +1,10 @@
 //! Counter mode with the universal hash stitched in: the ARMv8 tier's engine,
 //! shared by AES-GCM (`gcm.rs`) and AES-GCM-SIV (`siv.rs`). It has the
 //! functions and contracts of `backend/x86_64/ctr.rs`; the loops differ where
-//! the instructions do (no Karatsuba, no pinned rounds, and an `EOR3` path
-//! chosen at run time: see docs/design.md, "aarch64").
+//! the instructions do (no pinned rounds; two paths chosen at run time, the
+//! `EOR3` path with schoolbook multiplies and the plain path with Karatsuba,
+//! see `pmull::mul_acc2`; counters built with scalar instructions, see
+//! [`CounterGroup`]; docs/design.md, "aarch64").
 //!
 //! The two modes differ in two conventions, selected by `const GCM: bool`:
 //!
@@ -32,8 +34,8 @@ use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use super::aes::encrypt_blocks_inline;
-use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline, xor3};
-use super::{load, load_blocks, store_blocks_to, zero};
+use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline, karatsuba_factors, swap, xor3};
+use super::{load, load_blocks, store_blocks_to, store_each, zero};
 use crate::block::{HPowers, wipe};
 use crate::inout::InOut;
 
@@ -41,21 +43,37 @@ use crate::inout::InOut;
 pub(super) const GROUP: usize = 128;
 
 /// Eight AES encryptions (the keystream of one group) with, between their
-/// rounds, the eight multiplies of `$x` (hash-ready blocks; `$acc` is added to
-/// `$x[0]`), two blocks' products added at once (`pmull::mul_acc2`, with
-/// `EOR3` where `$eor3` says so). Evaluates to the eight blocks after their
-/// last `AESE` (the last round key and the data are XORed by the caller, in
-/// one `xor3`) and the new, reduced accumulator.
+/// rounds, the eight multiplies of `$x` (blocks as [`for_group_hash`] gives
+/// them; `$acc` is added to `$x[0]`), two blocks' products added at once
+/// (`pmull::mul_acc2`: the `EOR3` path where `$eor3` says so; `$hk` holds
+/// the plain path's Karatsuba factors, [`power_pair_factors`]). Evaluates
+/// to the eight blocks after their last `AESE` (the last round key and the
+/// data are XORed by the caller, in one `xor3`) and the new, reduced
+/// accumulator.
+///
+/// Where `$swapped` (GCM on the EOR3 path) the blocks come with their halves
+/// swapped: the powers are taken swapped too, `acc` is swapped to match, and
+/// the sum's low and high products exchanged before the reduction
+/// (`Unreduced::halves_exchanged`). LLVM swaps the powers once, before the
+/// loop.
 ///
 /// The stitched body of both hashing loops. A macro, not a function, for the
 /// reason given at `aes::encrypt_blocks_inline!`: as a call (LLVM will not
 /// inline it), each group would pass its blocks, round keys and powers through
 /// the stack.
 macro_rules! aes_hash_group {
-    ($eor3:ident; $rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr) => {{
+    ($eor3:ident, $swapped:expr; $rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr, $hk:expr) => {{
         use $crate::backend::aarch64::aes::round;
-        use $crate::backend::aarch64::pmull::{mul_acc2, mul2_first, reduce};
-        let (rk, x, h): (&[_], &[_; 8], &[_; 8]) = ($rk, $x, $h);
+        use $crate::backend::aarch64::pmull::{karatsuba_finished, mul_acc2, mul2_first, reduce, swap};
+        let (rk, x, h_given, hk): (&[_], &[_; 8], &[_; 8], &[_; 4]) = ($rk, $x, $h, $hk);
+        let mut h = *h_given;
+        let mut acc = $acc;
+        if $swapped {
+            for p in h.iter_mut() {
+                *p = swap(*p);
+            }
+            acc = swap(acc);
+        }
         let mut blocks: [_; 8] = $blocks;
         // ROUND_KEYS - 2 >= 9 AESE+AESMC rounds (the callers assert ROUND_KEYS >= 11): after
         // every second of the first eight, two blocks' multiplies.
@@ -66,16 +84,22 @@ macro_rules! aes_hash_group {
         // `asm!` blocks (`pmull::clmul_lo`), which its unrolling threshold
         // prices high.
         $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, 8; 0 1);
-        let mut w = mul2_first::<$eor3>(x[7], h[0], x[6], h[1]);
-        $crate::backend::aarch64::ctr::rounds_and_multiply!($eor3; blocks, rk, w, x, h; 2 4);
+        let mut w = mul2_first::<$eor3>(x[7], h[0], x[6], h[1], hk[0]);
+        $crate::backend::aarch64::ctr::rounds_and_multiply!($eor3; blocks, rk, w, x, h, hk; 2 4);
         $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, 8; 6 7);
-        mul_acc2::<$eor3>(&mut w, x[1], h[6], veorq_u8(x[0], $acc), h[7]);
+        mul_acc2::<$eor3>(&mut w, x[1], h[6], veorq_u8(x[0], acc), h[7], hk[3]);
         // Rounds 8..nk − 2: one for AES-128, five for AES-256.
         $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, nk - 2; 8 9 10 11 12);
         for b in blocks.iter_mut() {
             *b = vaeseq_u8(*b, rk[nk - 2]);
         }
-        (blocks, reduce(w))
+        if !$eor3 {
+            w = karatsuba_finished(w);
+        }
+        if $swapped {
+            w = w.halves_exchanged();
+        }
+        (blocks, reduce::<$eor3>(w))
     }};
 }
 
@@ -83,14 +107,14 @@ macro_rules! aes_hash_group {
 /// `$h[r]` and of `$x[6 − r]` by `$h[r + 1]` into `$w`, for each listed `r`:
 /// [`aes_hash_group`]'s first rounds, written out.
 macro_rules! rounds_and_multiply {
-    ($eor3:ident; $blocks:ident, $rk:ident, $w:ident, $x:ident, $h:ident; $($r:literal)*) => {$(
+    ($eor3:ident; $blocks:ident, $rk:ident, $w:ident, $x:ident, $h:ident, $hk:ident; $($r:literal)*) => {$(
         for b in $blocks.iter_mut() {
             *b = round(*b, $rk[$r]);
         }
         for b in $blocks.iter_mut() {
             *b = round(*b, $rk[$r + 1]);
         }
-        mul_acc2::<$eor3>(&mut $w, $x[7 - $r], $h[$r], $x[6 - $r], $h[$r + 1]);
+        mul_acc2::<$eor3>(&mut $w, $x[7 - $r], $h[$r], $x[6 - $r], $h[$r + 1], $hk[$r / 2]);
     )*};
 }
 pub(super) use rounds_and_multiply;
@@ -166,6 +190,23 @@ macro_rules! xor_and_hash_tail {
 }
 pub(super) use xor_and_hash_tail;
 
+/// The counter blocks of one group, kept in memory for the group loops: each
+/// group loads its eight blocks ([`next_counter_group`]) and then writes the
+/// next group's eight 32-bit counters over them with scalar instructions
+/// (`ADD`, `REV`, `STR`), on the integer and store pipes, which the loops
+/// leave idle. Built in registers, each block took a vector `ADD` and a
+/// `REV32`: 16 of a group's ~330 vector operations (BoringSSL's 2026 kernels
+/// build theirs with scalar instructions too). A group's rounds separate
+/// each store from the load that reads it, so the load does not wait on a
+/// store in flight.
+#[repr(C, align(16))]
+pub(super) struct CounterGroup {
+    blocks: [[u8; 16]; 8],
+    /// The counter of the next group's first block, as a native integer
+    /// (wrapping, as inc32 does).
+    next: u32,
+}
+
 armv8_aes! {
     /// H^1..H^8 into registers.
     #[inline]
@@ -181,6 +222,18 @@ armv8_aes! {
     #[inline]
     pub(super) fn for_hash<const GCM: bool>(x: uint8x16_t) -> uint8x16_t {
         if GCM { byte_reverse(x) } else { x }
+    }
+
+    /// A block as the stitched loops (`aes_hash_group!`) hash it: on the
+    /// EOR3 path, GCM's block is [`for_hash`]'s with its halves swapped, one
+    /// `REV64` (the bytes reversed within each half) where the whole reversal
+    /// is a `TBL`, two operations in llvm-mca's Neoverse models. The plain
+    /// path keeps [`for_hash`]'s form: its Karatsuba multiplies take the
+    /// powers as stored, and with swapped blocks they would need them
+    /// swapped too, which LLVM recomputed inside the loop rather than keep.
+    #[inline]
+    fn for_group_hash<const GCM: bool, const EOR3: bool>(x: uint8x16_t) -> uint8x16_t {
+        if GCM && EOR3 { vrev64q_u8(x) } else { for_hash::<GCM>(x) }
     }
 
     /// The counter register for the counter block `block` (see the module docs).
@@ -208,6 +261,58 @@ armv8_aes! {
             *b = counter_register::<GCM>(counter_add::<GCM>(*ctr, i as u32));
         }
         *ctr = counter_add::<GCM>(*ctr, N as u32);
+        out
+    }
+
+    /// Karatsuba's middle factors of the power pairs (H^1, H^2), …, (H^7,
+    /// H^8) for `aes_hash_group!` on the plain path, computed before its loop
+    /// (LLVM does not hoist the `asm!` blocks that compute them). The EOR3
+    /// path multiplies by schoolbook and needs none.
+    #[inline]
+    fn power_pair_factors<const EOR3: bool>(h: &[uint8x16_t; 8]) -> [uint8x16_t; 4] {
+        let mut hk = [zero(); 4];
+        if !EOR3 {
+            for (i, k) in hk.iter_mut().enumerate() {
+                *k = karatsuba_factors(h[2 * i], h[2 * i + 1]);
+            }
+        }
+        hk
+    }
+
+    /// The counter blocks `ctr`, `ctr + 1`, …, `ctr + 7` in memory, ready for
+    /// [`next_counter_group`]; `ctr` advances by eight.
+    #[inline]
+    pub(super) fn counter_group<const GCM: bool>(ctr: &mut uint8x16_t) -> CounterGroup {
+        let blocks: [uint8x16_t; 8] = counter_blocks::<GCM, 8>(ctr);
+        let lanes = vreinterpretq_u32_u8(*ctr);
+        let next = if GCM { vgetq_lane_u32::<3>(lanes) } else { vgetq_lane_u32::<0>(lanes) };
+        CounterGroup { blocks: store_each(&blocks), next }
+    }
+
+    /// The group's eight counter blocks; then the next group's counters
+    /// written over them (see [`CounterGroup`]). The accesses are volatile
+    /// so that the blocks stay in memory: LLVM would otherwise keep them in
+    /// registers and insert each counter with a vector instruction.
+    #[inline]
+    pub(super) fn next_counter_group<const GCM: bool>(group: &mut CounterGroup) -> [uint8x16_t; 8] {
+        let mut out = [zero(); 8];
+        for (o, block) in out.iter_mut().zip(group.blocks.iter()) {
+            // SAFETY: `block` is a live 16-byte array, 16-byte aligned (the
+            // struct is `align(16)` and each block 16 bytes): a valid read of
+            // a `uint8x16_t`, which any 16 bytes are.
+            *o = unsafe { core::ptr::read_volatile(block.as_ptr().cast::<uint8x16_t>()) };
+        }
+        for (i, block) in group.blocks.iter_mut().enumerate() {
+            let n = group.next.wrapping_add(i as u32);
+            // GCM's counter: the last four bytes, big-endian; GCM-SIV's: the
+            // first four, little-endian (see the module docs).
+            let (at, word) = if GCM { (12, n.to_be()) } else { (0, n.to_le()) };
+            // SAFETY: `at + 4 <= 16` bytes into a live, exclusively borrowed
+            // block; the address is 4-byte aligned (a 16-byte aligned block
+            // plus 0 or 12).
+            unsafe { core::ptr::write_volatile(block.as_mut_ptr().add(at).cast::<u32>(), word) };
+        }
+        group.next = group.next.wrapping_add(8);
         out
     }
 
@@ -273,9 +378,9 @@ armv8_aes! {
     }
 
     /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
-    /// output ready for the hash.
+    /// output as the stitched loops hash it ([`for_group_hash`]).
     #[inline]
-    fn xor_group<const GCM: bool>(
+    fn xor_group<const GCM: bool, const EOR3: bool>(
         data: &mut InOut<'_>,
         offset: usize,
         ks: &[uint8x16_t; 8],
@@ -286,7 +391,7 @@ armv8_aes! {
         }
         store_blocks_to(data.output::<GROUP>(offset), &c);
         for c in c.iter_mut() {
-            *c = for_hash::<GCM>(*c);
+            *c = for_group_hash::<GCM, EOR3>(*c);
         }
         c
     }
@@ -307,7 +412,7 @@ armv8_aes! {
         }
         store_blocks_to(data.output::<GROUP>(offset), &c);
         for c in c.iter_mut() {
-            *c = for_hash::<GCM>(*c);
+            *c = for_group_hash::<GCM, EOR3>(*c);
         }
         c
     }
@@ -329,15 +434,24 @@ armv8_aes! {
         if bulk == start {
             return (acc, bulk);
         }
-        let mut ks = counter_blocks::<GCM, 8>(ctr);
+        let hk = power_pair_factors::<EOR3>(h);
+        let mut counters = counter_group::<GCM>(ctr);
+        let mut ks = next_counter_group::<GCM>(&mut counters);
         encrypt_blocks_inline!(rk, &mut ks);
-        let mut prev = xor_group::<GCM>(data, start, &ks);
+        let mut prev = xor_group::<GCM, EOR3>(data, start, &ks);
         let mut offset = start + GROUP;
         while offset < bulk {
-            let (ks, sum) = aes_hash_group!(EOR3; rk, counter_blocks::<GCM, 8>(ctr), &prev, acc, h);
+            let blocks = next_counter_group::<GCM>(&mut counters);
+            let (ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &prev, acc, h, &hk);
             acc = sum;
             prev = xor_group_last::<GCM, EOR3>(data, offset, &ks, rk[ROUND_KEYS - 1]);
             offset += GROUP;
+        }
+        *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
+        if GCM && EOR3 {
+            for p in prev.iter_mut() {
+                *p = swap(*p);
+            }
         }
         (fold_blocks_inline!(acc, &prev, h), bulk)
     }
@@ -356,14 +470,20 @@ armv8_aes! {
     ) -> (uint8x16_t, usize) {
         const { assert!(ROUND_KEYS >= 11) };
         let bulk = start + (data.len() - start) / GROUP * GROUP;
+        if bulk == start {
+            return (acc, bulk);
+        }
+        let hk = power_pair_factors::<EOR3>(h);
+        let mut counters = counter_group::<GCM>(ctr);
         let mut offset = start;
         while offset < bulk {
             let input: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
             let mut hashed = input;
             for b in hashed.iter_mut() {
-                *b = for_hash::<GCM>(*b);
+                *b = for_group_hash::<GCM, EOR3>(*b);
             }
-            let (ks, sum) = aes_hash_group!(EOR3; rk, counter_blocks::<GCM, 8>(ctr), &hashed, acc, h);
+            let blocks = next_counter_group::<GCM>(&mut counters);
+            let (ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &hashed, acc, h, &hk);
             acc = sum;
             let mut output = input;
             for (o, k) in output.iter_mut().zip(ks) {
@@ -372,6 +492,7 @@ armv8_aes! {
             store_blocks_to(data.output::<GROUP>(offset), &output);
             offset += GROUP;
         }
+        *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
         (acc, bulk)
     }
 
@@ -385,13 +506,18 @@ armv8_aes! {
         start: usize,
     ) -> usize {
         let bulk = start + (data.len() - start) / GROUP * GROUP;
+        if bulk == start {
+            return bulk;
+        }
+        let mut counters = counter_group::<GCM>(ctr);
         let mut offset = start;
         while offset < bulk {
-            let mut ks = counter_blocks::<GCM, 8>(ctr);
+            let mut ks = next_counter_group::<GCM>(&mut counters);
             encrypt_blocks_inline!(rk, &mut ks);
-            xor_group::<GCM>(data, offset, &ks);
+            xor_group::<GCM, false>(data, offset, &ks);
             offset += GROUP;
         }
+        *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
         bulk
     }
 

@@ -160,7 +160,7 @@ armv8_aes! {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ctr::counter_blocks;
+    use super::super::ctr::{counter_blocks, counter_group, next_counter_group};
     use super::super::pmull::mul;
     use super::super::{aes, load};
     use super::*;
@@ -357,6 +357,74 @@ mod tests {
                 expected[..4].copy_from_slice(&start.wrapping_add(i as u32).to_le_bytes());
                 // SAFETY: as above.
                 assert_eq!(unsafe { store(*b) }, expected, "start {start:#x} block {i}");
+            }
+        }
+    }
+
+    /// The group loops' counters in memory (`ctr::CounterGroup`): three
+    /// groups from each start, for both conventions, equal the counters
+    /// `start + i` wrapped in their 32 bits, and `ctr` ends eight blocks on.
+    #[test]
+    fn counter_groups_in_memory_wrap_the_32_bit_counter_only() {
+        let _t = token();
+        for start in [0u32, 0xf7, 0xffff_fff0, 0xffff_fff9, 0xffff_ffff] {
+            for gcm in [true, false] {
+                let mut j = [0x5au8; 16];
+                let at = if gcm { 12 } else { 0 };
+                let word = |n: u32| {
+                    if gcm {
+                        n.to_be_bytes()
+                    } else {
+                        n.to_le_bytes()
+                    }
+                };
+                j[at..at + 4].copy_from_slice(&word(start));
+                // SAFETY: `_t` proved the tier's features are present.
+                let (groups, after) = unsafe {
+                    let mut ctr = if gcm {
+                        counter_register::<true>(load(&j))
+                    } else {
+                        counter_register::<false>(load(&j))
+                    };
+                    let mut group = if gcm {
+                        counter_group::<true>(&mut ctr)
+                    } else {
+                        counter_group::<false>(&mut ctr)
+                    };
+                    let mut groups = [[zero(); 8]; 3];
+                    for g in groups.iter_mut() {
+                        *g = if gcm {
+                            next_counter_group::<true>(&mut group)
+                        } else {
+                            next_counter_group::<false>(&mut group)
+                        };
+                    }
+                    let after = if gcm {
+                        counter_register::<true>(ctr)
+                    } else {
+                        ctr
+                    };
+                    (groups, store(after))
+                };
+                for (g, blocks) in groups.iter().enumerate() {
+                    for (i, b) in blocks.iter().enumerate() {
+                        let mut expected = j;
+                        expected[at..at + 4]
+                            .copy_from_slice(&word(start.wrapping_add((8 * g + i) as u32)));
+                        // SAFETY: as above.
+                        let got = unsafe { store(*b) };
+                        assert_eq!(
+                            got, expected,
+                            "start {start:#x} gcm {gcm} group {g} block {i}"
+                        );
+                    }
+                }
+                let mut expected = j;
+                expected[at..at + 4].copy_from_slice(&word(start.wrapping_add(8)));
+                assert_eq!(
+                    after, expected,
+                    "start {start:#x} gcm {gcm}: ctr after the first group"
+                );
             }
         }
     }

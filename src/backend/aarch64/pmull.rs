@@ -42,7 +42,7 @@ macro_rules! fold_blocks_inline {
                 mul_acc_swap_data(&mut w, x[j], h[n - 1 - j]);
             }
             mul_acc_swap_data(&mut w, core::arch::aarch64::veorq_u8(x[0], acc), h[n - 1]);
-            reduce(w)
+            reduce::<false>(w)
         }
     }};
 }
@@ -80,6 +80,22 @@ pub(crate) struct Unreduced {
     hi: uint8x16_t,
 }
 
+impl Unreduced {
+    /// The sum with `lo` and `hi` exchanged. [`mul_acc`] (or [`mul_acc2`]) of
+    /// a block and a power that both have their halves swapped computes the
+    /// same four products, the low and the high one trading places (`PMULL`
+    /// of their low lanes multiplies the blocks' high halves): a sum
+    /// accumulated from such pairs is the true sum once exchanged.
+    #[inline]
+    pub(crate) fn halves_exchanged(self) -> Unreduced {
+        Unreduced {
+            lo: self.hi,
+            mid: self.mid,
+            hi: self.lo,
+        }
+    }
+}
+
 armv8_aes! {
     /// Reverses the 16 bytes of a block (the GHASH ↔ POLYVAL byte order):
     /// one `TBL`, as an `asm!` block. Written with the intrinsic, LLVM turns
@@ -93,7 +109,7 @@ armv8_aes! {
 
     /// The halves of a block exchanged: `swap` of `clmul.rs`.
     #[inline]
-    fn swap(x: uint8x16_t) -> uint8x16_t {
+    pub(crate) fn swap(x: uint8x16_t) -> uint8x16_t {
         vextq_u8::<8>(x, x)
     }
 
@@ -171,8 +187,45 @@ armv8_aes! {
         }
     }
 
-    /// `acc += a · b + c · d`: [`mul_acc`] for two blocks, each product
-    /// added with its pair's in one [`xor3`].
+    /// Karatsuba's middle factors of two blocks or powers, `[b0 + b1, d0 +
+    /// d1]` (one 64-bit lane each), for [`mul_acc2`]: `TRN1`, `TRN2` and
+    /// `EOR`, as one `asm!` block. Through the intrinsics, LLVM rebuilt it
+    /// from lane moves and `EXT`s, twice the instructions.
+    #[inline]
+    pub(crate) fn karatsuba_factors(b: uint8x16_t, d: uint8x16_t) -> uint8x16_t {
+        let r: uint8x16_t;
+        // SAFETY: three instructions on registers (no memory, stack or
+        // flags), all in the tier's base features (`neon`).
+        unsafe {
+            core::arch::asm!(
+                "trn1 {t:v}.2d, {b:v}.2d, {d:v}.2d",
+                "trn2 {r:v}.2d, {b:v}.2d, {d:v}.2d",
+                "eor {r:v}.16b, {r:v}.16b, {t:v}.16b",
+                r = out(vreg) r,
+                t = out(vreg) _,
+                b = in(vreg) b,
+                d = in(vreg) d,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        r
+    }
+
+    /// `acc += a · b + c · d`, two blocks' products, each added with its
+    /// pair's in one [`xor3`]. `bd` is [`karatsuba_factors`]`(b, d)`.
+    ///
+    /// On the EOR3 path, schoolbook: [`mul_acc`] for two blocks. On the
+    /// plain path, Karatsuba: three multiplies a block, not four, the
+    /// blocks' half-sums from one `TRN1`/`TRN2` pair and an `EOR`, and
+    /// `acc.mid` gathering only the middle products `(a0 + a1)(b0 + b1)`,
+    /// which make the true middle term once the low and high sums are added
+    /// ([`karatsuba_finished`], once a group). Why each: in llvm-mca's
+    /// Neoverse N1 model, which runs the plain path, `PMULL` and the AES
+    /// instructions share one pipe (V0) and bound the loop, so a multiply
+    /// saved is a cycle saved; on N2, V1 and V2, whose cores have EOR3, every
+    /// vector pipe runs every one of these instructions, and Karatsuba's
+    /// `TRN`s and `EOR` cost what its saved multiplies did
+    /// (`scripts/aarch64-model.sh` put it 2–4 % slower there).
     #[inline]
     pub(crate) fn mul_acc2<const EOR3: bool>(
         acc: &mut Unreduced,
@@ -180,32 +233,51 @@ armv8_aes! {
         b: uint8x16_t,
         c: uint8x16_t,
         d: uint8x16_t,
+        bd: uint8x16_t,
     ) {
-        let (b_swapped, d_swapped) = (swap(b), swap(d));
         acc.lo = xor3::<EOR3>(acc.lo, clmul_lo(a, b), clmul_lo(c, d));
         acc.hi = xor3::<EOR3>(acc.hi, clmul_hi(a, b), clmul_hi(c, d));
-        acc.mid = xor3::<EOR3>(acc.mid, clmul_lo(a, b_swapped), clmul_hi(a, b_swapped));
-        acc.mid = xor3::<EOR3>(acc.mid, clmul_lo(c, d_swapped), clmul_hi(c, d_swapped));
+        if EOR3 {
+            let (b_swapped, d_swapped) = (swap(b), swap(d));
+            acc.mid = xor3::<EOR3>(acc.mid, clmul_lo(a, b_swapped), clmul_hi(a, b_swapped));
+            acc.mid = xor3::<EOR3>(acc.mid, clmul_lo(c, d_swapped), clmul_hi(c, d_swapped));
+        } else {
+            let ac = karatsuba_factors(a, c);
+            acc.mid = xor3::<EOR3>(acc.mid, clmul_lo(ac, bd), clmul_hi(ac, bd));
+        }
     }
 
-    /// `a · b + c · d`, unreduced: [`mul_acc2`] into an empty sum, which
-    /// needs no zeroed registers and one three-way XOR fewer.
+    /// `a · b + c · d`, unreduced, as [`mul_acc2`] gathers it, into an empty
+    /// sum: no zeroed registers, one three-way XOR fewer.
     #[inline]
     pub(crate) fn mul2_first<const EOR3: bool>(
         a: uint8x16_t,
         b: uint8x16_t,
         c: uint8x16_t,
         d: uint8x16_t,
+        bd: uint8x16_t,
     ) -> Unreduced {
-        let (b_swapped, d_swapped) = (swap(b), swap(d));
-        Unreduced {
-            lo: veorq_u8(clmul_lo(a, b), clmul_lo(c, d)),
-            hi: veorq_u8(clmul_hi(a, b), clmul_hi(c, d)),
-            mid: veorq_u8(
+        let lo = veorq_u8(clmul_lo(a, b), clmul_lo(c, d));
+        let hi = veorq_u8(clmul_hi(a, b), clmul_hi(c, d));
+        let mid = if EOR3 {
+            let (b_swapped, d_swapped) = (swap(b), swap(d));
+            veorq_u8(
                 xor3::<EOR3>(clmul_lo(a, b_swapped), clmul_hi(a, b_swapped), clmul_lo(c, d_swapped)),
                 clmul_hi(c, d_swapped),
-            ),
-        }
+            )
+        } else {
+            let ac = karatsuba_factors(a, c);
+            veorq_u8(clmul_lo(ac, bd), clmul_hi(ac, bd))
+        };
+        Unreduced { lo, mid, hi }
+    }
+
+    /// The sum of products that [`mul_acc2`] gathered by Karatsuba (the plain
+    /// path): its middle products plus the low and high sums make the middle
+    /// term.
+    #[inline]
+    pub(crate) fn karatsuba_finished(v: Unreduced) -> Unreduced {
+        Unreduced { mid: veorq_u8(veorq_u8(v.mid, v.lo), v.hi), ..v }
     }
 
     /// [`mul_acc`] as the hash-only loops (`fold_blocks_inline!`) have it:
@@ -222,18 +294,18 @@ armv8_aes! {
         acc.mid = veorq_u8(acc.mid, clmul_hi(a_swapped, b));
     }
 
-    /// `V · x^-128 mod p` for the accumulated V (steps 1 and 2 of `clmul.rs`).
+    /// `V · x^-128 mod p` for the accumulated V: steps 1 and 2 of
+    /// `clmul.rs`, with `mid` added in step 1's result rather than into the
+    /// halves first. Step 1 on `lo` clears its low 64 bits and divides by
+    /// x^64, which leaves `hi·x^64 + M` with `M = mid + swap(lo) + lo0·c`;
+    /// step 2 gives `hi + swap(M) + M0·c`. Two multiplies, two swaps and two
+    /// three-way XORs ([`xor3`]), where shifting `mid` into both halves
+    /// first took two more `EXT`s and two more XORs.
     #[inline]
-    pub(crate) fn reduce(v: Unreduced) -> uint8x16_t {
+    pub(crate) fn reduce<const EOR3: bool>(v: Unreduced) -> uint8x16_t {
         let c = vreinterpretq_u8_u64(vdupq_n_u64(0xc200_0000_0000_0000));
-        // Fold `mid` into the halves: L = lo + mid·x^64, H = hi + mid·x^-64.
-        let l = veorq_u8(v.lo, vextq_u8::<8>(zero(), v.mid));
-        let h = veorq_u8(v.hi, vextq_u8::<8>(v.mid, zero()));
-        // Step 1: M = swap(L) ^ clmul(L0, c).
-        let m = veorq_u8(swap(l), clmul_lo_lanes(l, c));
-        // Step 2: H + swap(M) ^ clmul(M0, c).
-        let r = veorq_u8(swap(m), clmul_lo_lanes(m, c));
-        veorq_u8(h, r)
+        let m = xor3::<EOR3>(v.mid, swap(v.lo), clmul_lo(v.lo, c));
+        xor3::<EOR3>(v.hi, swap(m), clmul_lo(m, c))
     }
 
     /// `dot(a, b)`: one reduced field product.
@@ -241,7 +313,7 @@ armv8_aes! {
     pub(crate) fn mul(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
         let mut w = unreduced_zero();
         mul_acc(&mut w, a, b);
-        reduce(w)
+        reduce::<false>(w)
     }
 
     /// mulX_POLYVAL(h) = h · x mod p (RFC 8452 Appendix A), in constant time:
