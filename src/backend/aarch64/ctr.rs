@@ -396,25 +396,34 @@ armv8_aes! {
         c
     }
 
-    /// [`xor_group`] for a stitched group: `blocks` are after their last
-    /// `AESE`, and the last round key and the input are XORed into them in one
-    /// [`xor3`].
+    /// A stitched group's input (loaded before its rounds) with the last
+    /// round key XORed in on the plain path: there these eight XORs then
+    /// issue beside the AES rounds, on the pipe the rounds leave free,
+    /// instead of in a burst after them (in llvm-mca's N1 model that burst
+    /// left V0, which alone runs the rounds, idle about 10 cycles a group).
+    /// The EOR3 path adds the key in [`xor_last_round`]'s `EOR3`.
     #[inline]
-    fn xor_group_last<const GCM: bool, const EOR3: bool>(
-        data: &mut InOut<'_>,
-        offset: usize,
-        blocks: &[uint8x16_t; 8],
+    fn add_last_key<const EOR3: bool>(input: &mut [uint8x16_t; 8], k_last: uint8x16_t) {
+        if !EOR3 {
+            for x in input.iter_mut() {
+                *x = veorq_u8(*x, k_last);
+            }
+        }
+    }
+
+    /// A stitched group's output, in place of `blocks` (after their last
+    /// `AESE`): XORed with the input and the last round key as
+    /// [`add_last_key`] left them (one [`xor3`] on the EOR3 path, one `EOR`
+    /// on the plain path).
+    #[inline]
+    fn xor_last_round<const EOR3: bool>(
+        blocks: &mut [uint8x16_t; 8],
+        input: &[uint8x16_t; 8],
         k_last: uint8x16_t,
-    ) -> [uint8x16_t; 8] {
-        let mut c: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
-        for (c, b) in c.iter_mut().zip(blocks) {
-            *c = xor3::<EOR3>(*c, *b, k_last);
+    ) {
+        for (b, x) in blocks.iter_mut().zip(input) {
+            *b = if EOR3 { xor3::<EOR3>(*x, *b, k_last) } else { veorq_u8(*b, *x) };
         }
-        store_blocks_to(data.output::<GROUP>(offset), &c);
-        for c in c.iter_mut() {
-            *c = for_group_hash::<GCM, EOR3>(*c);
-        }
-        c
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
@@ -442,9 +451,16 @@ armv8_aes! {
         let mut offset = start + GROUP;
         while offset < bulk {
             let blocks = next_counter_group::<GCM>(&mut counters);
-            let (ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &prev, acc, h, &hk);
+            let mut input: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+            add_last_key::<EOR3>(&mut input, rk[ROUND_KEYS - 1]);
+            let (mut ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &prev, acc, h, &hk);
             acc = sum;
-            prev = xor_group_last::<GCM, EOR3>(data, offset, &ks, rk[ROUND_KEYS - 1]);
+            xor_last_round::<EOR3>(&mut ks, &input, rk[ROUND_KEYS - 1]);
+            store_blocks_to(data.output::<GROUP>(offset), &ks);
+            for c in ks.iter_mut() {
+                *c = for_group_hash::<GCM, EOR3>(*c);
+            }
+            prev = ks;
             offset += GROUP;
         }
         *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
@@ -482,14 +498,13 @@ armv8_aes! {
             for b in hashed.iter_mut() {
                 *b = for_group_hash::<GCM, EOR3>(*b);
             }
+            let mut keyed = input;
+            add_last_key::<EOR3>(&mut keyed, rk[ROUND_KEYS - 1]);
             let blocks = next_counter_group::<GCM>(&mut counters);
-            let (ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &hashed, acc, h, &hk);
+            let (mut ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &hashed, acc, h, &hk);
             acc = sum;
-            let mut output = input;
-            for (o, k) in output.iter_mut().zip(ks) {
-                *o = xor3::<EOR3>(*o, k, rk[ROUND_KEYS - 1]);
-            }
-            store_blocks_to(data.output::<GROUP>(offset), &output);
+            xor_last_round::<EOR3>(&mut ks, &keyed, rk[ROUND_KEYS - 1]);
+            store_blocks_to(data.output::<GROUP>(offset), &ks);
             offset += GROUP;
         }
         *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
