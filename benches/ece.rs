@@ -10,7 +10,7 @@
 //! | entry | encrypt: call | decrypt: call |
 //! |---|---|---|
 //! | `ece::encrypt` / `ece::decrypt` | the one-shot functions (they allocate the body / the plaintext) | |
-//! | `Encoder` / `Decoder` | `Encoder::new` over a `Vec` with room for the body, one `write_all`, `finish` | `Decoder::new` over the body as a `&[u8]`, `read_exact` into a 1 MiB buffer |
+//! | `Writer` / `Reader` | `Writer::new` over a `Vec` with room for the body, one `write_all`, `finish` | `Reader::new` over the body as a `&[u8]`, `read_exact` into a 1 MiB buffer |
 //! | `Aes128Gcm::encrypt` / `decrypt` | one AES-128-GCM message of 1 MiB, allocating its output: the reference | the same |
 //! | `Aes128Gcm in place` / `Aes128Gcm decrypt_to` | `encrypt_in_place_detached`: no allocation | `decrypt_to` into a 1 MiB buffer: no allocation |
 //!
@@ -63,19 +63,19 @@ fn ece(c: &mut Criterion) {
         let streamed = encode(rs, &data);
         assert!(
             streamed == body,
-            "Encoder differs from ece::encrypt at rs {rs}"
+            "Writer differs from ece::encrypt at rs {rs}"
         );
         assert!(ece::decrypt(&IKM, &body).expect("ece::decrypt") == data);
         let mut out = vec![0u8; LEN];
         decode(&body, &mut out);
-        assert!(out == data, "Decoder is wrong at rs {rs}");
+        assert!(out == data, "Reader is wrong at rs {rs}");
 
         let mut group = c.benchmark_group(format!("ECE/encrypt/rs{rs}"));
         group.throughput(Throughput::Bytes(LEN as u64));
         group.bench_function("ece::encrypt", |b| {
             b.iter(|| ece::encrypt(&IKM, &SALT, b"", black_box(rs), black_box(&data)))
         });
-        group.bench_function("Encoder", |b| {
+        group.bench_function("Writer", |b| {
             b.iter(|| encode(black_box(rs), black_box(&data)))
         });
         group.bench_function("Aes128Gcm::encrypt", |b| {
@@ -92,7 +92,7 @@ fn ece(c: &mut Criterion) {
         group.bench_function("ece::decrypt", |b| {
             b.iter(|| ece::decrypt(&IKM, black_box(&body)))
         });
-        group.bench_function("Decoder", |b| {
+        group.bench_function("Reader", |b| {
             b.iter(|| decode(black_box(&body), black_box(&mut out)))
         });
         group.bench_function("Aes128Gcm::decrypt", |b| {
@@ -112,18 +112,18 @@ fn ece(c: &mut Criterion) {
     }
 }
 
-/// Encrypts `data` through an `Encoder` into a `Vec` with room for the body.
+/// Encrypts `data` through a `Writer` into a `Vec` with room for the body.
 fn encode(rs: u32, data: &[u8]) -> Vec<u8> {
     let records = data.len().div_ceil(rs as usize - 17);
     let sink = Vec::with_capacity(ece::HEADER_LEN + data.len() + 17 * records);
-    let mut encoder = ece::Encoder::new(sink, &IKM, &SALT, b"", rs).expect("Encoder::new");
+    let mut encoder = ece::Writer::new(&IKM, &SALT, b"", rs, sink).expect("Writer::new");
     encoder.write_all(data).expect("write");
     encoder.finish().expect("finish")
 }
 
-/// Decrypts `body` through a `Decoder` into `out`.
+/// Decrypts `body` through a `Reader` into `out`.
 fn decode(body: &[u8], out: &mut [u8]) {
-    let mut decoder = ece::Decoder::new(body, &IKM);
+    let mut decoder = ece::Reader::new(&IKM, body);
     decoder.read_exact(out).expect("read");
 }
 

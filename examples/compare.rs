@@ -1061,11 +1061,11 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
                 }),
             },
             Entry {
-                name: "Encoder".into(),
+                name: "Writer".into(),
                 peer: false,
                 call: Box::new(move || {
                     let sink = Vec::with_capacity(body_len);
-                    let mut encoder = ece::Encoder::new(sink, &IKM, &SALT, b"", rs).unwrap();
+                    let mut encoder = ece::Writer::new(&IKM, &SALT, b"", rs, sink).unwrap();
                     encoder.write_all(plain).unwrap();
                     black_box(encoder.finish().unwrap());
                 }),
@@ -1106,10 +1106,10 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
                 }),
             },
             Entry {
-                name: "Decoder".into(),
+                name: "Reader".into(),
                 peer: false,
                 call: Box::new(move || {
-                    let mut decoder = ece::Decoder::with_max_record_size(&body[..], &IKM, limit);
+                    let mut decoder = ece::Reader::with_max_record_size(&IKM, limit, &body[..]);
                     decoder.read_exact(&mut out.borrow_mut()).unwrap();
                 }),
             },

@@ -30,10 +30,10 @@
 //! # Which call
 //!
 //! - [`encrypt`] and [`decrypt`]: a whole body in memory.
-//! - [`Encoder`] (an [`std::io::Write`]) and [`Decoder`] (an [`std::io::Read`]): bodies
+//! - [`Writer`] (an [`std::io::Write`]) and [`Reader`] (an [`std::io::Read`]): bodies
 //!   of any length, one record in memory at a time. Padding is an option of
-//!   the encoder ([`Encoder::with_padding`]).
-//! - [`decrypt_with_max_record_size`] and [`Decoder::with_max_record_size`]:
+//!   the encoder ([`Writer::with_padding`]).
+//! - [`decrypt_with_max_record_size`] and [`Reader::with_max_record_size`]:
 //!   the same, for a record size other than [`DEFAULT_MAX_RECORD_SIZE`].
 //!
 //! The one-shot calls and the streaming types run the same record code, so
@@ -63,7 +63,7 @@
 //! record size is above [`DEFAULT_MAX_RECORD_SIZE`] (1 MiB) with
 //! [`Error::RecordSizeTooLarge`], as soon as the header is parsed and before
 //! anything sized by it is allocated or read. [`decrypt_with_max_record_size`]
-//! and [`Decoder::with_max_record_size`] take another limit. Encryption
+//! and [`Reader::with_max_record_size`] take another limit. Encryption
 //! accepts any record size from 18 up: the limit is the receiver's.
 //!
 //! The header is not authenticated as such. The key identifier (`keyid`)
@@ -73,7 +73,7 @@
 //! the same way (a body of one record, shorter than both sizes), when the
 //! same plaintext comes out. The salt goes into the key: a changed one fails.
 //!
-//! A [`Decoder`] releases the records it verified before it reaches a bad
+//! A [`Reader`] releases the records it verified before it reaches a bad
 //! one (that is what streaming means): only the error at the end says the
 //! body was whole. RFC 8188 §4.2: "A partially delivered message MUST NOT
 //! be processed as though the entire message was successfully delivered."
@@ -84,7 +84,7 @@
 //!
 //! The CEK and the PRK bytes are wiped once the key is built; the
 //! [`Aes128Gcm`](crate::aes_gcm::Aes128Gcm) key state is wiped on drop, and so are the buffers of
-//! [`Encoder`] and [`Decoder`] and the copy of the IKM a [`Decoder`] keeps
+//! [`Writer`] and [`Reader`] and the copy of the IKM a [`Reader`] keeps
 //! until it has read the header. `hkdf` 0.12 does not wipe its own HMAC
 //! states (keyed by the salt and by the PRK) when they go out of scope;
 //! those stack bytes are left to be overwritten.
@@ -118,7 +118,7 @@ use crate::error::Error;
 mod io;
 mod record;
 
-pub use io::{Decoder, Encoder};
+pub use io::{Reader, Writer};
 use record::{Opener, RecordBytes, Sealer, WipedVec};
 
 extern crate alloc;
@@ -164,7 +164,7 @@ pub const MIN_RECORD_SIZE: u32 = 18;
 /// ```
 pub const MAX_KEYID_LEN: usize = 255;
 
-/// The largest record size that [`decrypt`] and [`Decoder::new`] accept in a
+/// The largest record size that [`decrypt`] and [`Reader::new`] accept in a
 /// header: 1 MiB (2^20 = 1,048,576 bytes). A larger one is refused with
 /// [`Error::RecordSizeTooLarge`] when the header is parsed, before anything
 /// sized by it is allocated or read.
@@ -173,7 +173,7 @@ pub const MAX_KEYID_LEN: usize = 255;
 /// at the record's end, verifies, so a receiver holds a whole record in
 /// memory, and the size of that record is whatever the unauthenticated
 /// header says, up to 2^32 − 1 bytes. Without a limit any sender could make
-/// a [`Decoder`] grow its buffer to 4 GiB per body (and a failed allocation
+/// a [`Reader`] grow its buffer to 4 GiB per body (and a failed allocation
 /// aborts the process). RFC 8188 leaves the limit to the application.
 ///
 /// Why 1 MiB: senders use small records. 4096 is the usual size (RFC 8188's
@@ -182,8 +182,8 @@ pub const MAX_KEYID_LEN: usize = 255;
 /// one. 1 MiB is 256 times the first and 16 times the second, far past the
 /// size where the 17 bytes and the tag of each record stop mattering, and
 /// bounds what a decoder holds to about a megabyte per body; it is also the
-/// most an [`Encoder`] reserves up front. Raise or lower it per call with
-/// [`decrypt_with_max_record_size`] and [`Decoder::with_max_record_size`].
+/// most a [`Writer`] reserves up front. Raise or lower it per call with
+/// [`decrypt_with_max_record_size`] and [`Reader::with_max_record_size`].
 ///
 /// ```
 /// use hardware_aead::{Error, ece};
@@ -212,7 +212,7 @@ const _: () = assert!(MIN_RECORD_SIZE as usize == RECORD_OVERHEAD + 1);
 /// with [`random::fill`](crate::random::fill)). Errors:
 /// [`Error::RecordSizeTooSmall`] below 18, [`Error::KeyIdTooLong`] past 255
 /// bytes, [`Error::UnsupportedCpu`] without AES-NI and carry-less multiply.
-/// For padding, or a body larger than memory, use [`Encoder`].
+/// For padding, or a body larger than memory, use [`Writer`].
 ///
 /// ```
 /// use hardware_aead::ece;
@@ -270,8 +270,8 @@ pub fn decrypt(ikm: &[u8], body: &[u8]) -> Result<Vec<u8>, Error> {
 /// record size is refused with [`Error::RecordSizeTooLarge`] before any
 /// record is read; a limit below 18 refuses every body.
 ///
-/// Give a [`Decoder`] the same limit
-/// ([`Decoder::with_max_record_size`]) and the two accept the same bodies.
+/// Give a [`Reader`] the same limit
+/// ([`Reader::with_max_record_size`]) and the two accept the same bodies.
 ///
 /// ```
 /// use hardware_aead::{Error, ece};

@@ -1,6 +1,6 @@
 //! RFC 8188 `aes128gcm` (`hardware_aead::ece`): the RFC's examples byte for
-//! byte, round trips over record sizes and lengths (one-shot, `Encoder` and
-//! `Decoder` agreeing byte for byte), every rejection the RFC requires with
+//! byte, round trips over record sizes and lengths (one-shot, `Writer` and
+//! `Reader` agreeing byte for byte), every rejection the RFC requires with
 //! its typed error, truncation at every offset and a forged byte anywhere
 //! rejected with nothing unverified released, I/O errors passed through.
 #![cfg(feature = "ece")]
@@ -51,10 +51,10 @@ fn ours(err: &io::Error) -> Option<Error> {
         .copied()
 }
 
-/// Reads `body` through a `Decoder` whose reader gives `step` bytes per call;
+/// Reads `body` through a `Reader` whose reader gives `step` bytes per call;
 /// returns what it released and the error it ended with, if any.
 fn decode_stepwise(ikm: &[u8], body: &[u8], step: usize) -> (Vec<u8>, Option<io::Error>) {
-    let mut decoder = ece::Decoder::new(Trickle { data: body, step }, ikm);
+    let mut decoder = ece::Reader::new(ikm, Trickle { data: body, step });
     let mut released = Vec::new();
     let mut chunk = [0u8; 37];
     loop {
@@ -81,7 +81,7 @@ impl Read for Trickle<'_> {
     }
 }
 
-/// Encrypts through an `Encoder` with writes of `step` bytes.
+/// Encrypts through a `Writer` with writes of `step` bytes.
 fn encode_stepwise(
     ikm: &[u8],
     salt: &[u8; 16],
@@ -92,7 +92,7 @@ fn encode_stepwise(
     step: usize,
 ) -> Vec<u8> {
     let mut encoder =
-        ece::Encoder::with_padding(Vec::new(), ikm, salt, keyid, rs, padding).expect("encoder");
+        ece::Writer::with_padding(ikm, salt, keyid, rs, padding, Vec::new()).expect("encoder");
     for chunk in data.chunks(step.max(1)) {
         encoder.write_all(chunk).expect("write");
     }
@@ -238,7 +238,7 @@ fn round_trip_over_record_sizes_and_lengths() {
                 "rs {rs} len {len}"
             );
 
-            // Encoder: writes of several sizes give the same bytes.
+            // Writer: writes of several sizes give the same bytes.
             for step in [1, 13, per, per + 5, len.max(1)] {
                 if step == 1 && len > 5000 {
                     continue;
@@ -246,20 +246,20 @@ fn round_trip_over_record_sizes_and_lengths() {
                 let streamed = encode_stepwise(&IKM, &SALT, keyid, rs, 0, &data, step);
                 assert!(
                     streamed == body,
-                    "rs {rs} len {len}: Encoder with writes of {step}"
+                    "rs {rs} len {len}: Writer with writes of {step}"
                 );
             }
-            // Decoder: one byte at a time, and in large reads.
+            // Reader: one byte at a time, and in large reads.
             if len <= 5000 {
                 let (released, err) = decode_stepwise(&IKM, &body, 1);
                 assert!(err.is_none(), "rs {rs} len {len}: {err:?}");
                 assert!(released == data);
             }
             let mut released = Vec::new();
-            ece::Decoder::new(&body[..], &IKM)
+            ece::Reader::new(&IKM, &body[..])
                 .read_to_end(&mut released)
                 .unwrap();
-            assert!(released == data, "rs {rs} len {len}: Decoder");
+            assert!(released == data, "rs {rs} len {len}: Reader");
         }
     }
 }
@@ -298,7 +298,7 @@ fn round_trip_with_padding() {
 
 #[test]
 fn zero_length_and_no_writes() {
-    let body = ece::Encoder::new(Vec::new(), &IKM, &SALT, b"", 4096)
+    let body = ece::Writer::new(&IKM, &SALT, b"", 4096, Vec::new())
         .unwrap()
         .finish()
         .unwrap();
@@ -321,7 +321,7 @@ fn huge_record_size_in_header_costs_only_the_body() {
         data
     );
     let mut released = Vec::new();
-    ece::Decoder::with_max_record_size(&body[..], &IKM, u32::MAX)
+    ece::Reader::with_max_record_size(&IKM, u32::MAX, &body[..])
         .read_to_end(&mut released)
         .unwrap();
     assert!(released == data);
@@ -331,7 +331,7 @@ fn huge_record_size_in_header_costs_only_the_body() {
 fn encoder_holds_at_most_one_record() {
     let rs = 100;
     let data = plaintext(83 * 10 + 5, 4);
-    let mut encoder = ece::Encoder::new(Vec::new(), &IKM, &SALT, b"", rs).unwrap();
+    let mut encoder = ece::Writer::new(&IKM, &SALT, b"", rs, Vec::new()).unwrap();
     encoder.write_all(&data).unwrap();
     // Ten full records are sealed and written; the last (5 bytes) waits.
     assert_eq!(encoder.get_ref().len(), 21 + 10 * 100);
@@ -350,7 +350,7 @@ fn record_size_below_18_is_rejected() {
             Err(Error::RecordSizeTooSmall)
         );
         assert_eq!(
-            ece::Encoder::new(Vec::new(), &IKM, &SALT, b"", rs).err(),
+            ece::Writer::new(&IKM, &SALT, b"", rs, Vec::new()).err(),
             Some(Error::RecordSizeTooSmall)
         );
         // The same in a header.
@@ -411,7 +411,7 @@ fn record_size_above_the_limit_is_rejected_by_default() {
         let expected = Error::RecordSizeTooLarge { size: rs, max };
         // A genuine body: the encoder takes any record size.
         let body = ece::encrypt(&IKM, &SALT, b"k", rs, b"x").unwrap();
-        assert!(ece::Encoder::new(Vec::new(), &IKM, &SALT, b"k", rs).is_ok());
+        assert!(ece::Writer::new(&IKM, &SALT, b"k", rs, Vec::new()).is_ok());
         assert_eq!(ece::decrypt(&IKM, &body), Err(expected), "rs {rs}");
         let (released, err) = decode_stepwise(&IKM, &body, 1);
         assert!(released.is_empty());
@@ -435,7 +435,7 @@ fn decoder_refuses_a_huge_record_size_before_buffering() {
             given: 0,
             limit: 1 << 20,
         };
-        let mut decoder = ece::Decoder::new(reader, &IKM);
+        let mut decoder = ece::Reader::new(&IKM, reader);
         let mut out = [0u8; 64];
         let err = decoder.read(&mut out).unwrap_err();
         assert_eq!(ours(&err), Some(expected), "rs {rs}: {err}");
@@ -466,7 +466,7 @@ fn record_size_at_the_limit_is_accepted() {
     assert_eq!(body.len(), 21 + data.len() + 3 * 17);
     assert!(ece::decrypt(&IKM, &body).unwrap() == data);
     let mut released = Vec::new();
-    ece::Decoder::new(&body[..], &IKM)
+    ece::Reader::new(&IKM, &body[..])
         .read_to_end(&mut released)
         .unwrap();
     assert!(released == data);
@@ -485,7 +485,7 @@ fn raising_the_limit_accepts_larger_records() {
         max: ece::DEFAULT_MAX_RECORD_SIZE,
     };
     assert_eq!(ece::decrypt(&IKM, &body), Err(expected));
-    let err = ece::Decoder::new(&body[..], &IKM)
+    let err = ece::Reader::new(&IKM, &body[..])
         .read_to_end(&mut Vec::new())
         .unwrap_err();
     assert_eq!(ours(&err), Some(expected));
@@ -493,7 +493,7 @@ fn raising_the_limit_accepts_larger_records() {
     for max in [rs, rs + 1, 16 << 20, u32::MAX] {
         assert!(ece::decrypt_with_max_record_size(&IKM, &body, max).unwrap() == data);
         let mut released = Vec::new();
-        ece::Decoder::with_max_record_size(&body[..], &IKM, max)
+        ece::Reader::with_max_record_size(&IKM, max, &body[..])
             .read_to_end(&mut released)
             .unwrap();
         assert!(released == data, "max {max}");
@@ -507,7 +507,7 @@ fn raising_the_limit_accepts_larger_records() {
         ece::decrypt_with_max_record_size(&IKM, &body, rs - 1),
         Err(lower)
     );
-    let err = ece::Decoder::with_max_record_size(&body[..], &IKM, rs - 1)
+    let err = ece::Reader::with_max_record_size(&IKM, rs - 1, &body[..])
         .read_to_end(&mut Vec::new())
         .unwrap_err();
     assert_eq!(ours(&err), Some(lower));
@@ -524,7 +524,7 @@ fn lowering_the_limit_rejects_what_the_default_accepts() {
             ece::decrypt_with_max_record_size(&IKM, &body, max),
             Err(expected)
         );
-        let mut decoder = ece::Decoder::with_max_record_size(&body[..], &IKM, max);
+        let mut decoder = ece::Reader::with_max_record_size(&IKM, max, &body[..]);
         let mut released = Vec::new();
         let err = decoder.read_to_end(&mut released).unwrap_err();
         assert!(released.is_empty(), "max {max}");
@@ -536,7 +536,7 @@ fn lowering_the_limit_rejects_what_the_default_accepts() {
         data
     );
     let mut released = Vec::new();
-    ece::Decoder::with_max_record_size(&body[..], &IKM, 4096)
+    ece::Reader::with_max_record_size(&IKM, 4096, &body[..])
         .read_to_end(&mut released)
         .unwrap();
     assert_eq!(released, data);
@@ -557,7 +557,7 @@ fn keyid_longer_than_255_is_rejected() {
         Err(Error::KeyIdTooLong)
     );
     assert_eq!(
-        ece::Encoder::new(Vec::new(), &IKM, &SALT, &long, 4096).err(),
+        ece::Writer::new(&IKM, &SALT, &long, 4096, Vec::new()).err(),
         Some(Error::KeyIdTooLong)
     );
     let body = ece::encrypt(&IKM, &SALT, &long[..255], 4096, b"x").unwrap();
@@ -794,7 +794,7 @@ fn failed_decoder_is_poisoned() {
     let data = plaintext(47 * 3, 11);
     let mut body = ece::encrypt(&IKM, &SALT, b"", 64, &data).unwrap();
     body[21 + 64 + 3] ^= 1;
-    let mut decoder = ece::Decoder::new(&body[..], &IKM);
+    let mut decoder = ece::Reader::new(&IKM, &body[..]);
     let mut out = vec![0u8; 47];
     decoder.read_exact(&mut out).unwrap();
     assert_eq!(out, data[..47]);
@@ -812,7 +812,7 @@ fn forged_record_leaves_no_plaintext_in_the_callers_buffer() {
     for (at, flip) in [(21 + 5, 1u8), (21 + 64 - 1, 0x80), (21 + 64 + 10, 4)] {
         let mut body = ece::encrypt(&IKM, &SALT, b"", 64, &data).unwrap();
         body[at] ^= flip;
-        let mut decoder = ece::Decoder::new(&body[..], &IKM);
+        let mut decoder = ece::Reader::new(&IKM, &body[..]);
         let mut out = [0xaau8; 4096];
         let mut released = Vec::new();
         let err = loop {
@@ -836,7 +836,7 @@ fn forged_record_leaves_no_plaintext_in_the_callers_buffer() {
     let mut body = ece::encrypt(&IKM, &SALT, b"", 64, &data).unwrap();
     body[30] ^= 1;
     let mut out = [0xaau8; 20];
-    let err = ece::Decoder::new(&body[..], &IKM)
+    let err = ece::Reader::new(&IKM, &body[..])
         .read(&mut out)
         .unwrap_err();
     assert_eq!(ours(&err), Some(Error::Authentication));
@@ -887,7 +887,7 @@ fn reader_errors_pass_through_and_can_be_retried() {
                 fail_at,
                 error: Some(io::Error::new(kind, "the network went away")),
             };
-            let mut decoder = ece::Decoder::new(reader, &IKM);
+            let mut decoder = ece::Reader::new(&IKM, reader);
             let mut released = Vec::new();
             let mut chunk = [0u8; 50];
             let mut failures = 0;
@@ -943,7 +943,7 @@ fn writer_errors_pass_through_and_can_be_retried() {
             fail_at,
             failed: false,
         };
-        let mut encoder = ece::Encoder::new(writer, &IKM, &SALT, b"k", 64).unwrap();
+        let mut encoder = ece::Writer::new(&IKM, &SALT, b"k", 64, writer).unwrap();
         let mut rest = &data[..];
         let mut failures = 0;
         while !rest.is_empty() {
@@ -965,7 +965,7 @@ fn writer_errors_pass_through_and_can_be_retried() {
 #[test]
 fn io_error_carries_the_crate_error() {
     let body = ece::encrypt(&IKM, &SALT, b"", 64, b"x").unwrap();
-    let mut decoder = ece::Decoder::new(&body[..body.len() - 1], &IKM);
+    let mut decoder = ece::Reader::new(&IKM, &body[..body.len() - 1]);
     let err = decoder.read_to_end(&mut Vec::new()).unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::InvalidData);
     let inner = err.into_inner().unwrap();

@@ -573,16 +573,15 @@ fn writer_dropped_without_finish_is_rejected() {
 fn segment_size_limits() {
     let key = Xaes256Gcm::new(&[16; 32]).unwrap();
     for size in [0, MAX_SEGMENT_SIZE + 1] {
+        // The constructor's error is the crate's (it does no I/O); as an
+        // `io::Error` it is `InvalidInput`.
         let e = Writer::with_segment_size(&key, size, Vec::new()).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
-        assert_eq!(crate_error(&e), Some(Error::InvalidSegmentSize));
+        assert_eq!(e, Error::InvalidSegmentSize);
+        assert_eq!(io::Error::from(e).kind(), io::ErrorKind::InvalidInput);
     }
     let aes = aes_gcm::Aes128Gcm::new(&[1; 16]).unwrap();
     let e = Writer::with_prefix(&aes, &[0; 19], 16, Vec::new()).unwrap_err();
-    assert_eq!(
-        crate_error(&e),
-        Some(Error::InvalidPrefixLength { expected: 7 })
-    );
+    assert_eq!(e, Error::InvalidPrefixLength { expected: 7 });
 }
 
 #[test]
@@ -691,9 +690,16 @@ impl Write for FailingWriter {
 #[test]
 fn inner_writer_errors_pass_through_and_poison() {
     let key = Xaes256Gcm::new(&[17; 32]).unwrap();
-    let e = Writer::new(&key, FailingWriter { budget: 5 }).unwrap_err();
+    // The constructor writes nothing; the header goes out on the first
+    // flush (or segment), where the inner writer's error surfaces and
+    // poisons the writer.
+    let mut writer = Writer::new(&key, FailingWriter { budget: 5 }).unwrap();
+    let e = writer.flush().unwrap_err();
     assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
     assert_eq!(e.to_string(), "sink full");
+    assert!(writer.write(&[0; 1]).is_err(), "poisoned");
+    assert!(writer.flush().is_err(), "poisoned");
+    assert!(writer.finish().is_err(), "poisoned");
 
     let mut writer = Writer::with_segment_size(&key, 16, FailingWriter { budget: 30 }).unwrap();
     let e = writer.write_all(&[0; 40]).unwrap_err();

@@ -1,7 +1,7 @@
 //! RFC 8188 `aes128gcm` (`hardware_aead::ece`): arbitrary and damaged bodies
-//! into `decrypt` and `Decoder` must error, never panic, with the same error
+//! into `decrypt` and `Reader` must error, never panic, with the same error
 //! both ways, and the decoder must release nothing but a prefix of the true
-//! plaintext; intact bodies round-trip, and `Encoder` writes exactly what
+//! plaintext; intact bodies round-trip, and `Writer` writes exactly what
 //! `encrypt` does however the data is split.
 //!
 //! Input: `control, rs[2], padding, len[2], at[2], change, step, ikm[16],
@@ -93,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
     // Round trip: one-shot and streaming agree byte for byte.
     if padding == 0 {
         let one_shot = ece::encrypt(&ikm, &salt, keyid, rs, &plaintext).expect("encrypt");
-        assert!(one_shot == body, "Encoder and encrypt differ");
+        assert!(one_shot == body, "Writer and encrypt differ");
     }
     assert_eq!(decode_both(&ikm, &body, &plaintext, reads), Ok(plaintext));
     // Another split of the writes gives the same bytes.
@@ -108,7 +108,7 @@ struct Reads {
     buffer: usize,
 }
 
-/// Seals through an `Encoder` with writes of `step` bytes.
+/// Seals through a `Writer` with writes of `step` bytes.
 fn encode(
     ikm: &[u8],
     salt: &[u8; 16],
@@ -119,24 +119,24 @@ fn encode(
     step: usize,
 ) -> Vec<u8> {
     let mut encoder =
-        ece::Encoder::with_padding(Vec::new(), ikm, salt, keyid, rs, padding).expect("encoder");
+        ece::Writer::with_padding(ikm, salt, keyid, rs, padding, Vec::new()).expect("encoder");
     for chunk in plaintext.chunks(step) {
         encoder.write_all(chunk).expect("write");
     }
     encoder.finish().expect("finish")
 }
 
-/// Decrypts `body` with `decrypt` and with a `Decoder`: both must give the
+/// Decrypts `body` with `decrypt` and with a `Reader`: both must give the
 /// same result, and the decoder, on failure, must have released a prefix of
 /// `expected` (the true plaintext; empty when there is none) and nothing else.
 fn decode_both(ikm: &[u8], body: &[u8], expected: &[u8], reads: Reads) -> Result<Vec<u8>, Error> {
     let one_shot = ece::decrypt(ikm, body);
-    let mut decoder = ece::Decoder::new(
+    let mut decoder = ece::Reader::new(
+        ikm,
         Trickle {
             data: body,
             step: reads.step,
         },
-        ikm,
     );
     let mut released = Vec::new();
     let mut buffer = vec![0u8; reads.buffer];
@@ -161,7 +161,7 @@ fn decode_both(ikm: &[u8], body: &[u8], expected: &[u8], reads: Reads) -> Result
             }
         }
     };
-    assert_eq!(one_shot, streamed, "decrypt and Decoder disagree");
+    assert_eq!(one_shot, streamed, "decrypt and Reader disagree");
     one_shot
 }
 

@@ -1,4 +1,4 @@
-//! [`Encoder`] and [`Decoder`]: RFC 8188 bodies through `std::io`, one
+//! [`Writer`] and [`Reader`]: RFC 8188 bodies through `std::io`, one
 //! record at a time, on the record engine of the parent module.
 
 use alloc::vec::Vec;
@@ -18,9 +18,9 @@ use crate::error::Error;
 ///
 /// Each record is sealed and written once the data of the next one starts
 /// (a record is the last only if nothing follows it), so at most one record
-/// is held in memory. [`finish`](Encoder::finish) seals and writes the last
+/// is held in memory. [`finish`](Writer::finish) seals and writes the last
 /// record and returns `W`; an encoder dropped without it leaves a body that
-/// [`decrypt`](super::decrypt) and [`Decoder`] reject. I/O errors of `W` are returned
+/// [`decrypt`](super::decrypt) and [`Reader`] reject. I/O errors of `W` are returned
 /// unchanged, and the write that failed can be retried.
 ///
 /// The output is byte for byte that of [`encrypt`](super::encrypt) for the same arguments
@@ -33,7 +33,7 @@ use crate::error::Error;
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let ikm = [0x4b; 16];
 /// let salt = [0x5a; 16]; // draw it at random in real use
-/// let mut encoder = ece::Encoder::new(Vec::new(), &ikm, &salt, b"", 4096)?;
+/// let mut encoder = ece::Writer::new(&ikm, &salt, b"", 4096, Vec::new())?;
 /// for line in ["first line\n", "second line\n"] {
 ///     encoder.write_all(line.as_bytes())?;
 /// }
@@ -41,12 +41,12 @@ use crate::error::Error;
 /// assert_eq!(ece::decrypt(&ikm, &body).unwrap(), b"first line\nsecond line\n");
 /// # Ok(()) }
 /// ```
-pub struct Encoder<W: Write> {
+pub struct Writer<W: Write> {
     inner: W,
     sealer: Sealer,
 }
 
-impl<W: Write> Encoder<W> {
+impl<W: Write> Writer<W> {
     /// An encoder writing to `inner`, without padding. Nothing is written
     /// until the first `write`, `flush` or `finish`.
     ///
@@ -55,20 +55,20 @@ impl<W: Write> Encoder<W> {
     ///
     /// ```
     /// use hardware_aead::{Error, ece};
-    /// assert!(ece::Encoder::new(Vec::new(), &[1; 16], &[2; 16], b"", 4096).is_ok());
+    /// assert!(ece::Writer::new(&[1; 16], &[2; 16], b"", 4096, Vec::new()).is_ok());
     /// assert_eq!(
-    ///     ece::Encoder::new(Vec::new(), &[1; 16], &[2; 16], b"", 17).err(),
+    ///     ece::Writer::new(&[1; 16], &[2; 16], b"", 17, Vec::new()).err(),
     ///     Some(Error::RecordSizeTooSmall)
     /// );
     /// ```
     pub fn new(
-        inner: W,
         ikm: &[u8],
         salt: &[u8; SALT_LEN],
         keyid: &[u8],
         record_size: u32,
+        inner: W,
     ) -> Result<Self, Error> {
-        Self::with_padding(inner, ikm, salt, keyid, record_size, 0)
+        Self::with_padding(ikm, salt, keyid, record_size, 0, inner)
     }
 
     /// An encoder that adds `padding` zero bytes to the body in all, to hide
@@ -85,7 +85,7 @@ impl<W: Write> Encoder<W> {
     /// use hardware_aead::ece;
     ///
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let mut encoder = ece::Encoder::with_padding(Vec::new(), &[1; 16], &[2; 16], b"a1", 25, 1)?;
+    /// let mut encoder = ece::Writer::with_padding(&[1; 16], &[2; 16], b"a1", 25, 1, Vec::new())?;
     /// encoder.write_all(b"I am the walrus")?;
     /// let body = encoder.finish()?;
     /// // two records: 7 bytes of data + delimiter + 1 padding byte, then 8 + delimiter
@@ -94,12 +94,12 @@ impl<W: Write> Encoder<W> {
     /// # Ok(()) }
     /// ```
     pub fn with_padding(
-        inner: W,
         ikm: &[u8],
         salt: &[u8; SALT_LEN],
         keyid: &[u8],
         record_size: u32,
         padding: u64,
+        inner: W,
     ) -> Result<Self, Error> {
         // Room for the header and one record, so the buffer does not grow
         // (a copy, a wipe) as the first record fills; records above
@@ -107,7 +107,7 @@ impl<W: Write> Encoder<W> {
         let record =
             usize::try_from(record_size).map_or(ENCODER_BUFFER, |rs| min(rs, ENCODER_BUFFER));
         let capacity = HEADER_LEN + keyid.len() + record;
-        Ok(Encoder {
+        Ok(Writer {
             inner,
             sealer: Sealer::new(ikm, salt, keyid, record_size, padding, capacity)?,
         })
@@ -118,7 +118,7 @@ impl<W: Write> Encoder<W> {
     /// ```
     /// use hardware_aead::ece;
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let empty = ece::Encoder::new(Vec::new(), &[1; 16], &[2; 16], b"", 4096)?.finish()?;
+    /// let empty = ece::Writer::new(&[1; 16], &[2; 16], b"", 4096, Vec::new())?.finish()?;
     /// assert_eq!(empty.len(), ece::HEADER_LEN + 17); // one record: delimiter and tag
     /// assert_eq!(ece::decrypt(&[1; 16], &empty).unwrap(), b"");
     /// # Ok(()) }
@@ -140,12 +140,27 @@ impl<W: Write> Encoder<W> {
     /// ```
     /// use hardware_aead::ece;
     /// # fn main() -> Result<(), hardware_aead::Error> {
-    /// let encoder = ece::Encoder::new(Vec::new(), &[1; 16], &[2; 16], b"", 4096)?;
+    /// let encoder = ece::Writer::new(&[1; 16], &[2; 16], b"", 4096, Vec::new())?;
     /// assert!(encoder.get_ref().is_empty()); // the header waits for the first write
     /// # Ok(()) }
     /// ```
     pub fn get_ref(&self) -> &W {
         &self.inner
+    }
+
+    /// The writer the body goes to, mutably. Writing to it directly
+    /// corrupts the body (as with [`std::io::BufWriter::get_mut`]).
+    ///
+    /// ```
+    /// use hardware_aead::ece;
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let mut writer = ece::Writer::new(&[1; 16], &[2; 16], b"", 4096, Vec::<u8>::new())?;
+    /// writer.get_mut().reserve(8192);
+    /// assert!(writer.get_ref().capacity() >= 8192);
+    /// # Ok(()) }
+    /// ```
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
     }
 
     /// Writes the sealed bytes waiting in the buffer to `inner`.
@@ -167,7 +182,7 @@ impl<W: Write> Encoder<W> {
     }
 }
 
-impl<W: Write> Write for Encoder<W> {
+impl<W: Write> Write for Writer<W> {
     /// Takes as much of `data` as fits the record being filled; writes the
     /// records sealed so far to `W` first.
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
@@ -192,19 +207,19 @@ impl<W: Write> Write for Encoder<W> {
     }
 }
 
-impl<W: Write> core::fmt::Debug for Encoder<W> {
+impl<W: Write> core::fmt::Debug for Writer<W> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Encoder")
+        f.debug_struct("Writer")
             .field("record_size", &self.sealer.record_size)
             .finish_non_exhaustive()
     }
 }
 
-/// Where a [`Decoder`] is in the body.
+/// Where a [`Reader`] is in the body.
 // `Records` holds the AES-128-GCM key state inline, as `Aes128Gcm` does: no
 // allocation for it, and it is wiped where it lies.
 #[allow(clippy::large_enum_variant)]
-enum DecoderState {
+enum ReaderState {
     /// Reading the header; the IKM waits for the salt.
     Header { ikm: Zeroizing<Vec<u8>> },
     /// Reading records.
@@ -228,7 +243,7 @@ enum DecoderState {
 /// After the last record, reads return 0 and `R` is not read again.
 ///
 /// A header whose record size is above [`DEFAULT_MAX_RECORD_SIZE`] (1 MiB;
-/// [`with_max_record_size`](Decoder::with_max_record_size) sets another
+/// [`with_max_record_size`](Reader::with_max_record_size) sets another
 /// limit) fails with [`Error::RecordSizeTooLarge`] as soon as the header is
 /// read: no more of `R` is read and nothing sized by the record size is
 /// allocated.
@@ -240,21 +255,21 @@ enum DecoderState {
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let body = ece::encrypt(&[3; 16], &[4; 16], b"", 64, &[0x61; 1000]).unwrap();
 /// let mut plaintext = Vec::new();
-/// ece::Decoder::new(&body[..], &[3; 16]).read_to_end(&mut plaintext)?;
+/// ece::Reader::new(&[3; 16], &body[..]).read_to_end(&mut plaintext)?;
 /// assert_eq!(plaintext, [0x61; 1000]);
 ///
 /// // The same body cut at a record boundary: the records before are
 /// // released, then the error.
 /// let cut = &body[..ece::HEADER_LEN + 2 * 64];
-/// let mut decoder = ece::Decoder::new(cut, &[3; 16]);
+/// let mut decoder = ece::Reader::new(&[3; 16], cut);
 /// let mut partial = Vec::new();
 /// let err = decoder.read_to_end(&mut partial).unwrap_err();
 /// assert_eq!(err.get_ref().and_then(|e| e.downcast_ref::<Error>()), Some(&Error::LastRecordNotMarked));
 /// # Ok(()) }
 /// ```
-pub struct Decoder<R: Read> {
+pub struct Reader<R: Read> {
     inner: R,
-    state: DecoderState,
+    state: ReaderState,
     /// The largest record size accepted in the header.
     max_record_size: u32,
     /// Body bytes read and not yet decrypted at `buffer[..filled]`, or
@@ -269,17 +284,17 @@ pub struct Decoder<R: Read> {
     carry_at: usize,
 }
 
-/// The most an [`Encoder`] reserves before data arrives (allocated, not
+/// The most a [`Writer`] reserves before data arrives (allocated, not
 /// touched): a record of up to this size is sealed without growing its
 /// buffer.
 const ENCODER_BUFFER: usize = 1 << 20;
 
-/// The first buffer size of a [`Decoder`]; it grows up to the record size
+/// The first buffer size of a [`Reader`]; it grows up to the record size
 /// only as the body's bytes arrive, so a header with a huge record size
 /// costs nothing until the body is as large.
 const FIRST_BUFFER: usize = 16 * 1024;
 
-impl<R: Read> Decoder<R> {
+impl<R: Read> Reader<R> {
     /// A decoder reading the body from `inner` with the input keying
     /// material `ikm` (kept, wiped on drop, until the header is read).
     /// Nothing is read before the first `read`. Record sizes above
@@ -292,15 +307,15 @@ impl<R: Read> Decoder<R> {
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let body = ece::encrypt(&[3; 16], &[4; 16], b"", 4096, b"hi").unwrap();
     /// let mut text = String::new();
-    /// ece::Decoder::new(body.as_slice(), &[3; 16]).read_to_string(&mut text)?;
+    /// ece::Reader::new(&[3; 16], body.as_slice()).read_to_string(&mut text)?;
     /// assert_eq!(text, "hi");
     /// # Ok(()) }
     /// ```
-    pub fn new(inner: R, ikm: &[u8]) -> Self {
-        Self::with_max_record_size(inner, ikm, DEFAULT_MAX_RECORD_SIZE)
+    pub fn new(ikm: &[u8], inner: R) -> Self {
+        Self::with_max_record_size(ikm, DEFAULT_MAX_RECORD_SIZE, inner)
     }
 
-    /// A decoder as [`new`](Decoder::new) makes, that accepts record sizes
+    /// A decoder as [`new`](Reader::new) makes, that accepts record sizes
     /// up to `max_record_size` bytes instead of [`DEFAULT_MAX_RECORD_SIZE`].
     /// A header with a larger one fails the first `read` with
     /// [`Error::RecordSizeTooLarge`], before any record is read; a limit
@@ -314,7 +329,7 @@ impl<R: Read> Decoder<R> {
     /// let body = ece::encrypt(&[3; 16], &[4; 16], b"", 4096, b"hi").unwrap();
     ///
     /// // Lower: a receiver that holds at most 1 KiB records.
-    /// let mut decoder = ece::Decoder::with_max_record_size(body.as_slice(), &[3; 16], 1024);
+    /// let mut decoder = ece::Reader::with_max_record_size(&[3; 16], 1024, body.as_slice());
     /// let err = decoder.read_to_end(&mut Vec::new()).unwrap_err();
     /// assert_eq!(
     ///     err.get_ref().and_then(|e| e.downcast_ref::<Error>()),
@@ -324,15 +339,15 @@ impl<R: Read> Decoder<R> {
     /// // Higher: a sender known to use 4 MiB records.
     /// let big = ece::encrypt(&[3; 16], &[4; 16], b"", 4 << 20, b"hi").unwrap();
     /// let mut text = String::new();
-    /// ece::Decoder::with_max_record_size(big.as_slice(), &[3; 16], 4 << 20)
+    /// ece::Reader::with_max_record_size(&[3; 16], 4 << 20, big.as_slice())
     ///     .read_to_string(&mut text)?;
     /// assert_eq!(text, "hi");
     /// # Ok(()) }
     /// ```
-    pub fn with_max_record_size(inner: R, ikm: &[u8], max_record_size: u32) -> Self {
-        Decoder {
+    pub fn with_max_record_size(ikm: &[u8], max_record_size: u32, inner: R) -> Self {
+        Reader {
             inner,
-            state: DecoderState::Header {
+            state: ReaderState::Header {
                 ikm: Zeroizing::new(ikm.to_vec()),
             },
             max_record_size,
@@ -348,11 +363,36 @@ impl<R: Read> Decoder<R> {
     ///
     /// ```
     /// use hardware_aead::ece;
-    /// let decoder = ece::Decoder::new(&b"not read yet"[..], &[3; 16]);
+    /// let decoder = ece::Reader::new(&[3; 16], &b"not read yet"[..]);
     /// assert_eq!(*decoder.get_ref(), b"not read yet");
     /// ```
     pub fn get_ref(&self) -> &R {
         &self.inner
+    }
+
+    /// The reader the body comes from, mutably. Reading from it directly
+    /// takes bytes the body needs (as with [`std::io::BufReader::get_mut`]).
+    ///
+    /// ```
+    /// use hardware_aead::ece;
+    /// let mut reader = ece::Reader::new(&[3; 16], std::io::Cursor::new(vec![0u8; 8]));
+    /// reader.get_mut().set_position(4);
+    /// assert_eq!(reader.get_ref().position(), 4);
+    /// ```
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    /// The reader the body comes from; bytes read from it and not yet
+    /// released are dropped (and wiped).
+    ///
+    /// ```
+    /// use hardware_aead::ece;
+    /// let reader = ece::Reader::new(&[3; 16], &b"not read yet"[..]);
+    /// assert_eq!(reader.into_inner(), b"not read yet");
+    /// ```
+    pub fn into_inner(self) -> R {
+        self.inner
     }
 
     /// Reads from `inner` until `buffer[..want]` is filled or the body ends;
@@ -395,7 +435,7 @@ impl<R: Read> Decoder<R> {
         if self.fill(header.len())? {
             return self.fail(Error::HeaderTooShort);
         }
-        let DecoderState::Header { ikm } = &self.state else {
+        let ReaderState::Header { ikm } = &self.state else {
             return Ok(());
         };
         let opener = match Opener::new(ikm, &header) {
@@ -405,7 +445,7 @@ impl<R: Read> Decoder<R> {
         // Bytes read past the header start the first record.
         self.buffer.copy_within(header.len()..self.filled, 0);
         self.filled -= header.len();
-        self.state = DecoderState::Records(opener);
+        self.state = ReaderState::Records(opener);
         Ok(())
     }
 
@@ -415,7 +455,7 @@ impl<R: Read> Decoder<R> {
     /// pointing at its data (and 0 returned). Either way nothing is left
     /// where it can be read unless the tag and the delimiter checked out.
     fn open_record(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let DecoderState::Records(opener) = &self.state else {
+        let ReaderState::Records(opener) = &self.state else {
             return Ok(0);
         };
         let record_size = opener.record_size;
@@ -435,7 +475,7 @@ impl<R: Read> Decoder<R> {
             return self.fail(Error::Truncated);
         }
         let record_len = min(self.filled, record_size);
-        let DecoderState::Records(opener) = &mut self.state else {
+        let ReaderState::Records(opener) = &mut self.state else {
             return Ok(0);
         };
         let text_len = record_len.saturating_sub(TAG_LEN);
@@ -451,7 +491,7 @@ impl<R: Read> Decoder<R> {
             Err(e) => return self.fail(e),
         };
         if ended {
-            self.state = DecoderState::Done;
+            self.state = ReaderState::Done;
         } else {
             self.carry_at = record_len;
         }
@@ -468,7 +508,7 @@ impl<R: Read> Decoder<R> {
 
     /// Poisons the decoder with `error`, wipes what it held and returns it.
     fn fail<T>(&mut self, error: Error) -> io::Result<T> {
-        self.state = DecoderState::Failed(error);
+        self.state = ReaderState::Failed(error);
         self.buffer.wipe();
         self.filled = 0;
         self.pos = 0;
@@ -478,14 +518,14 @@ impl<R: Read> Decoder<R> {
     }
 }
 
-impl<R: Read> Read for Decoder<R> {
+impl<R: Read> Read for Reader<R> {
     /// Fills `out` with verified data: what is left of the record opened
     /// last, else the next record's, read, verified and decrypted (straight
     /// into `out` when it has room for the whole record).
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         if out.is_empty() {
             return match self.state {
-                DecoderState::Failed(error) => Err(io::Error::from(error)),
+                ReaderState::Failed(error) => Err(io::Error::from(error)),
                 _ => Ok(0),
             };
         }
@@ -497,11 +537,11 @@ impl<R: Read> Read for Decoder<R> {
                 return Ok(n);
             }
             match self.state {
-                DecoderState::Failed(error) => return Err(io::Error::from(error)),
-                DecoderState::Done => return Ok(0),
-                DecoderState::Header { .. } => self.read_header()?,
+                ReaderState::Failed(error) => return Err(io::Error::from(error)),
+                ReaderState::Done => return Ok(0),
+                ReaderState::Header { .. } => self.read_header()?,
                 // A record of padding only gives no data: go on to the next.
-                DecoderState::Records(_) => match self.open_record(out)? {
+                ReaderState::Records(_) => match self.open_record(out)? {
                     0 => continue,
                     n => return Ok(n),
                 },
@@ -510,15 +550,15 @@ impl<R: Read> Read for Decoder<R> {
     }
 }
 
-impl<R: Read> core::fmt::Debug for Decoder<R> {
+impl<R: Read> core::fmt::Debug for Reader<R> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let state = match self.state {
-            DecoderState::Header { .. } => "header",
-            DecoderState::Records(_) => "records",
-            DecoderState::Done => "done",
-            DecoderState::Failed(_) => "failed",
+            ReaderState::Header { .. } => "header",
+            ReaderState::Records(_) => "records",
+            ReaderState::Done => "done",
+            ReaderState::Failed(_) => "failed",
         };
-        f.debug_struct("Decoder")
+        f.debug_struct("Reader")
             .field("state", &state)
             .field("max_record_size", &self.max_record_size)
             .finish_non_exhaustive()

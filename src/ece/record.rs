@@ -78,7 +78,7 @@ impl Drop for RecordKey {
 }
 
 /// Encryption, record by record: the one code behind [`encrypt`](super::encrypt) and
-/// [`Encoder`](super::Encoder).
+/// [`Writer`](super::Writer).
 ///
 /// `out` holds the header and the sealed records not yet handed on
 /// (`out[..start]`), then the data of the record being filled
@@ -86,7 +86,7 @@ impl Drop for RecordKey {
 /// held before (records handed on, or where data was before it moved down):
 /// the vector keeps its length, so a record sealed into that space is not
 /// zero-filled again (a memset of every record was 7 % of an
-/// [`Encoder`](super::Encoder)'s time on Zen 4); whatever writes there
+/// [`Writer`](super::Writer)'s time on Zen 4); whatever writes there
 /// overwrites every byte.
 /// Padding is placed greedily: each record takes as much of what is left as
 /// it can hold (up to `rs − 17` bytes), so the first records carry it.
@@ -269,7 +269,7 @@ impl Sealer {
 /// allocation), or, for a user that says where plaintext can be
 /// ([`secret_below`](Self::secret_below)), only the start of it. The stores
 /// are [`wipe_memory`]'s words: `Zeroizing<Vec<u8>>` stores a byte at a
-/// time, a tenth of an [`Encoder`](super::Encoder)'s time over 1 MiB at
+/// time, a tenth of a [`Writer`](super::Writer)'s time over 1 MiB at
 /// 64 KiB records on Zen 1.
 pub(super) struct WipedVec {
     bytes: Vec<u8>,
@@ -410,7 +410,7 @@ pub(super) enum RecordBytes<'a> {
 }
 
 /// Decryption, record by record: the one code behind [`decrypt`](super::decrypt) and
-/// [`Decoder`](super::Decoder).
+/// [`Reader`](super::Reader).
 pub(super) struct Opener {
     key: RecordKey,
     /// The record size `rs` from the header, at least 18.

@@ -239,6 +239,36 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
         self.inner
     }
 
+    /// The reader it reads from.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Reader};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Xaes256Gcm::new(&[5; 32])?;
+    /// let reader = Reader::new(&key, &b"not read yet"[..]);
+    /// assert_eq!(*reader.get_ref(), b"not read yet");
+    /// # Ok(()) }
+    /// ```
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    /// The reader it reads from, mutably. Reading from it directly takes
+    /// bytes the stream needs (as with [`std::io::BufReader::get_mut`]).
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Reader};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Xaes256Gcm::new(&[5; 32])?;
+    /// let mut reader = Reader::new(&key, std::io::Cursor::new(vec![0u8; 8]));
+    /// reader.get_mut().set_position(4);
+    /// assert_eq!(reader.get_ref().position(), 4);
+    /// # Ok(()) }
+    /// ```
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
     /// Reads the header; the stream's segment size and prefix come from it.
     fn read_header(&mut self) -> io::Result<()> {
         loop {
@@ -412,6 +442,36 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
             filled: 0,
             broken: false,
         }
+    }
+
+    /// The writer the plaintext goes to.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let opener = DecryptingWriter::new(&key, Vec::<u8>::new());
+    /// assert!(opener.get_ref().is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn get_ref(&self) -> &W {
+        &self.inner
+    }
+
+    /// The writer the plaintext goes to, mutably. Writing to it directly
+    /// mixes those bytes into the plaintext.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let mut opener = DecryptingWriter::new(&key, Vec::<u8>::new());
+    /// opener.get_mut().reserve(4096);
+    /// assert!(opener.get_ref().capacity() >= 4096);
+    /// # Ok(()) }
+    /// ```
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
     }
 
     /// Opens the last segment, writes its plaintext, flushes `W` and

@@ -4,13 +4,15 @@ use core::ops::Deref;
 use std::io::{self, Write};
 
 use super::{FIRST_BUFFER, Header, SecretBuf, poisoned};
+use crate::Error;
 use crate::aead::Aead;
 use crate::stream::{DEFAULT_SEGMENT_SIZE, Encryptor};
 
 /// Encrypts everything written to it into a STREAM on `W`.
 ///
-/// The header is written by the constructor; each segment as soon as it is
-/// full and more plaintext follows; the last one by [`finish`](Writer::finish),
+/// Nothing is written by the constructor: the header goes out with the first
+/// segment, or on the first `flush`; each segment as soon as it is full and
+/// more plaintext follows; the last one by [`finish`](Writer::finish),
 /// which must be called: a writer dropped without it leaves a stream that
 /// [`Reader`](crate::stream::Reader) rejects (its last segment is missing). Plaintext it holds is
 /// wiped when it is dropped.
@@ -41,6 +43,8 @@ pub struct Writer<W: Write, K: Deref<Target: Aead>> {
     inner: W,
     encryptor: Option<Encryptor<K>>,
     header: Header,
+    /// Whether `header` has been written to `inner`.
+    header_written: bool,
     /// One segment: plaintext held (`held` bytes), then sealed in place with
     /// room for its tag. It starts smaller ([`FIRST_BUFFER`]) and grows to
     /// a whole segment and its tag on the first write that does not fit.
@@ -49,10 +53,11 @@ pub struct Writer<W: Write, K: Deref<Target: Aead>> {
 }
 
 impl<W: Write, K: Deref<Target: Aead<Nonce = [u8; 24]>>> Writer<W, K> {
-    /// Starts a stream on `inner` under an XAES-256-GCM key, with a random
-    /// 19-byte prefix and [`DEFAULT_SEGMENT_SIZE`](crate::stream::DEFAULT_SEGMENT_SIZE) segments, and writes its
-    /// header. One key can encrypt any number of streams this way: each
-    /// prefix selects its own derived AES-256 key.
+    /// A stream on `inner` under an XAES-256-GCM key, with a random 19-byte
+    /// prefix and [`DEFAULT_SEGMENT_SIZE`](crate::stream::DEFAULT_SEGMENT_SIZE)
+    /// segments. One key can encrypt any number of streams this way: each
+    /// prefix selects its own derived AES-256 key. Errors:
+    /// [`Error::Entropy`](crate::Error::Entropy) if the OS gave no randomness.
     ///
     /// ```
     /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
@@ -62,7 +67,7 @@ impl<W: Write, K: Deref<Target: Aead<Nonce = [u8; 24]>>> Writer<W, K> {
     /// assert_eq!(sealed.len(), 19 + 4 + 16); // header and an empty last segment
     /// # Ok(()) }
     /// ```
-    pub fn new(key: K, inner: W) -> io::Result<Self> {
+    pub fn new(key: K, inner: W) -> Result<Self, Error> {
         Self::with_segment_size(key, DEFAULT_SEGMENT_SIZE, inner)
     }
 
@@ -80,16 +85,17 @@ impl<W: Write, K: Deref<Target: Aead<Nonce = [u8; 24]>>> Writer<W, K> {
     /// assert_eq!(sealed.len(), 23 + 2 * (1024 + 16));
     /// # Ok(()) }
     /// ```
-    pub fn with_segment_size(key: K, segment_size: usize, inner: W) -> io::Result<Self> {
+    pub fn with_segment_size(key: K, segment_size: usize, inner: W) -> Result<Self, Error> {
         let mut prefix = [0u8; 19];
-        crate::random::fill(&mut prefix).map_err(io::Error::from)?;
+        crate::random::fill(&mut prefix)?;
         Self::with_prefix(key, &prefix, segment_size, inner)
     }
 }
 
 impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
-    /// Starts a stream on `inner` with a prefix the caller chose, for any key
-    /// type, and writes its header. The prefix (`NONCE_LEN − 5` bytes) must
+    /// A stream on `inner` with a prefix the caller chose, for any key type.
+    /// The prefix (`NONCE_LEN − 5` bytes, else
+    /// [`Error::InvalidPrefixLength`](crate::Error::InvalidPrefixLength)) must
     /// never be used for another stream under the same key; for keys with
     /// 96-bit nonces a random prefix is too short to be unique (prefer
     /// [`new`](Writer::new) with an XAES-256-GCM key).
@@ -113,15 +119,15 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
         key: K,
         prefix: &[u8],
         segment_size: usize,
-        mut inner: W,
-    ) -> io::Result<Self> {
-        let encryptor = Encryptor::new(key, prefix).map_err(io::Error::from)?;
-        let header = Header::new(prefix, segment_size).map_err(io::Error::from)?;
-        inner.write_all(header.as_bytes())?;
+        inner: W,
+    ) -> Result<Self, Error> {
+        let encryptor = Encryptor::new(key, prefix)?;
+        let header = Header::new(prefix, segment_size)?;
         Ok(Self {
             inner,
             encryptor: Some(encryptor),
             header,
+            header_written: false,
             // Grown to a whole segment when the plaintext needs it
             // (`write_segments`).
             buf: SecretBuf::new((segment_size + K::Target::TAG_LEN).min(FIRST_BUFFER)),
@@ -143,6 +149,10 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     /// # Ok(()) }
     /// ```
     pub fn finish(mut self) -> io::Result<W> {
+        if self.encryptor.is_none() {
+            return Err(poisoned());
+        }
+        self.write_header()?;
         let encryptor = self.encryptor.take().ok_or_else(poisoned)?;
         let (text, rest) = self.buf.bytes.split_at_mut(self.held);
         let tag = encryptor
@@ -159,19 +169,48 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     /// The writer it writes to.
     ///
     /// ```
+    /// use std::io::Write;
     /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
     /// # fn main() -> std::io::Result<()> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
-    /// let writer = Writer::new(&key, Vec::new())?;
-    /// assert_eq!(writer.get_ref().len(), 23); // the header so far
+    /// let mut writer = Writer::new(&key, Vec::new())?;
+    /// assert!(writer.get_ref().is_empty()); // nothing written yet
+    /// writer.flush()?;
+    /// assert_eq!(writer.get_ref().len(), 23); // the header
     /// # Ok(()) }
     /// ```
     pub fn get_ref(&self) -> &W {
         &self.inner
     }
 
+    /// The writer it writes to, mutably. Writing to it directly corrupts the
+    /// stream (as with [`std::io::BufWriter::get_mut`]).
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// # fn main() -> std::io::Result<()> {
+    /// let key = Xaes256Gcm::new(&[1; 32])?;
+    /// let mut writer = Writer::new(&key, Vec::<u8>::new())?;
+    /// writer.get_mut().reserve(1 << 20);
+    /// assert!(writer.get_ref().capacity() >= 1 << 20);
+    /// # Ok(()) }
+    /// ```
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
+    }
+
+    /// Writes the header to `inner` unless it has been.
+    fn write_header(&mut self) -> io::Result<()> {
+        if !self.header_written {
+            self.inner.write_all(self.header.as_bytes())?;
+            self.header_written = true;
+        }
+        Ok(())
+    }
+
     /// Seals `self.buf[..held]` as a segment that is not the last and writes it.
     fn write_held(&mut self) -> io::Result<()> {
+        self.write_header()?;
         let encryptor = self.encryptor.as_mut().ok_or_else(poisoned)?;
         let (text, rest) = self.buf.bytes.split_at_mut(self.held);
         let tag = encryptor
@@ -188,6 +227,7 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     /// Seals a whole segment straight from the caller's bytes (no copy into
     /// the buffer first) and writes it.
     fn write_direct(&mut self, segment: &[u8]) -> io::Result<()> {
+        self.write_header()?;
         let encryptor = self.encryptor.as_mut().ok_or_else(poisoned)?;
         let len = encryptor
             .encrypt_next_to(self.header.as_bytes(), segment, &mut self.buf.bytes)
@@ -247,6 +287,13 @@ impl<W: Write, K: Deref<Target: Aead>> Write for Writer<W, K> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        if self.encryptor.is_none() {
+            return Err(poisoned());
+        }
+        if let Err(error) = self.write_header() {
+            self.encryptor = None;
+            return Err(error);
+        }
         self.inner.flush()
     }
 }
