@@ -186,7 +186,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         let text_len = ciphertext_and_tag
             .len()
             .checked_sub(Self::TAG_LEN)
-            .ok_or(Error::CiphertextTooShort)?;
+            .ok_or(Error::Truncated)?;
         self.check_call(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
         self.decrypt_to(nonce, aad, ciphertext_and_tag, &mut out)?;
@@ -254,14 +254,14 @@ pub trait Aead: sealed::Core + Send + Sync {
         let text_len = ciphertext_and_tag
             .len()
             .checked_sub(Self::TAG_LEN)
-            .ok_or(Error::CiphertextTooShort)?;
+            .ok_or(Error::Truncated)?;
         self.check_call(aad.len(), text_len)?;
         let (ciphertext, tag) = ciphertext_and_tag.split_at(text_len);
         let Some(out) = out.get_mut(..text_len) else {
             return Err(Error::BufferTooSmall { needed: text_len });
         };
         // `tag` is exactly `TAG_LEN` bytes, so the conversion succeeds.
-        let received = Self::Tag::try_from(tag).map_err(|_| Error::CiphertextTooShort)?;
+        let received = Self::Tag::try_from(tag).map_err(|_| Error::Truncated)?;
         let computed = self.open_core(nonce, aad, &mut InOut::copy(ciphertext, out), &received);
         verify_or_wipe(computed, &received, out)?;
         Ok(text_len)
@@ -496,7 +496,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         let text_len = data
             .len()
             .checked_sub(Self::TAG_LEN + Self::NONCE_LEN)
-            .ok_or(Error::CiphertextTooShort)?;
+            .ok_or(Error::Truncated)?;
         self.check_call(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
         self.decrypt_nonce_appended_to(aad, data, &mut out)?;
@@ -525,13 +525,13 @@ pub trait Aead: sealed::Core + Send + Sync {
         let sealed_len = data
             .len()
             .checked_sub(Self::NONCE_LEN)
-            .ok_or(Error::CiphertextTooShort)?;
+            .ok_or(Error::Truncated)?;
         if sealed_len < Self::TAG_LEN {
-            return Err(Error::CiphertextTooShort);
+            return Err(Error::Truncated);
         }
         let (sealed, nonce) = data.split_at(sealed_len);
         // `nonce` is exactly `NONCE_LEN` bytes, so the conversion succeeds.
-        let nonce = Self::Nonce::try_from(nonce).map_err(|_| Error::CiphertextTooShort)?;
+        let nonce = Self::Nonce::try_from(nonce).map_err(|_| Error::Truncated)?;
         self.decrypt_to(&nonce, aad, sealed, out)
     }
 }

@@ -44,13 +44,12 @@
 //! A record's plaintext is released only after its tag verified. Every way
 //! the RFC says a body can be wrong returns its own [`Error`]: a record size
 //! below 18 ([`Error::RecordSizeTooSmall`]) or above the decoder's limit
-//! ([`Error::RecordSizeTooLarge`], see below), a header cut short
-//! ([`Error::HeaderTooShort`]), a forged or damaged record
+//! ([`Error::RecordSizeTooLarge`], see below), a body cut short — inside its
+//! header, inside a record, or at a record boundary (its final record not
+//! marked as the last) — ([`Error::Truncated`]), a forged or damaged record
 //! ([`Error::Authentication`]), a record with no delimiter
 //! ([`Error::MissingDelimiter`]) or non-zero padding
-//! ([`Error::InvalidPadding`]), a body cut inside a record
-//! ([`Error::Truncated`]) or at a record boundary
-//! ([`Error::LastRecordNotMarked`]), and bytes after the last record
+//! ([`Error::InvalidPadding`]), and bytes after the last record
 //! ([`Error::DataAfterLastRecord`]). Record nonces follow the record's
 //! position, so a dropped, repeated or reordered record fails its tag.
 //!
@@ -294,7 +293,7 @@ pub fn decrypt_with_max_record_size(
     max_record_size: u32,
 ) -> Result<Vec<u8>, Error> {
     let header = Header::parse(body, max_record_size)?;
-    let records = body.get(header.len()..).ok_or(Error::HeaderTooShort)?;
+    let records = body.get(header.len()..).ok_or(Error::Truncated)?;
     let mut opener = Opener::new(ikm, &header)?;
     // The plaintext is never longer than the records; each record decrypts
     // into `out` right after the data of the one before, over its padding.
@@ -338,7 +337,7 @@ struct Header {
 }
 
 impl Header {
-    /// Parses the start of `bytes`: [`Error::HeaderTooShort`] if it ends
+    /// Parses the start of `bytes`: [`Error::Truncated`] if it ends
     /// before the salt, record size and `idlen` (the key identifier's length
     /// is checked by the caller), [`Error::RecordSizeTooSmall`] for a record
     /// size below 18, [`Error::RecordSizeTooLarge`] for one above
@@ -347,7 +346,7 @@ impl Header {
         let fixed: &[u8; HEADER_LEN] = bytes
             .get(..HEADER_LEN)
             .and_then(|b| b.try_into().ok())
-            .ok_or(Error::HeaderTooShort)?;
+            .ok_or(Error::Truncated)?;
         let (salt, rest) = fixed.split_at(SALT_LEN);
         let (rs, idlen) = rest.split_at(4);
         let record_size = u32::from_be_bytes([rs[0], rs[1], rs[2], rs[3]]);

@@ -35,9 +35,14 @@ pub enum Error {
         /// The output length the call needs.
         needed: usize,
     },
-    /// The input is shorter than the tag (or tag and nonce) it must contain,
-    /// or a stream ended inside its header.
-    CiphertextTooShort,
+    /// The input ends before something its format requires: a ciphertext
+    /// shorter than its tag (or its tag and nonce), a STREAM that ends
+    /// inside its header, an RFC 8188 body that ends inside its header or a
+    /// record, has no record, or whose final record is not marked as the
+    /// last (it was cut at a record boundary: RFC 8188 §2 calls this
+    /// truncation). One error for every way of being cut short; as an
+    /// `io::Error` it is `UnexpectedEof`.
+    Truncated,
     /// The plaintext, ciphertext or AAD is longer than the algorithm allows.
     InputTooLong,
     /// The generated-nonce counter of this key is used up.
@@ -79,9 +84,6 @@ pub enum Error {
     /// RFC 8188: a key identifier longer than 255 bytes, which the one-byte
     /// `idlen` field of the header cannot describe.
     KeyIdTooLong,
-    /// RFC 8188: the body ends inside its header (salt, record size, `idlen`
-    /// and the key identifier).
-    HeaderTooShort,
     /// RFC 8188: a record decrypted to zero bytes only; it has no padding
     /// delimiter (§2: "A decrypter MUST fail if the record contains no
     /// non-zero octet").
@@ -90,16 +92,10 @@ pub enum Error {
     /// delimiter, is neither 1 nor 2: the padding after the data is not all
     /// zero.
     InvalidPadding,
-    /// RFC 8188: the body's final record has delimiter 1 ("more records
-    /// follow"): the body was cut at a record boundary.
-    LastRecordNotMarked,
     /// RFC 8188: a record marked as the last (delimiter 2) has more data
     /// after it. This is also what a record marked last before the end of
     /// the body reports.
     DataAfterLastRecord,
-    /// RFC 8188: the body ends inside a record (its final record is shorter
-    /// than a tag and a delimiter) or has no record at all after the header.
-    Truncated,
 }
 
 impl fmt::Display for Error {
@@ -113,7 +109,9 @@ impl fmt::Display for Error {
             Error::BufferTooSmall { needed } => {
                 write!(f, "output buffer too small: {needed} bytes needed")
             }
-            Error::CiphertextTooShort => f.write_str("ciphertext shorter than its tag"),
+            Error::Truncated => {
+                f.write_str("input truncated: it ends before its tag, header or last record")
+            }
             Error::InputTooLong => f.write_str("input longer than the algorithm allows"),
             Error::NonceExhausted => f.write_str("generated-nonce counter exhausted"),
             Error::Entropy => f.write_str("the operating system gave no randomness"),
@@ -132,16 +130,11 @@ impl fmt::Display for Error {
                 )
             }
             Error::KeyIdTooLong => f.write_str("key identifier longer than 255 bytes"),
-            Error::HeaderTooShort => f.write_str("encrypted body ends inside its header"),
             Error::MissingDelimiter => f.write_str("record without a padding delimiter"),
             Error::InvalidPadding => {
                 f.write_str("record padding is not zero (delimiter neither 1 nor 2)")
             }
-            Error::LastRecordNotMarked => {
-                f.write_str("final record is not marked as the last: the body was truncated")
-            }
             Error::DataAfterLastRecord => f.write_str("data after the record marked as the last"),
-            Error::Truncated => f.write_str("encrypted body ends inside a record"),
         }
     }
 }
@@ -152,8 +145,8 @@ impl core::error::Error for Error {}
 
 /// The error as an [`std::io::Error`] whose source is it (`get_ref()` and
 /// `downcast_ref::<Error>()` give it back), of kind `InvalidData` for a
-/// failed tag or a malformed stream, `UnexpectedEof` for a stream cut inside
-/// its header, `InvalidInput` for a bad argument.
+/// failed tag or a malformed stream, `UnexpectedEof` for input cut short
+/// ([`Error::Truncated`]), `InvalidInput` for a bad argument.
 ///
 /// ```
 /// use hardware_aead::Error;
@@ -171,10 +164,7 @@ impl From<Error> for std::io::Error {
             | Error::InvalidKeyLength
             | Error::BufferTooSmall { .. } => ErrorKind::InvalidInput,
             Error::RecordSizeTooSmall | Error::KeyIdTooLong => ErrorKind::InvalidInput,
-            Error::CiphertextTooShort
-            | Error::HeaderTooShort
-            | Error::Truncated
-            | Error::LastRecordNotMarked => ErrorKind::UnexpectedEof,
+            Error::Truncated => ErrorKind::UnexpectedEof,
             Error::MissingDelimiter | Error::InvalidPadding | Error::DataAfterLastRecord => {
                 ErrorKind::InvalidData
             }

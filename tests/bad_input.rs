@@ -106,7 +106,7 @@ fn long_out<K: Aead<Nonce = Nonce>>(seed: u64) {
     }
 }
 
-/// Inputs of 0..16 bytes hold no tag: `CiphertextTooShort` from `decrypt` and
+/// Inputs of 0..16 bytes hold no tag: `Truncated` from `decrypt` and
 /// `decrypt_to`, with nothing written.
 fn too_short<K: Aead<Nonce = Nonce>>() {
     let key = vec![0x11u8; K::KEY_LEN];
@@ -115,13 +115,13 @@ fn too_short<K: Aead<Nonce = Nonce>>() {
             let input = vec![0x22u8; len];
             assert_eq!(
                 k.decrypt(&[0u8; 12], b"", &input),
-                Err(Error::CiphertextTooShort),
+                Err(Error::Truncated),
                 "decrypt, {len} bytes"
             );
             let mut out = [0xAAu8; 32];
             assert_eq!(
                 k.decrypt_to(&[0u8; 12], b"x", &input, &mut out),
-                Err(Error::CiphertextTooShort),
+                Err(Error::Truncated),
                 "decrypt_to, {len} bytes"
             );
             assert!(out.iter().all(|&b| b == 0xAA));
@@ -292,7 +292,7 @@ fn errors_display_and_are_std_errors() {
         Error::InvalidKeyLength,
         Error::Authentication,
         Error::BufferTooSmall { needed: 4242 },
-        Error::CiphertextTooShort,
+        Error::Truncated,
         Error::InputTooLong,
         Error::NonceExhausted,
         Error::Entropy,

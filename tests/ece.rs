@@ -573,13 +573,13 @@ fn short_header_is_rejected() {
     for cut in 0..26 {
         assert_eq!(
             ece::decrypt(&IKM, &body[..cut]),
-            Err(Error::HeaderTooShort),
+            Err(Error::Truncated),
             "cut {cut}"
         );
         let (released, err) = decode_stepwise(&IKM, &body[..cut], 2);
         assert!(released.is_empty());
         let err = err.expect("an error");
-        assert_eq!(ours(&err), Some(Error::HeaderTooShort), "cut {cut}");
+        assert_eq!(ours(&err), Some(Error::Truncated), "cut {cut}");
         assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
     }
     // Header only: no record at all.
@@ -621,14 +621,14 @@ fn non_zero_padding_is_rejected() {
 #[test]
 fn last_record_marked_not_last_is_rejected() {
     let body = raw_body(&IKM, &SALT, 64, b"", &[b"abc\x01"]);
-    assert_rejected(&body, Error::LastRecordNotMarked, b"");
+    assert_rejected(&body, Error::Truncated, b"");
     // A body cut at a record boundary: the records before are released.
     let data = plaintext(47 * 3 + 10, 5);
     let body = ece::encrypt(&IKM, &SALT, b"", 64, &data).unwrap();
     for records in 1..=3 {
         assert_rejected(
             &body[..21 + 64 * records],
-            Error::LastRecordNotMarked,
+            Error::Truncated,
             &data[..47 * (records - 1)],
         );
     }
@@ -978,7 +978,7 @@ fn display_texts_name_the_problem() {
         Error::RecordSizeTooSmall.to_string(),
         "record size below 18 bytes"
     );
-    assert!(Error::LastRecordNotMarked.to_string().contains("truncated"));
+    assert!(Error::Truncated.to_string().contains("truncated"));
     assert!(Error::DataAfterLastRecord.to_string().contains("after"));
     assert!(Error::KeyIdTooLong.to_string().contains("255"));
     assert_eq!(

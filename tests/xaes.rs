@@ -481,22 +481,22 @@ fn bad_input_is_a_typed_error() {
     for len in 0..TAG_LEN {
         assert_eq!(
             key.decrypt(&nonce, b"", &vec![0; len]),
-            Err(Error::CiphertextTooShort)
+            Err(Error::Truncated)
         );
         assert_eq!(
             key.decrypt_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
-            Err(Error::CiphertextTooShort)
+            Err(Error::Truncated)
         );
     }
     for len in 0..TAG_LEN + XNONCE_LEN {
         assert_eq!(
             key.decrypt_nonce_appended(b"", &vec![0; len]),
-            Err(Error::CiphertextTooShort),
+            Err(Error::Truncated),
             "{len}"
         );
         assert_eq!(
             key.decrypt_nonce_appended_to(b"", &vec![0; len], &mut [0; 64]),
-            Err(Error::CiphertextTooShort),
+            Err(Error::Truncated),
             "{len}"
         );
     }
@@ -801,19 +801,19 @@ fn kc_api_lengths_generated_nonces_and_key_state() {
     for len in 0..KC_TAG_LEN {
         assert_eq!(
             key.decrypt(&nonce, b"", &vec![0; len]),
-            Err(Error::CiphertextTooShort),
+            Err(Error::Truncated),
             "{len}"
         );
         assert_eq!(
             key.decrypt_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
-            Err(Error::CiphertextTooShort),
+            Err(Error::Truncated),
             "{len}"
         );
     }
     for len in 0..KC_TAG_LEN + XNONCE_LEN {
         assert_eq!(
             key.decrypt_nonce_appended(b"", &vec![0; len]),
-            Err(Error::CiphertextTooShort),
+            Err(Error::Truncated),
             "{len}"
         );
     }

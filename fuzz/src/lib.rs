@@ -164,7 +164,7 @@ const FILL: u8 = 0xa5;
 /// API promises, whatever the bytes:
 ///
 /// - no panic (libFuzzer reports one);
-/// - an input shorter than a tag (plus nonce) is `CiphertextTooShort`, any other
+/// - an input shorter than a tag (plus nonce) is `Truncated`, any other
 ///   failure is `Authentication`;
 /// - on failure the plaintext area of the output is all zero, and `decrypt_to`
 ///   never writes past it;
@@ -244,10 +244,10 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
             );
             Some(plaintext)
         }
-        Err(Error::CiphertextTooShort) => {
+        Err(Error::Truncated) => {
             assert!(
                 data.len() < min,
-                "CiphertextTooShort for {} bytes",
+                "Truncated for {} bytes",
                 data.len()
             );
             None

@@ -264,7 +264,7 @@ enum ReaderState {
 /// let mut decoder = ece::Reader::new(&[3; 16], cut);
 /// let mut partial = Vec::new();
 /// let err = decoder.read_to_end(&mut partial).unwrap_err();
-/// assert_eq!(err.get_ref().and_then(|e| e.downcast_ref::<Error>()), Some(&Error::LastRecordNotMarked));
+/// assert_eq!(err.get_ref().and_then(|e| e.downcast_ref::<Error>()), Some(&Error::Truncated));
 /// # Ok(()) }
 /// ```
 pub struct Reader<R: Read> {
@@ -424,7 +424,7 @@ impl<R: Read> Reader<R> {
     /// Reads and parses the header, then derives the key.
     fn read_header(&mut self) -> io::Result<()> {
         if self.fill(HEADER_LEN)? {
-            return self.fail(Error::HeaderTooShort);
+            return self.fail(Error::Truncated);
         }
         // The record size is checked here, with only the fixed header read:
         // nothing sized by it is allocated or read before.
@@ -433,7 +433,7 @@ impl<R: Read> Reader<R> {
             Err(e) => return self.fail(e),
         };
         if self.fill(header.len())? {
-            return self.fail(Error::HeaderTooShort);
+            return self.fail(Error::Truncated);
         }
         let ReaderState::Header { ikm } = &self.state else {
             return Ok(());

@@ -479,7 +479,7 @@ fn unpad(plaintext: &[u8], last: bool) -> Result<usize, Error> {
         .ok_or(Error::MissingDelimiter)?;
     match (plaintext[at], last) {
         (LAST_DELIMITER, true) | (DELIMITER, false) => Ok(at),
-        (DELIMITER, true) => Err(Error::LastRecordNotMarked),
+        (DELIMITER, true) => Err(Error::Truncated),
         (LAST_DELIMITER, false) => Err(Error::DataAfterLastRecord),
         _ => Err(Error::InvalidPadding),
     }
@@ -494,7 +494,7 @@ mod tests {
         assert_eq!(unpad(b"ab\x02", true), Ok(2));
         assert_eq!(unpad(b"ab\x01\0\0", false), Ok(2));
         assert_eq!(unpad(b"\x02\0", true), Ok(0));
-        assert_eq!(unpad(b"ab\x01", true), Err(Error::LastRecordNotMarked));
+        assert_eq!(unpad(b"ab\x01", true), Err(Error::Truncated));
         assert_eq!(unpad(b"ab\x02", false), Err(Error::DataAfterLastRecord));
         assert_eq!(unpad(b"ab\x03\0", true), Err(Error::InvalidPadding));
         assert_eq!(unpad(b"\0\0\0", true), Err(Error::MissingDelimiter));

@@ -111,7 +111,7 @@ impl<K: Deref<Target: Aead>> Opening<K> {
         last: bool,
     ) -> Result<usize, Error> {
         let Some(text_len) = sealed.len().checked_sub(K::Target::TAG_LEN) else {
-            return Err(self.fail(Error::CiphertextTooShort));
+            return Err(self.fail(Error::Truncated));
         };
         let mut decryptor = match core::mem::replace(&mut self.state, State::Done) {
             State::Segments(decryptor) => decryptor,
@@ -150,7 +150,7 @@ impl<K: Deref<Target: Aead>> Opening<K> {
 /// (`text_len` is `sealed.len() − A::TAG_LEN`, so the tag converts.)
 fn split_tag<A: Aead>(sealed: &mut [u8], text_len: usize) -> Result<(&mut [u8], A::Tag), Error> {
     let (text, tag_bytes) = sealed.split_at_mut(text_len);
-    let tag = A::Tag::try_from(tag_bytes).map_err(|_| Error::CiphertextTooShort)?;
+    let tag = A::Tag::try_from(tag_bytes).map_err(|_| Error::Truncated)?;
     Ok((text, tag))
 }
 
@@ -277,7 +277,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
                 return Ok(());
             }
             match read_checked(&mut self.inner, missing) {
-                Ok(0) => return Err(self.fail(Error::CiphertextTooShort)),
+                Ok(0) => return Err(self.fail(Error::Truncated)),
                 Ok(n) => self.opening.header_received(n).map_err(io::Error::from)?,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
@@ -499,9 +499,7 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
         match self.opening.state {
             State::Failed(error) => return Err(io::Error::from(error)),
             State::Header { .. } => {
-                return Err(io::Error::from(
-                    self.opening.fail(Error::CiphertextTooShort),
-                ));
+                return Err(io::Error::from(self.opening.fail(Error::Truncated)));
             }
             State::Segments(_) | State::Done => {}
         }
