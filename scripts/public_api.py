@@ -14,6 +14,12 @@ implementation written in this crate (not the compiler's auto-trait and
 blanket ones). Signatures are not listed: a renamed, added or removed item
 is what this catches, so that each is a deliberate change of the committed
 list.
+
+Both modes also fail if a listed item's rustdoc has no example (a fenced
+code block): every module, type, trait, function, method, constant, static
+and associated item of the crate's trait. Fields, enum variants and the
+members of trait implementations are exempt (the type's, or the trait's,
+documentation covers them).
 """
 import difflib
 import json
@@ -29,6 +35,12 @@ def main():
     index, paths = doc["index"], doc["paths"]
     get = lambda i: index.get(str(i))
     lines, seen = set(), set()
+    # Listed items whose rustdoc has no example.
+    no_example = set()
+
+    def need_example(item, path):
+        if "```" not in (item.get("docs") or ""):
+            no_example.add(path)
 
     def add_impls(owner_path, impl_ids):
         for impl_id in impl_ids:
@@ -51,6 +63,7 @@ def main():
                 m = get(member)
                 if m is not None and m.get("visibility") == "public" and m.get("name"):
                     lines.add(f"{kind_of(m)} {owner_path}::{m['name']}")
+                    need_example(m, f"{owner_path}::{m['name']}")
 
     def walk(item_id, prefix, rename=None):
         item = get(item_id)
@@ -79,6 +92,7 @@ def main():
             return
         seen.add((item_id, path))
         lines.add(f"{kind} {path}")
+        need_example(item, path)
         if kind == "module":
             for child in body["items"]:
                 walk(child, path)
@@ -94,15 +108,24 @@ def main():
                     continue
                 label = {"struct": "field", "enum": "variant"}.get(kind, kind_of(m))
                 lines.add(f"{label} {path}::{m['name']}")
+                if kind == "trait":
+                    need_example(m, f"{path}::{m['name']}")
             if kind != "trait":
                 add_impls(path, body.get("impls", []))
 
     walk(doc["root"], "")
     out = "\n".join(sorted(lines)) + "\n"
+    if no_example:
+        sys.stderr.write(
+            "public-api: these public items have no example in their rustdoc:\n"
+            + "".join(f"  {p}\n" for p in sorted(no_example))
+        )
     args = sys.argv[2:]
     if args and args[0] == "--write":
         open(args[1], "w").write(out)
         print(f"public-api: {len(lines)} items written to {args[1]}")
+        if no_example:
+            sys.exit(1)
     elif args and args[0] == "--check":
         want = open(args[1]).read()
         if want != out:
@@ -113,7 +136,9 @@ def main():
                 "public-api: the public items differ from the committed list; if the change is "
                 "deliberate, run `bash scripts/public-api.sh --write` and commit the list"
             )
-        print(f"public-api: {len(lines)} items, as {args[1]} lists")
+        if no_example:
+            sys.exit("public-api: every public item needs an example")
+        print(f"public-api: {len(lines)} items, as {args[1]} lists, each with an example")
     else:
         sys.stdout.write(out)
 

@@ -11,10 +11,30 @@ use crate::error::Error;
 use crate::inout::InOut;
 use crate::placement::{KeySlot, Placed};
 
-/// A 128-bit authentication tag.
+/// A 128-bit authentication tag: what the detached calls return and take.
+///
+/// ```
+/// use hardware_aead::{Aead, Tag, aes_gcm::Aes128Gcm};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Aes128Gcm::new(&[1; 16])?;
+/// let mut buffer = *b"in place";
+/// let tag: Tag = key.encrypt_in_place_detached(&[2; 12], b"", &mut buffer)?;
+/// key.decrypt_in_place_detached(&[2; 12], b"", &mut buffer, &tag)?;
+/// assert_eq!(&buffer, b"in place");
+/// # Ok(()) }
+/// ```
 pub type Tag = [u8; 16];
 
-/// The length of a [`Tag`] in bytes.
+/// The length of a [`Tag`] in bytes: what a seal adds to the plaintext (for
+/// every key type but `KcXaes256Gcm`, whose `Aead::TAG_LEN` is 48).
+///
+/// ```
+/// use hardware_aead::{Aead, TAG_LEN, aes_gcm::Aes128Gcm};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let key = Aes128Gcm::new(&[1; 16])?;
+/// assert_eq!(key.encrypt(&[2; 12], b"", b"five!")?.len(), 5 + TAG_LEN);
+/// # Ok(()) }
+/// ```
 pub const TAG_LEN: usize = 16;
 
 pub use crate::nonce::{NONCE_LEN, Nonce};
@@ -61,7 +81,14 @@ pub(crate) mod sealed;
 /// - tags are compared in constant time;
 /// - no input makes a method panic.
 pub trait Aead: sealed::Core + Send + Sync {
-    /// The key length in bytes.
+    /// The key length in bytes: 16 for the AES-128 types, 32 for the others.
+    ///
+    /// ```
+    /// use hardware_aead::{Aead, Error, aes_gcm::{Aes128Gcm, Aes256Gcm}};
+    /// assert_eq!((Aes128Gcm::KEY_LEN, Aes256Gcm::KEY_LEN), (16, 32));
+    /// let short = [7u8; Aes256Gcm::KEY_LEN - 1];
+    /// assert_eq!(Aes256Gcm::new_from_slice(&short).err(), Some(Error::InvalidKeyLength));
+    /// ```
     const KEY_LEN: usize;
 
     /// The nonce length in bytes: 12, or 24 for XAES-256-GCM.

@@ -29,11 +29,22 @@ use zeroize::Zeroize;
 ///
 /// SP 800-38D §5.2.1.1: len(P) ≤ 2^39 − 256 bits, that is 2^36 − 32 bytes. It is
 /// also the most the 32-bit block counter can cover: 2^32 − 2 blocks follow J0.
+///
+/// ```
+/// use hardware_aead::aes_gcm::MAX_PLAINTEXT_LEN;
+/// assert_eq!(MAX_PLAINTEXT_LEN, ((1u64 << 32) - 2) * 16); // 64 GiB less 32 bytes
+/// ```
 pub const MAX_PLAINTEXT_LEN: u64 = (1 << 36) - 32;
 
 /// The longest additional authenticated data GCM allows, in bytes.
 ///
 /// SP 800-38D §5.2.1.1: len(A) ≤ 2^64 − 1 bits, that is at most 2^61 − 1 bytes.
+///
+/// ```
+/// use hardware_aead::{Error, aes_gcm::{check_lengths, MAX_AAD_LEN}};
+/// assert_eq!(check_lengths(MAX_AAD_LEN, 0), Ok(()));
+/// assert_eq!(check_lengths(MAX_AAD_LEN + 1, 0), Err(Error::InputTooLong));
+/// ```
 pub const MAX_AAD_LEN: u64 = (1 << 61) - 1;
 
 const _: () = assert!(MAX_PLAINTEXT_LEN == ((1 << 32) - 2) * 16);

@@ -32,9 +32,21 @@ use crate::inout::InOut;
 use crate::key::SivKey;
 
 /// The longest plaintext AES-GCM-SIV allows, in bytes: RFC 8452 §6, P_MAX = 2^36.
+///
+/// ```
+/// use hardware_aead::{Error, aes_gcm_siv::{check_lengths, MAX_PLAINTEXT_LEN}};
+/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN), Ok(()));
+/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN + 1), Err(Error::InputTooLong));
+/// ```
 pub const MAX_PLAINTEXT_LEN: u64 = 1 << 36;
 
 /// The longest AAD AES-GCM-SIV allows, in bytes: RFC 8452 §6, A_MAX = 2^36.
+///
+/// ```
+/// use hardware_aead::{Error, aes_gcm_siv::{check_lengths, MAX_AAD_LEN}};
+/// assert_eq!(check_lengths(MAX_AAD_LEN, 0), Ok(()));
+/// assert_eq!(check_lengths(MAX_AAD_LEN + 1, 0), Err(Error::InputTooLong));
+/// ```
 pub const MAX_AAD_LEN: u64 = 1 << 36;
 
 // The 32-bit block counter covers 2^32 blocks = 2^36 bytes: it never repeats.

@@ -51,12 +51,44 @@ use crate::backend::{Tier, keystream};
 use crate::error::Error;
 
 /// Output bytes after which the generator reseeds from the operating system.
+///
+/// ```
+/// use hardware_aead::random::{self, KEYSTREAM_MAX, RESEED_BYTES};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// // A reseed falls between the pieces of a long request, never inside one.
+/// assert_eq!(RESEED_BYTES % KEYSTREAM_MAX as u64, 0);
+/// let mut generator = random::Generator::new()?;
+/// generator.fill(&mut vec![0u8; 2 * KEYSTREAM_MAX])?;
+/// # Ok(()) }
+/// ```
 pub const RESEED_BYTES: u64 = 1 << 26;
 
-/// Requests after which the generator reseeds from the operating system.
+/// Requests after which the generator reseeds from the operating system,
+/// whatever their sizes.
+///
+/// ```
+/// use hardware_aead::random::{self, RESEED_REQUESTS};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let mut generator = random::Generator::new()?;
+/// for _ in 0..1000 {
+///     generator.nonce_12()?; // one request each
+/// }
+/// assert!(1000 < RESEED_REQUESTS);
+/// # Ok(()) }
+/// ```
 pub const RESEED_REQUESTS: u64 = 1 << 20;
 
 /// Bytes of keystream produced per refill and served to small requests.
+///
+/// ```
+/// use hardware_aead::random::{self, BUFFER};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// let mut generator = random::Generator::new()?;
+/// let (a, b) = (generator.key_32()?, generator.key_32()?); // two small requests
+/// assert!(2 * 32 <= BUFFER);
+/// assert_ne!(*a, *b);
+/// # Ok(()) }
+/// ```
 pub const BUFFER: usize = 256;
 
 /// The most output one key produces before it is replaced: a longer request
@@ -66,6 +98,16 @@ pub const BUFFER: usize = 256;
 /// counter from 0, two blocks for the next key, so one key's counter never
 /// comes near 2^32: one keystream of 2^36 bytes or more would wrap it and
 /// repeat its output.
+///
+/// ```
+/// use hardware_aead::random::{self, KEYSTREAM_MAX};
+/// # fn main() -> Result<(), hardware_aead::Error> {
+/// // Longer than one key's keystream: served in pieces, none of them repeated.
+/// let mut out = vec![0u8; KEYSTREAM_MAX + 64];
+/// random::fill(&mut out)?;
+/// assert_ne!(out[..64], out[KEYSTREAM_MAX..]);
+/// # Ok(()) }
+/// ```
 pub const KEYSTREAM_MAX: usize = 1 << 20;
 
 // Counter blocks per keystream: the next key (2) and the output, far below 2^32.

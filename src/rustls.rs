@@ -662,6 +662,12 @@ pub static TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: SupportedCipherSuite =
 
 /// This module's suites, TLS 1.3 first, AES-256 before AES-128 in each
 /// version (the order of rustls's own providers).
+///
+/// ```
+/// use hardware_aead::rustls::{ALL_CIPHER_SUITES, TLS13_AES_256_GCM_SHA384};
+/// assert_eq!(ALL_CIPHER_SUITES.len(), 6);
+/// assert_eq!(ALL_CIPHER_SUITES[0].suite(), TLS13_AES_256_GCM_SHA384.suite());
+/// ```
 pub static ALL_CIPHER_SUITES: &[SupportedCipherSuite] = &[
     TLS13_AES_256_GCM_SHA384,
     TLS13_AES_128_GCM_SHA256,
