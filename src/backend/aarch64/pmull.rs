@@ -11,11 +11,12 @@
 //!
 //! - `PMULL` multiplies the low 64-bit lanes of two registers into a 128-bit
 //!   product, `PMULL2` the high lanes, in the same bit order as PCLMULQDQ
-//!   (bit i of the lane is the coefficient of x^i). The cross terms take the
-//!   data block with its halves swapped (`EXT #8`), so the four products of a
-//!   block are `PMULL`/`PMULL2` of (block, power) and of (swapped block, power).
-//! - `swap` (exchange the 64-bit halves) is `EXT #8` of a register with itself;
-//!   shifts by 64 bits are `EXT #8` with a zero register.
+//!   (bit i of the lane is the coefficient of x^i). The cross terms take one
+//!   operand with its halves swapped (`EXT #8`), so the four products of a
+//!   block are `PMULL`/`PMULL2` of (block, power) and of (block, swapped
+//!   power) — or of the swapped block, in the hash-only loops.
+//! - `swap` (exchange the 64-bit halves) is `EXT #8` of a register with
+//!   itself.
 
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
@@ -294,13 +295,9 @@ armv8_aes! {
         acc.mid = veorq_u8(acc.mid, clmul_hi(a_swapped, b));
     }
 
-    /// `V · x^-128 mod p` for the accumulated V: steps 1 and 2 of
-    /// `clmul.rs`, with `mid` added in step 1's result rather than into the
-    /// halves first. Step 1 on `lo` clears its low 64 bits and divides by
-    /// x^64, which leaves `hi·x^64 + M` with `M = mid + swap(lo) + lo0·c`;
-    /// step 2 gives `hi + swap(M) + M0·c`. Two multiplies, two swaps and two
-    /// three-way XORs ([`xor3`]), where shifting `mid` into both halves
-    /// first took two more `EXT`s and two more XORs.
+    /// `V · x^-128 mod p` for the accumulated V (steps 1 and 2 of
+    /// `clmul.rs`): two multiplies, two swaps and two three-way XORs
+    /// ([`xor3`]).
     #[inline]
     pub(crate) fn reduce<const EOR3: bool>(v: Unreduced) -> uint8x16_t {
         let c = vreinterpretq_u8_u64(vdupq_n_u64(0xc200_0000_0000_0000));

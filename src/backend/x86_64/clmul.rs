@@ -16,15 +16,18 @@
 //!
 //! **Reduction by x^128.** Write p = x^128 + c·x^64 + 1 with c = x^63 + x^62 +
 //! x^57 (the 64-bit constant `0xc200_0000_0000_0000`). For the 256-bit value
-//! V = H·x^128 + L with L = L1·x^64 + L0:
+//! V = hi·x^128 + mid·x^64 + lo with lo = lo1·x^64 + lo0:
 //!
-//! 1. V + L0·p ≡ V (mod p) and its low 64 bits are L0 + L0 = 0. Dividing by x^64:
-//!    V·x^-64 ≡ H·x^64 + M with M = (L1 + L0·x^64) + L0·c, that is
-//!    `M = swap(L) ^ clmul(L0, c)` where `swap` exchanges the 64-bit halves.
+//! 1. V + lo0·p ≡ V (mod p) and its low 64 bits are lo0 + lo0 = 0. Dividing
+//!    by x^64: V·x^-64 ≡ hi·x^64 + M with M = mid + (lo1 + lo0·x^64) +
+//!    lo0·c, that is `M = mid ^ swap(lo) ^ clmul(lo0, c)` where `swap`
+//!    exchanges the 64-bit halves.
 //! 2. The same step on M = M1·x^64 + M0:
-//!    V·x^-128 ≡ H + swap(M) ^ clmul(M0, c).
+//!    V·x^-128 ≡ hi + swap(M) ^ clmul(M0, c).
 //!
-//! Two PCLMULQDQs and a few XORs; the result has degree < 128, fully reduced.
+//! Two PCLMULQDQs, two swaps and four XORs (two three-way XORs where the
+//! tier has them), and `mid` is never shifted; the result has degree < 128,
+//! fully reduced.
 //!
 //! **GHASH from POLYVAL.** RFC 8452 Appendix A: GHASH(H, X1, …, Xn) =
 //! ByteReverse(POLYVAL(mulX_POLYVAL(ByteReverse(H)), ByteReverse(X1), …,
@@ -76,13 +79,12 @@ aesni_clmul! {
     pub(crate) fn reduce(v: Unreduced) -> __m128i {
         let c = _mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64);
         // Fold `mid` into the halves: L = lo + mid·x^64, H = hi + mid·x^-64.
-        let l = _mm_xor_si128(v.lo, _mm_slli_si128::<8>(v.mid));
-        let h = _mm_xor_si128(v.hi, _mm_srli_si128::<8>(v.mid));
-        // Step 1: M = swap(L) ^ clmul(L0, c).
-        let m = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(l), _mm_clmulepi64_si128::<0x00>(l, c));
-        // Step 2: H + swap(M) ^ clmul(M0, c).
-        let r = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(m), _mm_clmulepi64_si128::<0x00>(m, c));
-        _mm_xor_si128(h, r)
+        // Step 1: M = mid ^ swap(lo) ^ clmul(lo0, c).
+        let lo_folded = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(v.lo), _mm_clmulepi64_si128::<0x00>(v.lo, c));
+        let m = _mm_xor_si128(v.mid, lo_folded);
+        // Step 2: hi ^ swap(M) ^ clmul(M0, c).
+        let m_folded = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(m), _mm_clmulepi64_si128::<0x00>(m, c));
+        _mm_xor_si128(v.hi, m_folded)
     }
 
     /// `dot(a, b)`: one reduced field product.

@@ -181,11 +181,11 @@ vaes_avx2! {
     #[inline]
     fn reduce2(v: Unreduced) -> __m256i {
         let c = _mm256_set1_epi64x(0xc200_0000_0000_0000_u64 as i64);
-        let l = _mm256_xor_si256(v.lo, _mm256_bslli_epi128::<8>(v.mid));
-        let h = _mm256_xor_si256(v.hi, _mm256_bsrli_epi128::<8>(v.mid));
-        let m = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(l), _mm256_clmulepi64_epi128::<0x00>(l, c));
-        let r = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(m), _mm256_clmulepi64_epi128::<0x00>(m, c));
-        _mm256_xor_si256(h, r)
+        let lo_folded =
+            _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(v.lo), _mm256_clmulepi64_epi128::<0x00>(v.lo, c));
+        let m = _mm256_xor_si256(v.mid, lo_folded);
+        let m_folded = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(m), _mm256_clmulepi64_epi128::<0x00>(m, c));
+        _mm256_xor_si256(v.hi, m_folded)
     }
 
     /// The sum of the two lanes.

@@ -248,10 +248,12 @@ vaes_avx512! {
     #[inline]
     fn reduce4(v: Unreduced) -> __m512i {
         let c = _mm512_set1_epi64(0xc200_0000_0000_0000_u64 as i64);
-        let l = _mm512_xor_si512(v.lo, _mm512_bslli_epi128::<8>(v.mid));
-        let h = _mm512_xor_si512(v.hi, _mm512_bsrli_epi128::<8>(v.mid));
-        let m = _mm512_xor_si512(_mm512_shuffle_epi32::<0x4e>(l), _mm512_clmulepi64_epi128::<0x00>(l, c));
-        _mm512_ternarylogic_epi64::<0x96>(h, _mm512_shuffle_epi32::<0x4e>(m), _mm512_clmulepi64_epi128::<0x00>(m, c))
+        let m = _mm512_ternarylogic_epi64::<0x96>(
+            v.mid,
+            _mm512_shuffle_epi32::<0x4e>(v.lo),
+            _mm512_clmulepi64_epi128::<0x00>(v.lo, c),
+        );
+        _mm512_ternarylogic_epi64::<0x96>(v.hi, _mm512_shuffle_epi32::<0x4e>(m), _mm512_clmulepi64_epi128::<0x00>(m, c))
     }
 
     /// The sum of the four lanes.
