@@ -47,8 +47,8 @@ pub(super) const GROUP: usize = 128;
 /// them; `$acc` is added to `$x[0]`), two blocks' products added at once
 /// (`pmull::mul_acc2`: the `EOR3` path where `$eor3` says so; `$hk` holds
 /// the plain path's Karatsuba factors, [`power_pair_factors`]). Evaluates
-/// to the eight blocks after their last `AESE` (the last round key and the
-/// data are XORed by the caller, in one `xor3`) and the new, reduced
+/// to the eight blocks after their last `AESE` (the caller XORs in the last
+/// round key and the data: [`xor_last_round`]) and the new, reduced
 /// accumulator.
 ///
 /// Where `$swapped` (GCM on the EOR3 path) the blocks come with their halves
@@ -196,9 +196,11 @@ pub(super) use xor_and_hash_tail;
 /// (`ADD`, `REV`, `STR`), on the integer and store pipes, which the loops
 /// leave idle. Built in registers, each block took a vector `ADD` and a
 /// `REV32`: 16 of a group's ~330 vector operations (BoringSSL's 2026 kernels
-/// build theirs with scalar instructions too). A group's rounds separate
-/// each store from the load that reads it, so the load does not wait on a
-/// store in flight.
+/// build theirs with scalar instructions too). A group's rounds lie between
+/// each store and the load that reads it: a 16-byte load cannot take its
+/// bytes from a 4-byte store still in flight, so the layout counts on the
+/// store having reached the cache by then (reasoned, not measured: no
+/// aarch64 machine has run this).
 #[repr(C, align(16))]
 pub(super) struct CounterGroup {
     blocks: [[u8; 16]; 8],
