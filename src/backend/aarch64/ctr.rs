@@ -379,22 +379,15 @@ armv8_aes! {
         acc
     }
 
-    /// Reads the group at `offset`, XORs the keystream, writes it, and returns the
-    /// output as the stitched loops hash it ([`for_group_hash`]).
+    /// Reads the group at `offset`, XORs the keystream, writes it, and returns
+    /// the output.
     #[inline]
-    fn xor_group<const GCM: bool, const EOR3: bool>(
-        data: &mut InOut<'_>,
-        offset: usize,
-        ks: &[uint8x16_t; 8],
-    ) -> [uint8x16_t; 8] {
+    fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
         let mut c: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
         for (c, k) in c.iter_mut().zip(ks) {
             *c = veorq_u8(*c, *k);
         }
         store_blocks_to(data.output::<GROUP>(offset), &c);
-        for c in c.iter_mut() {
-            *c = for_group_hash::<GCM, EOR3>(*c);
-        }
         c
     }
 
@@ -449,7 +442,10 @@ armv8_aes! {
         let mut counters = counter_group::<GCM>(ctr);
         let mut ks = next_counter_group::<GCM>(&mut counters);
         encrypt_blocks_inline!(rk, &mut ks);
-        let mut prev = xor_group::<GCM, EOR3>(data, start, &ks);
+        let mut prev = xor_group(data, start, &ks);
+        for p in prev.iter_mut() {
+            *p = for_group_hash::<GCM, EOR3>(*p);
+        }
         let mut offset = start + GROUP;
         while offset < bulk {
             let blocks = next_counter_group::<GCM>(&mut counters);
@@ -531,7 +527,7 @@ armv8_aes! {
         while offset < bulk {
             let mut ks = next_counter_group::<GCM>(&mut counters);
             encrypt_blocks_inline!(rk, &mut ks);
-            xor_group::<GCM, false>(data, offset, &ks);
+            xor_group(data, offset, &ks);
             offset += GROUP;
         }
         *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
