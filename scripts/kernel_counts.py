@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Per-kernel instruction counts of two builds of scripts/ct-probe, side by side.
+
+    kernel_counts.py BEFORE.s AFTER.s [--tolerance 0.03]
+
+BEFORE.s and AFTER.s are `objdump -d --no-show-raw-insn -C` of the probe built
+with v0 symbol names (scripts/kernel-counts.sh makes both). For every kernel
+entry point that scripts/ct_check.py requires (the key schedules, each tier's
+GCM and GCM-SIV seal and open for both key sizes, XAES's pieces) it prints, in
+each build, the instructions of the entry point and of every crate function it
+reaches by direct calls (what a call runs, wherever LLVM drew the function
+boundaries), and among them the AES rounds and carry-less multiplies.
+
+A refactoring that should change no kernel (issue 29's "proof nothing got
+slower") keeps every entry point's AES and multiply counts and its instruction
+count within the tolerance; the script exits 1 where one does not, or where an
+entry point is missing from either build. It proves the machine code's size
+and instruction mix, not its speed: `examples/compare` alternated does that.
+"""
+
+import re
+import sys
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from ct_check import AES_ANY, CLMUL, FUNC_RE, INSN_RE, REQUIRED  # noqa: E402
+
+CRATE = "hardware_aead::"
+CALL = re.compile(r"^call\s+[0-9a-f]+ <(.*)>$")
+
+
+def functions(path):
+    """Function name -> (instruction count, aes, clmul, names it calls)."""
+    out, cur = {}, None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = FUNC_RE.match(line.rstrip("\n"))
+            if m:
+                cur = [0, 0, 0, set()]
+                out[m.group(2)] = cur
+                continue
+            m = INSN_RE.match(line.rstrip("\n")) if cur is not None else None
+            if not m:
+                continue
+            body = m.group(2).strip()
+            if not body or body.startswith("(bad)"):
+                continue
+            mnemonic = body.split()[0]
+            cur[0] += 1
+            cur[1] += bool(AES_ANY.match(mnemonic))
+            cur[2] += bool(CLMUL.match(mnemonic))
+            c = CALL.match(body)
+            if c and c.group(1).startswith(CRATE):
+                cur[3].add(c.group(1))
+    return out
+
+
+def reach(funcs, root):
+    """(instructions, aes, clmul, functions) over `root` and what it calls."""
+    seen, todo = set(), [root]
+    while todo:
+        f = todo.pop()
+        if f in seen or f not in funcs:
+            continue
+        seen.add(f)
+        todo.extend(funcs[f][3])
+    return (
+        sum(funcs[f][0] for f in seen),
+        sum(funcs[f][1] for f in seen),
+        sum(funcs[f][2] for f in seen),
+        len(seen),
+    )
+
+
+def entry_points(funcs):
+    """name -> the entry points ct_check.py requires, as found in `funcs`."""
+    found = {}
+    for pattern, why in REQUIRED:
+        for name in funcs:
+            if name.startswith(CRATE) and re.search(pattern, name):
+                found[name] = why
+    return found
+
+
+def main():
+    args = sys.argv[1:]
+    tolerance = 0.03
+    if "--tolerance" in args:
+        i = args.index("--tolerance")
+        tolerance = float(args[i + 1])
+        del args[i : i + 2]
+    before, after = functions(args[0]), functions(args[1])
+    names = sorted(set(entry_points(before)) | set(entry_points(after)))
+    bad = 0
+    print(f"{'entry point':<72} {'insns before':>12} {'after':>7} {'ratio':>6}  aes b/a   clmul b/a")
+    for name in names:
+        short = name[len(CRATE):]
+        if name not in before or name not in after:
+            print(f"{short:<72} missing from the {'before' if name not in before else 'after'} build")
+            bad += 1
+            continue
+        b, a = reach(before, name), reach(after, name)
+        ratio = a[0] / b[0]
+        flag = ""
+        if b[1] != a[1] or b[2] != a[2] or abs(ratio - 1) > tolerance:
+            flag = "  <-- changed"
+            bad += 1
+        print(f"{short:<72} {b[0]:>12} {a[0]:>7} {ratio:>6.3f}  {b[1]:>3}/{a[1]:<3}  {b[2]:>3}/{a[2]:<3}{flag}")
+    total_b = sum(reach(before, n)[0] for n in names if n in before)
+    total_a = sum(reach(after, n)[0] for n in names if n in after)
+    print(f"{'all entry points (a function reached from two counts twice)':<72} {total_b:>12} {total_a:>7} {total_a / max(total_b, 1):>6.3f}")
+    if bad:
+        print(f"kernel-counts: {bad} entry point(s) changed beyond ±{tolerance:.0%} or in their AES/multiply count")
+        sys.exit(1)
+    print(f"kernel-counts: every entry point within ±{tolerance:.0%}, AES and multiply counts unchanged")
+
+
+if __name__ == "__main__":
+    main()
