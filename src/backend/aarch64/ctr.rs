@@ -51,6 +51,21 @@ pub(super) const GROUP: usize = 128;
 /// round key and the data: [`xor_last_round`]) and the new, reduced
 /// accumulator.
 ///
+/// The group runs as two halves of four blocks, one after the other, each
+/// with two pairs of multiplies among its rounds (after its second and its
+/// fifth). In llvm-mca's Neoverse N1 model, which runs the plain path, the
+/// 128-entry reorder buffer is full most cycles and V0 alone runs `AESE`,
+/// `AESMC` and `PMULL`: with eight-block rounds, the multiplies LLVM moved
+/// to the top of the loop issued first and the rounds queued behind them;
+/// in halves, AES-256-GCM seal went from 31.14 / 18.63 to 31.01 / 18.01
+/// cycles a block (open 30.89 / 18.01 → 30.76 / 18.51, which the shift
+/// reduction then brought to 30.39 / 17.76; `scripts/aarch64-model.sh`).
+/// On N2, V1 and V2 (the EOR3 path) the halves model the same or up to 1 %
+/// faster. Four blocks still hide a round's latency on every modelled core.
+///
+/// The plain path reduces by shifts (`pmull::reduce_by_shifts`), the EOR3
+/// path with two multiplies (`pmull::reduce`).
+///
 /// Where `$swapped` (GCM on the EOR3 path) the blocks come with their halves
 /// swapped: the powers are taken swapped too, `acc` is swapped to match, and
 /// the sum's low and high products exchanged before the reduction
@@ -64,7 +79,7 @@ pub(super) const GROUP: usize = 128;
 macro_rules! aes_hash_group {
     ($eor3:ident, $swapped:expr; $rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr, $hk:expr) => {{
         use $crate::backend::aarch64::aes::round;
-        use $crate::backend::aarch64::pmull::{karatsuba_finished, mul_acc2, mul2_first, reduce, swap};
+        use $crate::backend::aarch64::pmull::{karatsuba_finished, mul_acc2, mul2_first, reduce, reduce_by_shifts, swap};
         let (rk, x, h_given, hk): (&[_], &[_; 8], &[_; 8], &[_; 4]) = ($rk, $x, $h, $hk);
         let mut h = *h_given;
         let mut acc = $acc;
@@ -74,24 +89,31 @@ macro_rules! aes_hash_group {
             }
             acc = swap(acc);
         }
-        let mut blocks: [_; 8] = $blocks;
-        // ROUND_KEYS - 2 >= 9 AESE+AESMC rounds (the callers assert ROUND_KEYS >= 11): after
-        // every second of the first eight, two blocks' multiplies.
+        let blocks: [_; 8] = $blocks;
+        // ROUND_KEYS - 2 >= 9 AESE+AESMC rounds (the callers assert
+        // ROUND_KEYS >= 11), then one AESE. Blocks 7 and 6 (by H^1, H^2) are
+        // multiplied first, down to blocks 1 and 0 (by H^7, H^8): block 0
+        // waits on `acc`, so it comes last. Written out, round by round: as
+        // loops, LLVM kept them loops once the multiplies held `asm!` blocks
+        // (`pmull::clmul_lo`), which its unrolling threshold prices high.
         let nk = rk.len();
-        // Blocks 7 and 6 (by H^1, H^2) first, down to blocks 1 and 0 (by H^7,
-        // H^8): block 0 waits on `acc`, so it comes last. Written out, round
-        // by round: as loops, LLVM kept them loops once the multiplies held
-        // `asm!` blocks (`pmull::clmul_lo`), which its unrolling threshold
-        // prices high.
-        $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, 8; 0 1);
+        let mut a = [blocks[0], blocks[1], blocks[2], blocks[3]];
+        let mut b = [blocks[4], blocks[5], blocks[6], blocks[7]];
+        $crate::backend::aarch64::ctr::round_if_below!(a, rk, nk - 2; 0 1);
         let mut w = mul2_first::<$eor3>(x[7], h[0], x[6], h[1], hk[0]);
-        $crate::backend::aarch64::ctr::rounds_and_multiply!($eor3; blocks, rk, w, x, h, hk; 2 4);
-        $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, 8; 6 7);
+        $crate::backend::aarch64::ctr::round_if_below!(a, rk, nk - 2; 2 3 4);
+        mul_acc2::<$eor3>(&mut w, x[5], h[2], x[4], h[3], hk[1]);
+        $crate::backend::aarch64::ctr::round_if_below!(a, rk, nk - 2; 5 6 7 8 9 10 11 12);
+        for v in a.iter_mut() {
+            *v = vaeseq_u8(*v, rk[nk - 2]);
+        }
+        $crate::backend::aarch64::ctr::round_if_below!(b, rk, nk - 2; 0 1);
+        mul_acc2::<$eor3>(&mut w, x[3], h[4], x[2], h[5], hk[2]);
+        $crate::backend::aarch64::ctr::round_if_below!(b, rk, nk - 2; 2 3 4);
         mul_acc2::<$eor3>(&mut w, x[1], h[6], veorq_u8(x[0], acc), h[7], hk[3]);
-        // Rounds 8..nk − 2: one for AES-128, five for AES-256.
-        $crate::backend::aarch64::ctr::round_if_below!(blocks, rk, nk - 2; 8 9 10 11 12);
-        for b in blocks.iter_mut() {
-            *b = vaeseq_u8(*b, rk[nk - 2]);
+        $crate::backend::aarch64::ctr::round_if_below!(b, rk, nk - 2; 5 6 7 8 9 10 11 12);
+        for v in b.iter_mut() {
+            *v = vaeseq_u8(*v, rk[nk - 2]);
         }
         if !$eor3 {
             w = karatsuba_finished(w);
@@ -99,25 +121,10 @@ macro_rules! aes_hash_group {
         if $swapped {
             w = w.halves_exchanged();
         }
-        (blocks, reduce::<$eor3>(w))
+        let reduced = if $eor3 { reduce::<$eor3>(w) } else { reduce_by_shifts(w) };
+        ([a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]], reduced)
     }};
 }
-
-/// Rounds `r` and `r + 1` of `$blocks`, then the multiplies of `$x[7 − r]` by
-/// `$h[r]` and of `$x[6 − r]` by `$h[r + 1]` into `$w`, for each listed `r`:
-/// [`aes_hash_group`]'s first rounds, written out.
-macro_rules! rounds_and_multiply {
-    ($eor3:ident; $blocks:ident, $rk:ident, $w:ident, $x:ident, $h:ident, $hk:ident; $($r:literal)*) => {$(
-        for b in $blocks.iter_mut() {
-            *b = round(*b, $rk[$r]);
-        }
-        for b in $blocks.iter_mut() {
-            *b = round(*b, $rk[$r + 1]);
-        }
-        mul_acc2::<$eor3>(&mut $w, $x[7 - $r], $h[$r], $x[6 - $r], $h[$r + 1], $hk[$r / 2]);
-    )*};
-}
-pub(super) use rounds_and_multiply;
 
 /// Round `i` of `$blocks` for each listed `i` below `$end` (a constant once
 /// inlined, so the conditions fold away).

@@ -230,6 +230,23 @@ mod tests {
     }
 
     #[test]
+    fn shift_reduction_matches_polyval_dot() {
+        use super::super::pmull::mul_reduced_by_shifts;
+        let _t = token();
+        let mut pairs: Vec<(Block, Block)> = (0..64u8)
+            .map(|seed| (block(seed), block(seed.wrapping_mul(7).wrapping_add(1))))
+            .collect();
+        // Every bit of both halves set: the shifts' carries across lanes.
+        pairs.push(([0xff; 16], [0xff; 16]));
+        pairs.push(([0xff; 16], block(9)));
+        for (a, b) in pairs {
+            // SAFETY: `token()` proved the tier's features are present.
+            let got = unsafe { store(mul_reduced_by_shifts(load(&a), load(&b))) };
+            assert_eq!(got, model::polyval_dot(&a, &b), "{a:02x?} · {b:02x?}");
+        }
+    }
+
+    #[test]
     fn mul_x_matches_the_model() {
         let _t = token();
         for seed in 0..64u8 {

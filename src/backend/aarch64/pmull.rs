@@ -17,6 +17,11 @@
 //!   power) — or of the swapped block, in the hash-only loops.
 //! - `swap` (exchange the 64-bit halves) is `EXT #8` of a register with
 //!   itself.
+//! - The stitched loops' plain path (CPUs without FEAT_SHA3) reduces with
+//!   shifts instead of the two multiplies by `c` ([`reduce_by_shifts`]): a
+//!   product by `c`'s three terms is three shifted copies, and on those
+//!   cores the shifts run on the vector pipe that the AES rounds and `PMULL`
+//!   leave free.
 
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
@@ -305,12 +310,47 @@ armv8_aes! {
         xor3::<EOR3>(v.hi, swap(m), clmul_lo(m, c))
     }
 
+    /// [`reduce`] with its two multiplies by `c` done by shifts, for the
+    /// stitched loops' plain path (CPUs without FEAT_SHA3, N1 in the model).
+    /// There `PMULL` and `AESE` share one pipe (V0), which the rounds keep
+    /// busy, while the shifts run on the other (V1, which has room): the
+    /// reduction's two `PMULL`s become six `USHL`s, two `DUP`s and four
+    /// `EOR`s ([`mul_c_by_shifts`]).
+    #[inline]
+    pub(crate) fn reduce_by_shifts(v: Unreduced) -> uint8x16_t {
+        let m = veorq_u8(veorq_u8(v.mid, swap(v.lo)), mul_c_by_shifts(v.lo));
+        veorq_u8(veorq_u8(v.hi, swap(m)), mul_c_by_shifts(m))
+    }
+
+    /// `clmul_lo(x, c)`, the 128-bit product of the low lane x0 of `x` by
+    /// `c = x^63 + x^62 + x^57`, as shifts: x0 · x^k is `x0 << k` in the low
+    /// lane and `x0 >> (64 − k)` in the high lane. `x0` goes to both lanes
+    /// (`DUP`), and one `USHL` per term shifts lane 0 left by k and lane 1
+    /// right by 64 − k (a negative count shifts right).
+    #[inline]
+    fn mul_c_by_shifts(x: uint8x16_t) -> uint8x16_t {
+        let x0 = vdupq_laneq_u64::<0>(vreinterpretq_u64_u8(x));
+        let by = |k: i64| vcombine_s64(vcreate_s64(k as u64), vcreate_s64((k - 64) as u64));
+        let terms = [vshlq_u64(x0, by(63)), vshlq_u64(x0, by(62)), vshlq_u64(x0, by(57))];
+        vreinterpretq_u8_u64(veorq_u64(veorq_u64(terms[0], terms[1]), terms[2]))
+    }
+
     /// `dot(a, b)`: one reduced field product.
     #[inline]
     pub(crate) fn mul(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
         let mut w = unreduced_zero();
         mul_acc(&mut w, a, b);
         reduce::<false>(w)
+    }
+
+    /// [`mul`] with [`reduce_by_shifts`]: the tests hold both reductions to
+    /// the model.
+    #[cfg(test)]
+    #[inline]
+    pub(crate) fn mul_reduced_by_shifts(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+        let mut w = unreduced_zero();
+        mul_acc(&mut w, a, b);
+        reduce_by_shifts(w)
     }
 
     /// mulX_POLYVAL(h) = h · x mod p (RFC 8452 Appendix A), in constant time:
