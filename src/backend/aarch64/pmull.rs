@@ -21,7 +21,8 @@
 //!   shifts instead of the two multiplies by `c` ([`reduce_by_shifts`]): a
 //!   product by `c`'s three terms is three shifted copies, and on those
 //!   cores the shifts run on the vector pipe that the AES rounds and `PMULL`
-//!   leave free.
+//!   leave free. Only that product by the public constant `c` is shifts:
+//!   every product of data and key is still `PMULL`.
 
 use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
