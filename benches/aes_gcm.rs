@@ -9,8 +9,8 @@
 //!
 //! | library | seal entry: call | open entry: call |
 //! |---|---|---|
-//! | this crate, one entry per tier | `hardware-aead/avx512`, `/avx2`, `/aesni`: `encrypt_in_place_detached` | the same names: `decrypt_to` from `ciphertext \|\| tag` into a separate buffer |
-//! | this crate, default tier | | `hardware-aead+copy`: copy the ciphertext into the buffer, then `decrypt_in_place_detached` |
+//! | this crate, one entry per tier | `hardware-aead/avx512`, `/avx2`, `/aesni`: `seal_in_place_detached` | the same names: `open_to` from `ciphertext \|\| tag` into a separate buffer |
+//! | this crate, default tier | | `hardware-aead+copy`: copy the ciphertext into the buffer, then `open_in_place_detached` |
 //! | ring 0.17 | `ring`: `seal_in_place_separate_tag` | `ring+copy`: copy, then `open_in_place_separate_tag` |
 //! | aws-lc-rs 1.19 | `aws-lc-rs`: `seal_in_place_separate_tag` | `aws-lc-rs`: `open_separate_gather` from the ciphertext and tag into a separate buffer |
 //! | aes-gcm 0.11 | `aes-gcm`: `AeadInOut::encrypt_inout_detached` | `aes-gcm+copy`: copy, then `AeadInOut::decrypt_inout_detached` |
@@ -21,7 +21,7 @@
 //! constructors (ring and aws-lc-rs: `LessSafeKey::new(UnboundKey::new(..))`).
 //! | hardware | `limit-vaes512`, `limit-vaes256`, `limit-aesni`: AES-CTR keystream XORed into the buffer, no GHASH (16 KiB and 1 MiB only) | the same |
 //!
-//! A tier entry appears only if `Aead::with_backend` accepts that tier on this
+//! A tier entry appears only if `AeadKey::with_backend` accepts that tier on this
 //! CPU (the skipped ones are printed), a limit only if the CPU has its
 //! instructions.
 //!
@@ -58,7 +58,7 @@ use std::hint::black_box;
 
 use aes_gcm::aead::{AeadInOut, KeyInit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hardware_aead::{Aead, Nonce, Tag};
+use hardware_aead::{AeadKey, Tag};
 use ring::aead::{AES_128_GCM, AES_256_GCM, Aad, LessSafeKey, UnboundKey};
 
 use common::{AAD, Keys, NONCE, SIZES, plaintext};
@@ -100,7 +100,7 @@ fn aes_gcm(c: &mut Criterion) {
 }
 
 /// Benchmarks one variant: `Hw` is this crate's key type, `Rc` RustCrypto's.
-fn bench_variant<Hw: Aead<Nonce = Nonce, Tag = Tag>, Rc: AeadInOut + KeyInit>(
+fn bench_variant<Hw: AeadKey<Nonce = [u8; 12], Tag = Tag>, Rc: AeadInOut + KeyInit>(
     c: &mut Criterion,
     variant: Variant,
 ) {
@@ -126,7 +126,7 @@ fn bench_variant<Hw: Aead<Nonce = Nonce, Tag = Tag>, Rc: AeadInOut + KeyInit>(
         for (entry, hw) in &hw.tiers {
             group.bench_function(*entry, |b| {
                 b.iter(|| {
-                    hw.encrypt_in_place_detached(
+                    hw.seal_in_place_detached(
                         black_box(&NONCE),
                         black_box(AAD),
                         black_box(&mut buffer),
@@ -197,14 +197,13 @@ fn bench_variant<Hw: Aead<Nonce = Nonce, Tag = Tag>, Rc: AeadInOut + KeyInit>(
 
         for (entry, hw) in &hw.tiers {
             // Once, outside the timing: every tier must agree with ring both ways.
-            let ours = hw.encrypt(&NONCE, AAD, &plaintext(size)).expect("seal");
+            let ours = hw.seal(&NONCE, AAD, &plaintext(size)).expect("seal");
             assert!(
                 ours == sealed,
                 "{name}: {entry} seal differs from ring at {size} bytes"
             );
             buffer.fill(0);
-            hw.decrypt_to(&NONCE, AAD, &sealed, &mut buffer)
-                .expect("open");
+            hw.open_to(&NONCE, AAD, &sealed, &mut buffer).expect("open");
             assert!(
                 buffer == plaintext(size),
                 "{name}: {entry} open is wrong at {size} bytes"
@@ -212,7 +211,7 @@ fn bench_variant<Hw: Aead<Nonce = Nonce, Tag = Tag>, Rc: AeadInOut + KeyInit>(
 
             group.bench_function(*entry, |b| {
                 b.iter(|| {
-                    hw.decrypt_to(
+                    hw.open_to(
                         black_box(&NONCE),
                         black_box(AAD),
                         black_box(&sealed),
@@ -226,7 +225,7 @@ fn bench_variant<Hw: Aead<Nonce = Nonce, Tag = Tag>, Rc: AeadInOut + KeyInit>(
             group.bench_function("hardware-aead+copy", |b| {
                 b.iter(|| {
                     buffer.copy_from_slice(black_box(ciphertext));
-                    hw.decrypt_in_place_detached(
+                    hw.open_in_place_detached(
                         black_box(&NONCE),
                         black_box(AAD),
                         &mut buffer,

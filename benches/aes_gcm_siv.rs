@@ -9,12 +9,12 @@
 //!
 //! | library | seal entry: call | open entry: call |
 //! |---|---|---|
-//! | this crate, one entry per tier | `hardware-aead/avx512`, `/avx2`, `/aesni`: `encrypt_in_place_detached` | the same names: `decrypt_to` from `ciphertext \|\| tag` into a separate buffer |
+//! | this crate, one entry per tier | `hardware-aead/avx512`, `/avx2`, `/aesni`: `seal_in_place_detached` | the same names: `open_to` from `ciphertext \|\| tag` into a separate buffer |
 //! | aws-lc-rs 1.19 | `aws-lc-rs`: `seal_in_place_separate_tag` | `aws-lc-rs`: `open_separate_gather` from the ciphertext and tag into a separate buffer |
 //! | aes-gcm-siv 0.12 | `aes-gcm-siv`: `AeadInOut::encrypt_inout_detached` | `aes-gcm-siv+copy`: copy, then `AeadInOut::decrypt_inout_detached` |
-//! | this crate's AES-GCM, default tier | `hardware-aead-gcm`: `encrypt_in_place_detached` | `hardware-aead-gcm`: `decrypt_to` |
+//! | this crate's AES-GCM, default tier | `hardware-aead-gcm`: `seal_in_place_detached` | `hardware-aead-gcm`: `open_to` |
 //!
-//! A tier entry appears only if `Aead::with_backend` accepts that tier on this
+//! A tier entry appears only if `AeadKey::with_backend` accepts that tier on this
 //! CPU (the skipped ones are printed). `hardware-aead-gcm` shows what the
 //! nonce-misuse resistance costs: GCM-SIV reads the plaintext twice (POLYVAL,
 //! then counter mode) and pays a key derivation per message.
@@ -43,7 +43,7 @@ use std::hint::black_box;
 
 use aes_gcm_siv::aead::{AeadInOut, KeyInit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hardware_aead::{Aead, Nonce};
+use hardware_aead::AeadKey;
 
 use common::{AAD, Keys, NONCE, SIZES, plaintext};
 
@@ -83,7 +83,11 @@ fn aes_gcm_siv(c: &mut Criterion) {
 
 /// Benchmarks one variant: `Hw` is this crate's GCM-SIV key type, `Gcm` its
 /// AES-GCM key type of the same size, `Rc` RustCrypto's GCM-SIV.
-fn bench_variant<Hw: Aead<Nonce = Nonce>, Gcm: Aead<Nonce = Nonce>, Rc: AeadInOut + KeyInit>(
+fn bench_variant<
+    Hw: AeadKey<Nonce = [u8; 12]>,
+    Gcm: AeadKey<Nonce = [u8; 12]>,
+    Rc: AeadInOut + KeyInit,
+>(
     c: &mut Criterion,
     variant: Variant,
 ) {
@@ -105,7 +109,7 @@ fn bench_variant<Hw: Aead<Nonce = Nonce>, Gcm: Aead<Nonce = Nonce>, Rc: AeadInOu
         for (entry, hw) in &hw.tiers {
             group.bench_function(*entry, |b| {
                 b.iter(|| {
-                    hw.encrypt_in_place_detached(
+                    hw.seal_in_place_detached(
                         black_box(&NONCE),
                         black_box(AAD),
                         black_box(&mut buffer),
@@ -138,7 +142,7 @@ fn bench_variant<Hw: Aead<Nonce = Nonce>, Gcm: Aead<Nonce = Nonce>, Rc: AeadInOu
         if let Some(gcm) = &gcm {
             group.bench_function("hardware-aead-gcm", |b| {
                 b.iter(|| {
-                    gcm.encrypt_in_place_detached(
+                    gcm.seal_in_place_detached(
                         black_box(&NONCE),
                         black_box(AAD),
                         black_box(&mut buffer),
@@ -167,14 +171,13 @@ fn bench_variant<Hw: Aead<Nonce = Nonce>, Gcm: Aead<Nonce = Nonce>, Rc: AeadInOu
         for (entry, hw) in &hw.tiers {
             // Once, outside the timing: every tier must agree with aes-gcm-siv
             // both ways.
-            let ours = hw.encrypt(&NONCE, AAD, &plaintext(size)).expect("seal");
+            let ours = hw.seal(&NONCE, AAD, &plaintext(size)).expect("seal");
             assert!(
                 ours == sealed,
                 "{name}: {entry} seal differs from aes-gcm-siv at {size} bytes"
             );
             buffer.fill(0);
-            hw.decrypt_to(&NONCE, AAD, &sealed, &mut buffer)
-                .expect("open");
+            hw.open_to(&NONCE, AAD, &sealed, &mut buffer).expect("open");
             assert!(
                 buffer == plaintext(size),
                 "{name}: {entry} open is wrong at {size} bytes"
@@ -182,7 +185,7 @@ fn bench_variant<Hw: Aead<Nonce = Nonce>, Gcm: Aead<Nonce = Nonce>, Rc: AeadInOu
 
             group.bench_function(*entry, |b| {
                 b.iter(|| {
-                    hw.decrypt_to(
+                    hw.open_to(
                         black_box(&NONCE),
                         black_box(AAD),
                         black_box(&sealed),
@@ -218,10 +221,10 @@ fn bench_variant<Hw: Aead<Nonce = Nonce>, Gcm: Aead<Nonce = Nonce>, Rc: AeadInOu
             })
         });
         if let Some(gcm) = &gcm {
-            let gcm_sealed = gcm.encrypt(&NONCE, AAD, &plaintext(size)).expect("seal");
+            let gcm_sealed = gcm.seal(&NONCE, AAD, &plaintext(size)).expect("seal");
             group.bench_function("hardware-aead-gcm", |b| {
                 b.iter(|| {
-                    gcm.decrypt_to(
+                    gcm.open_to(
                         black_box(&NONCE),
                         black_box(AAD),
                         black_box(&gcm_sealed),

@@ -7,9 +7,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use hardware_aead::TAG_LEN;
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::random::Generator;
-use hardware_aead::{Aead, TAG_LEN};
 use ring::rand::{SecureRandom, SystemRandom};
 
 fn sizes(c: &mut Criterion) {
@@ -48,17 +48,17 @@ fn generated_nonce_sealing(c: &mut Criterion) {
     let plaintext = [0u8; 16];
     let mut out = [0u8; 16 + TAG_LEN + 12];
     let mut group = c.benchmark_group("seal-16B/AES-256-GCM");
-    group.bench_function("explicit nonce (encrypt_to)", |b| {
+    group.bench_function("explicit nonce (seal_to)", |b| {
         b.iter(|| {
-            key.encrypt_to(black_box(&[1; 12]), b"", black_box(&plaintext), &mut out)
+            key.seal_to(black_box(&[1; 12]), b"", black_box(&plaintext), &mut out)
                 .unwrap()
         })
     });
     group.bench_function(
-        "generated nonce (encrypt_nonce_appended_generated_to)",
+        "generated nonce (seal_with_generated_nonce_appended_to)",
         |b| {
             b.iter(|| {
-                key.encrypt_nonce_appended_generated_to(b"", black_box(&plaintext), &mut out)
+                key.seal_with_generated_nonce_appended_to(b"", black_box(&plaintext), &mut out)
                     .unwrap()
             })
         },

@@ -5,8 +5,8 @@
 //! Groups `stream/write/<call size>` and `stream/read/<call size>`, for call
 //! sizes of 64 B, 1 KiB, 8 KiB and 1 MiB (the sizes of the `write` and `read`
 //! calls, not of the segments). Each group has the adapter's entry and the
-//! one-shot entry (`aes-256-gcm-64k`: `encrypt_in_place_detached`, or
-//! `decrypt_to` for read), so one run gives the ratio the target is
+//! one-shot entry (`aes-256-gcm-64k`: `seal_in_place_detached`, or
+//! `open_to` for read), so one run gives the ratio the target is
 //! stated in (≥ 0.90× the one-shot rate at 64 KiB segments). Every group
 //! reports throughput in plaintext bytes.
 //!
@@ -26,7 +26,6 @@ use std::hint::black_box;
 use std::io::{Read, Write};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hardware_aead::Aead;
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::stream::{Reader, Writer};
 use hardware_aead::xaes_gcm::Xaes256Gcm;
@@ -46,7 +45,7 @@ fn stream(c: &mut Criterion) {
     let sealed = writer.finish().expect("writing to a Vec");
     let one_shot: Vec<Vec<u8>> = pt
         .chunks(SEGMENT)
-        .map(|m| gcm.encrypt(&NONCE, b"", m).expect("seal"))
+        .map(|m| gcm.seal(&NONCE, b"", m).expect("seal"))
         .collect();
 
     for call in CALL_SIZES {
@@ -66,7 +65,7 @@ fn stream(c: &mut Criterion) {
             b.iter(|| {
                 for message in buffer.chunks_mut(SEGMENT) {
                     black_box(
-                        gcm.encrypt_in_place_detached(&NONCE, b"", message)
+                        gcm.seal_in_place_detached(&NONCE, b"", message)
                             .expect("seal"),
                     );
                 }
@@ -91,7 +90,7 @@ fn stream(c: &mut Criterion) {
         group.bench_function("aes-256-gcm-64k", |b| {
             b.iter(|| {
                 for (sealed, out) in one_shot.iter().zip(out.chunks_mut(SEGMENT)) {
-                    gcm.decrypt_to(&NONCE, b"", black_box(sealed), out)
+                    gcm.open_to(&NONCE, b"", black_box(sealed), out)
                         .expect("open");
                 }
             })

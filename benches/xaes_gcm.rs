@@ -9,11 +9,11 @@
 //!
 //! | library | seal entry: call | open entry: call |
 //! |---|---|---|
-//! | this crate, one entry per tier | `hardware-aead/avx512`, `/avx2`, `/aesni`: `encrypt_in_place_detached` | the same names: `decrypt_to` from `ciphertext \|\| tag` into a separate buffer |
+//! | this crate, one entry per tier | `hardware-aead/avx512`, `/avx2`, `/aesni`: `seal_in_place_detached` | the same names: `open_to` from `ciphertext \|\| tag` into a separate buffer |
 //! | xaes-256-gcm 0.1 | `xaes-256-gcm`: `AeadInOut::encrypt_inout_detached` in place | `xaes-256-gcm+copy`: copy, then `AeadInOut::decrypt_inout_detached` in place |
-//! | this crate's AES-256-GCM, default tier | `hardware-aead-aes256gcm`: `encrypt_in_place_detached` | `hardware-aead-aes256gcm`: `decrypt_to` |
+//! | this crate's AES-256-GCM, default tier | `hardware-aead-aes256gcm`: `seal_in_place_detached` | `hardware-aead-aes256gcm`: `open_to` |
 //!
-//! A tier entry appears only if `Aead::with_backend` accepts that tier on this
+//! A tier entry appears only if `AeadKey::with_backend` accepts that tier on this
 //! CPU (the skipped ones are printed). `hardware-aead-aes256gcm` shows what
 //! the 192-bit nonce costs: XAES-256-GCM derives an AES-256 key and its GHASH
 //! key per message, a fixed cost that shows at 16 bytes and fades by 16 KiB.
@@ -40,7 +40,6 @@ mod common;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hardware_aead::Aead;
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::xaes_gcm::Xaes256Gcm;
 use xaes_256_gcm::aead::{AeadInOut, KeyInit};
@@ -75,11 +74,11 @@ fn xaes_gcm(c: &mut Criterion) {
         };
         for (entry, key) in &hw.tiers {
             assert!(
-                key.encrypt(&XNONCE, AAD, &pt).expect("seal") == expected,
+                key.seal(&XNONCE, AAD, &pt).expect("seal") == expected,
                 "{NAME} {entry}: seal differs from xaes-256-gcm at {size} bytes"
             );
             assert!(
-                key.decrypt(&XNONCE, AAD, &expected).expect("open") == pt,
+                key.open(&XNONCE, AAD, &expected).expect("open") == pt,
                 "{NAME} {entry}: open at {size} bytes"
             );
         }
@@ -90,7 +89,7 @@ fn xaes_gcm(c: &mut Criterion) {
         for (entry, key) in &hw.tiers {
             group.bench_function(*entry, |b| {
                 b.iter(|| {
-                    key.encrypt_in_place_detached(
+                    key.seal_in_place_detached(
                         black_box(&XNONCE),
                         black_box(AAD),
                         black_box(&mut buffer),
@@ -112,7 +111,7 @@ fn xaes_gcm(c: &mut Criterion) {
         if let Some(gcm) = &gcm {
             group.bench_function("hardware-aead-aes256gcm", |b| {
                 b.iter(|| {
-                    gcm.encrypt_in_place_detached(
+                    gcm.seal_in_place_detached(
                         black_box(&NONCE),
                         black_box(AAD),
                         black_box(&mut buffer),
@@ -129,7 +128,7 @@ fn xaes_gcm(c: &mut Criterion) {
         for (entry, key) in &hw.tiers {
             group.bench_function(*entry, |b| {
                 b.iter(|| {
-                    key.decrypt_to(
+                    key.open_to(
                         black_box(&XNONCE),
                         black_box(AAD),
                         black_box(&expected),
@@ -154,10 +153,10 @@ fn xaes_gcm(c: &mut Criterion) {
             })
         });
         if let Some(gcm) = &gcm {
-            let gcm_sealed = gcm.encrypt(&NONCE, AAD, &pt).expect("seal");
+            let gcm_sealed = gcm.seal(&NONCE, AAD, &pt).expect("seal");
             group.bench_function("hardware-aead-aes256gcm", |b| {
                 b.iter(|| {
-                    gcm.decrypt_to(
+                    gcm.open_to(
                         black_box(&NONCE),
                         black_box(AAD),
                         black_box(&gcm_sealed),

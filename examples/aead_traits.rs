@@ -51,11 +51,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         sealed.len()
     );
 
-    // The crate's own constructor says why it failed (here it does not), and
-    // its keys work with every `aead` trait.
-    let key = <Aes256Gcm as hardware_aead::Aead>::new(&key)?;
-    println!("backend: {}", hardware_aead::Aead::backend(&key));
-    round_trip(&key, 3, b"built by hardware_aead::Aead::new")?;
+    // The crate's own constructor (an inherent method: it wins over
+    // `KeyInit::new`) says why it failed (here it does not), and its keys
+    // work with every `aead` trait.
+    let key = Aes256Gcm::new(&key)?;
+    println!("backend: {}", key.backend());
+    round_trip(&key, 3, b"built by Aes256Gcm::new")?;
 
     // A forgery: refused, and the in-place buffer holds no plaintext.
     let nonce = Nonce::<Aes256Gcm>::default();

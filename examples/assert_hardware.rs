@@ -13,7 +13,7 @@ use std::process::exit;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::Xaes256Gcm;
-use hardware_aead::{Aead, Backend, Error, Nonce};
+use hardware_aead::{AeadKey, Backend, Error};
 
 /// Every backend, fastest x86_64 tier first.
 const BACKENDS: [Backend; 4] = [
@@ -101,12 +101,12 @@ fn main() {
 
 /// Reports what `new` selected, and checks one seal against `expected` (hex).
 /// Returns whether both worked.
-fn check<K: Aead<Nonce = Nonce>>(name: &str, key: Result<K, Error>, expected: &str) -> bool {
+fn check<K: AeadKey<Nonce = [u8; 12]>>(name: &str, key: Result<K, Error>, expected: &str) -> bool {
     check_with(name, key, &[0; 12], &[0; 16], expected)
 }
 
 /// [`check`] with a chosen nonce and plaintext.
-fn check_with<K: Aead>(
+fn check_with<K: AeadKey>(
     name: &str,
     key: Result<K, Error>,
     nonce: &K::Nonce,
@@ -126,7 +126,7 @@ fn check_with<K: Aead>(
         key.backend(),
         key.backend()
     );
-    match key.encrypt(nonce, b"", plaintext) {
+    match key.seal(nonce, b"", plaintext) {
         Ok(sealed) if hex(&sealed) == expected => {
             println!("{name} known answer: ok");
             true

@@ -20,10 +20,10 @@
 //! and `ece` (RFC 8188 against one-shot AES-128-GCM,
 //! `benches/ece.rs`'s entries, record sizes default 4096,65536); `sizes` is a comma-separated list
 //! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
-//! one call (seal is `encrypt_in_place_detached` or the peer's equivalent, empty
+//! one call (seal is `seal_in_place_detached` or the peer's equivalent, empty
 //! AAD; setup is `new` + drop) and, for this crate's entries, the ratio to the
 //! fastest peer's median (below 1 = faster than every peer). Each size runs
-//! seal, then open (`decrypt_to` here; ring copies the ciphertext back and
+//! seal, then open (`open_to` here; ring copies the ciphertext back and
 //! opens in place, having no out-of-place open; aws-lc-rs
 //! `open_separate_gather`).
 
@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Backend, Nonce};
+use hardware_aead::{AeadKey, Backend};
 
 /// The sizes of the seal cases, in bytes, unless the command line names others.
 const SIZES: [usize; 7] = [16, 256, 1024, 1500, 4096, 16384, 65536];
@@ -113,8 +113,8 @@ fn run(title: &str, bytes: usize, rounds: usize, entries: &mut [Entry<'_>]) {
 
 /// The seal entries of this crate for key type `K`: every tier the CPU has,
 /// and `new()`'s choice.
-fn hw_seal_entries<'a, K: Aead<Nonce = Nonce> + 'a>(
-    key: &K::KeyBytes,
+fn hw_seal_entries<'a, K: AeadKey<Nonce = [u8; 12]> + 'a>(
+    key: &K::Key,
     buf: &'a std::cell::RefCell<Vec<u8>>,
 ) -> Vec<Entry<'a>> {
     let mut entries = Vec::new();
@@ -126,7 +126,7 @@ fn hw_seal_entries<'a, K: Aead<Nonce = Nonce> + 'a>(
         call: Box::new(move || {
             black_box(
                 default
-                    .encrypt_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
+                    .seal_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
                     .unwrap(),
             );
         }),
@@ -138,7 +138,7 @@ fn hw_seal_entries<'a, K: Aead<Nonce = Nonce> + 'a>(
                 peer: false,
                 call: Box::new(move || {
                     black_box(
-                        k.encrypt_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
+                        k.seal_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
                             .unwrap(),
                     );
                 }),
@@ -181,7 +181,7 @@ macro_rules! ring_like_seal {
     }};
 }
 
-fn seal_cases<K: Aead<Nonce = Nonce>>(
+fn seal_cases<K: AeadKey<Nonce = [u8; 12]>>(
     title: &str,
     key: &[u8],
     ring_alg: Option<&'static ring::aead::Algorithm>,
@@ -189,7 +189,7 @@ fn seal_cases<K: Aead<Nonce = Nonce>>(
     rounds: usize,
     sizes: &[usize],
 ) {
-    let key_bytes = K::KeyBytes::try_from(key).ok().expect("key length");
+    let key_bytes = K::Key::try_from(key).ok().expect("key length");
     for &size in sizes {
         let buf = std::cell::RefCell::new(vec![0x5a_u8; size]);
         let mut entries = hw_seal_entries::<K>(&key_bytes, &buf);
@@ -208,12 +208,12 @@ fn seal_cases<K: Aead<Nonce = Nonce>>(
     }
 }
 
-/// The open entries of `size` bytes: this crate's `decrypt_to` on every tier
+/// The open entries of `size` bytes: this crate's `open_to` on every tier
 /// (out of place), ring's in-place open after copying the ciphertext back (it
 /// has no out-of-place open), aws-lc-rs's `open_separate_gather` (out of
 /// place). Every entry of this crate checks once that it recovers the
 /// plaintext.
-fn open_case<K: Aead<Nonce = Nonce>>(
+fn open_case<K: AeadKey<Nonce = [u8; 12]>>(
     title: &str,
     key: &[u8],
     ring_alg: Option<&'static ring::aead::Algorithm>,
@@ -221,10 +221,10 @@ fn open_case<K: Aead<Nonce = Nonce>>(
     rounds: usize,
     size: usize,
 ) {
-    let key_bytes = K::KeyBytes::try_from(key).ok().expect("key length");
+    let key_bytes = K::Key::try_from(key).ok().expect("key length");
     let plaintext = vec![0x5a_u8; size];
     let default = K::new(&key_bytes).expect("a supported CPU");
-    let sealed = default.encrypt(&NONCE, b"", &plaintext).expect("seal");
+    let sealed = default.seal(&NONCE, b"", &plaintext).expect("seal");
     let (ciphertext, tag) = sealed.split_at(size);
     let out = std::cell::RefCell::new(vec![0u8; size]);
     let mut keys: Vec<(String, K)> =
@@ -236,7 +236,7 @@ fn open_case<K: Aead<Nonce = Nonce>>(
     }
     let mut entries = Vec::new();
     for (name, k) in keys {
-        k.decrypt_to(&NONCE, b"", &sealed, &mut out.borrow_mut())
+        k.open_to(&NONCE, b"", &sealed, &mut out.borrow_mut())
             .expect("open");
         assert!(*out.borrow() == plaintext, "{name}: open is wrong");
         let (sealed, out) = (&sealed, &out);
@@ -245,7 +245,7 @@ fn open_case<K: Aead<Nonce = Nonce>>(
             peer: false,
             call: Box::new(move || {
                 black_box(
-                    k.decrypt_to(&NONCE, b"", sealed, &mut out.borrow_mut())
+                    k.open_to(&NONCE, b"", sealed, &mut out.borrow_mut())
                         .unwrap(),
                 );
             }),
@@ -291,7 +291,7 @@ fn open_case<K: Aead<Nonce = Nonce>>(
     );
 }
 
-/// Rejecting a forgery: this crate's `decrypt_to` of a genuine message
+/// Rejecting a forgery: this crate's `open_to` of a genuine message
 /// (entry `genuine`, counted as the "peer", so each ratio is a time over the
 /// genuine open's) and of the same message with one tag bit flipped
 /// (`forged`: the open fails and wipes what it wrote), and the forged open of
@@ -311,7 +311,7 @@ fn forged_cases(rounds: usize, sizes: &[usize]) {
     }
 }
 
-fn forged_case<K: Aead<Nonce = Nonce, KeyBytes = [u8; 32]>>(
+fn forged_case<K: AeadKey<Nonce = [u8; 12], Key = [u8; 32]>>(
     title: &str,
     ring_alg: Option<&'static ring::aead::Algorithm>,
     aws_alg: &'static aws_lc_rs::aead::Algorithm,
@@ -320,7 +320,7 @@ fn forged_case<K: Aead<Nonce = Nonce, KeyBytes = [u8; 32]>>(
 ) {
     let key = [1u8; 32];
     let k = K::new(&key).expect("a supported CPU");
-    let sealed = k.encrypt(&NONCE, b"", &vec![0x5a_u8; size]).expect("seal");
+    let sealed = k.seal(&NONCE, b"", &vec![0x5a_u8; size]).expect("seal");
     let mut forged = sealed.clone();
     forged[size] ^= 1;
     let out = std::cell::RefCell::new(vec![0u8; size]);
@@ -331,7 +331,7 @@ fn forged_case<K: Aead<Nonce = Nonce, KeyBytes = [u8; 32]>>(
             peer: true,
             call: Box::new(move || {
                 black_box(
-                    k.decrypt_to(&NONCE, b"", sealed, &mut out.borrow_mut())
+                    k.open_to(&NONCE, b"", sealed, &mut out.borrow_mut())
                         .unwrap(),
                 );
             }),
@@ -340,7 +340,7 @@ fn forged_case<K: Aead<Nonce = Nonce, KeyBytes = [u8; 32]>>(
             name: "forged".into(),
             peer: false,
             call: Box::new(move || {
-                let result = k.decrypt_to(&NONCE, b"", forged, &mut out.borrow_mut());
+                let result = k.open_to(&NONCE, b"", forged, &mut out.borrow_mut());
                 assert!(black_box(result).is_err());
             }),
         },
@@ -398,8 +398,8 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
         let mut entries = Vec::new();
         let mut keys = vec![(
             "hw-xaes/new".to_string(),
-            // Named: with the `aead` feature, `KeyInit::new` applies too.
-            <Xaes256Gcm as Aead>::new(&key).expect("a supported CPU"),
+            // The inherent `new`: it wins over `KeyInit::new` (feature `aead`).
+            Xaes256Gcm::new(&key).expect("a supported CPU"),
         )];
         for (name, backend) in TIERS {
             if let Ok(k) = Xaes256Gcm::with_backend(&key, backend) {
@@ -412,19 +412,19 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
                 peer: false,
                 call: Box::new(move || {
                     black_box(
-                        k.encrypt_in_place_detached(&xnonce, b"", &mut buf.borrow_mut())
+                        k.seal_in_place_detached(&xnonce, b"", &mut buf.borrow_mut())
                             .unwrap(),
                     );
                 }),
             });
         }
-        let gcm = <Aes256Gcm as Aead>::new(&key).expect("a supported CPU");
+        let gcm = Aes256Gcm::new(&key).expect("a supported CPU");
         entries.push(Entry {
             name: "aes-256-gcm".into(),
             peer: true,
             call: Box::new(move || {
                 black_box(
-                    gcm.encrypt_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
+                    gcm.seal_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
                         .unwrap(),
                 );
             }),
@@ -450,8 +450,8 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
     }
 }
 
-/// KC-XAES-256-GCM seal and open (`encrypt_in_place_detached`,
-/// `decrypt_in_place_detached` on a copy of the ciphertext) on every tier
+/// KC-XAES-256-GCM seal and open (`seal_in_place_detached`,
+/// `open_in_place_detached` on a copy of the ciphertext) on every tier
 /// and `new`'s, beside this crate's XAES-256-GCM (entry `xaes`, counted as
 /// the "peer", so the ratio printed is the commitment's cost: KC's time over
 /// XAES's for the same message, same tier `new` picks).
@@ -465,7 +465,7 @@ fn kc_cases(rounds: usize, sizes: &[usize]) {
             let buf = &buf;
             let mut keys = vec![(
                 "kc/new".to_string(),
-                <KcXaes256Gcm as Aead>::new(&key).expect("a supported CPU"),
+                KcXaes256Gcm::new(&key).expect("a supported CPU"),
             )];
             for (name, backend) in TIERS {
                 if let Ok(k) = KcXaes256Gcm::with_backend(&key, backend) {
@@ -475,40 +475,35 @@ fn kc_cases(rounds: usize, sizes: &[usize]) {
             let mut entries = Vec::new();
             for (name, k) in keys {
                 let mut ct = vec![0x5a_u8; size];
-                let tag = k.encrypt_in_place_detached(&xnonce, b"", &mut ct).unwrap();
+                let tag = k.seal_in_place_detached(&xnonce, b"", &mut ct).unwrap();
                 entries.push(Entry {
                     name,
                     peer: false,
                     call: Box::new(move || {
                         let mut b = buf.borrow_mut();
                         if seal {
-                            black_box(k.encrypt_in_place_detached(&xnonce, b"", &mut b).unwrap());
+                            black_box(k.seal_in_place_detached(&xnonce, b"", &mut b).unwrap());
                         } else {
                             b.copy_from_slice(&ct);
-                            k.decrypt_in_place_detached(&xnonce, b"", &mut b, &tag)
+                            k.open_in_place_detached(&xnonce, b"", &mut b, &tag)
                                 .unwrap();
                         }
                     }),
                 });
             }
-            let xaes = <Xaes256Gcm as Aead>::new(&key).expect("a supported CPU");
+            let xaes = Xaes256Gcm::new(&key).expect("a supported CPU");
             let mut ct = vec![0x5a_u8; size];
-            let tag = xaes
-                .encrypt_in_place_detached(&xnonce, b"", &mut ct)
-                .unwrap();
+            let tag = xaes.seal_in_place_detached(&xnonce, b"", &mut ct).unwrap();
             entries.push(Entry {
                 name: "xaes".into(),
                 peer: true,
                 call: Box::new(move || {
                     let mut b = buf.borrow_mut();
                     if seal {
-                        black_box(
-                            xaes.encrypt_in_place_detached(&xnonce, b"", &mut b)
-                                .unwrap(),
-                        );
+                        black_box(xaes.seal_in_place_detached(&xnonce, b"", &mut b).unwrap());
                     } else {
                         b.copy_from_slice(&ct);
-                        xaes.decrypt_in_place_detached(&xnonce, b"", &mut b, &tag)
+                        xaes.open_in_place_detached(&xnonce, b"", &mut b, &tag)
                             .unwrap();
                     }
                 }),
@@ -545,7 +540,7 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
     let sealed = writer.finish().unwrap();
     let one_shot: Vec<Vec<u8>> = plain
         .chunks(64 * 1024)
-        .map(|m| gcm.encrypt(&NONCE, b"", m).unwrap())
+        .map(|m| gcm.seal(&NONCE, b"", m).unwrap())
         .collect();
     let one_shot_joined = one_shot.concat();
     let segment = std::cell::RefCell::new(vec![0u8; 64 * 1024 + 16]);
@@ -560,7 +555,7 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
                 peer: true,
                 call: Box::new(move || {
                     for message in buf.borrow_mut().chunks_mut(64 * 1024) {
-                        black_box(gcm.encrypt_in_place_detached(&NONCE, b"", message).unwrap());
+                        black_box(gcm.seal_in_place_detached(&NONCE, b"", message).unwrap());
                     }
                 }),
             },
@@ -570,7 +565,7 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
                 call: Box::new(move || {
                     let mut out = buf.borrow_mut();
                     for (sealed, out) in one_shot.iter().zip(out.chunks_mut(64 * 1024)) {
-                        black_box(gcm.decrypt_to(&NONCE, b"", sealed, out).unwrap());
+                        black_box(gcm.open_to(&NONCE, b"", sealed, out).unwrap());
                     }
                 }),
             },
@@ -586,7 +581,7 @@ fn stream_cases(rounds: usize, sizes: &[usize]) {
                     for out in out.chunks_mut(64 * 1024) {
                         let sealed = &mut seg[..out.len() + 16];
                         source.read_exact(sealed).unwrap();
-                        black_box(gcm.decrypt_to(&NONCE, b"", sealed, out).unwrap());
+                        black_box(gcm.open_to(&NONCE, b"", sealed, out).unwrap());
                     }
                 }),
             },
@@ -646,7 +641,7 @@ fn small_stream_cases(rounds: usize) {
                 peer: true,
                 call: Box::new(move || {
                     let mut out = buf.borrow_mut();
-                    black_box(xaes.encrypt_to(&[9; 24], b"", plain, &mut out).unwrap());
+                    black_box(xaes.seal_to(&[9; 24], b"", plain, &mut out).unwrap());
                 }),
             },
             Entry {
@@ -1013,7 +1008,7 @@ fn rustls_transfer_cases(rounds: usize) {
 /// RFC 8188 (`ece`, feature `ece`) over 1 MiB at record size `rs`, beside
 /// this crate's one-shot AES-128-GCM of the same megabyte allocating its
 /// output (issue 15's reference, the "peer" of the ratios) and without
-/// allocating (in place; `decrypt_to` a buffer): the same entries as
+/// allocating (in place; `open_to` a buffer): the same entries as
 /// `benches/ece.rs`, interleaved.
 #[cfg(feature = "ece")]
 fn ece_cases(rounds: usize, record_sizes: &[usize]) {
@@ -1025,7 +1020,7 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
     const SALT: [u8; 16] = [0x5d; 16];
     let key = Aes128Gcm::new(&IKM).expect("a supported CPU");
     let plain = vec![0x5a_u8; TOTAL];
-    let sealed = key.encrypt(&NONCE, b"", &plain).unwrap();
+    let sealed = key.seal(&NONCE, b"", &plain).unwrap();
     let in_place = std::cell::RefCell::new(plain.clone());
     let in_place = &in_place;
     for &rs in record_sizes {
@@ -1036,10 +1031,10 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
         let (plain, sealed, body, key, out) = (&plain, &sealed, &body, &key, &out);
         let mut entries = vec![
             Entry {
-                name: "Aes128Gcm::encrypt".into(),
+                name: "Aes128Gcm::seal".into(),
                 peer: true,
                 call: Box::new(move || {
-                    black_box(key.encrypt(&NONCE, b"", plain).unwrap());
+                    black_box(key.seal(&NONCE, b"", plain).unwrap());
                 }),
             },
             Entry {
@@ -1048,7 +1043,7 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
                 call: Box::new(move || {
                     let mut buffer = in_place.borrow_mut();
                     black_box(
-                        key.encrypt_in_place_detached(&NONCE, b"", &mut buffer)
+                        key.seal_in_place_detached(&NONCE, b"", &mut buffer)
                             .unwrap(),
                     );
                 }),
@@ -1082,18 +1077,18 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
         let limit = rs.max(ece::DEFAULT_MAX_RECORD_SIZE);
         let mut entries = vec![
             Entry {
-                name: "Aes128Gcm::decrypt".into(),
+                name: "Aes128Gcm::open".into(),
                 peer: true,
                 call: Box::new(move || {
-                    black_box(key.decrypt(&NONCE, b"", sealed).unwrap());
+                    black_box(key.open(&NONCE, b"", sealed).unwrap());
                 }),
             },
             Entry {
-                name: "Aes128Gcm::decrypt_to".into(),
+                name: "Aes128Gcm::open_to".into(),
                 peer: false,
                 call: Box::new(move || {
                     black_box(
-                        key.decrypt_to(&NONCE, b"", sealed, &mut out.borrow_mut())
+                        key.open_to(&NONCE, b"", sealed, &mut out.borrow_mut())
                             .unwrap(),
                     );
                 }),
@@ -1123,14 +1118,14 @@ fn ece_cases(rounds: usize, record_sizes: &[usize]) {
     }
 }
 
-fn setup_case<K: Aead + 'static>(
+fn setup_case<K: AeadKey + 'static>(
     title: &str,
     key: &[u8],
     ring_alg: Option<&'static ring::aead::Algorithm>,
     aws_alg: &'static aws_lc_rs::aead::Algorithm,
     rounds: usize,
 ) {
-    let bytes = || K::KeyBytes::try_from(key).ok().expect("key length");
+    let bytes = || K::Key::try_from(key).ok().expect("key length");
     let key_bytes = bytes();
     let mut entries = Vec::new();
     entries.push(Entry {

@@ -8,7 +8,7 @@
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::Aes256GcmSiv;
 use hardware_aead::xaes_gcm::Xaes256Gcm;
-use hardware_aead::{Aead, Error, Nonce};
+use hardware_aead::{AeadKey, Error};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Demo keys. Real keys come from a key exchange, a KDF or a CSPRNG, never
@@ -19,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // A nonce must never repeat under one key; a counter or 12 random bytes
     // per message are the usual choices.
-    let nonce: Nonce = *b"unique nonce";
+    let nonce: [u8; 12] = *b"unique nonce";
     round_trip("AES-128-GCM", &aes128, &nonce)?;
     round_trip("AES-256-GCM", &aes256, &nonce)?;
     tamper("AES-256-GCM", &aes256)?;
@@ -29,8 +29,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let siv = Aes256GcmSiv::new(&[0x0d; 32])?;
     round_trip("AES-256-GCM-SIV", &siv, &nonce)?;
     let nonce = *b"reused nonce";
-    let first = siv.encrypt(&nonce, b"", b"same message")?;
-    let again = siv.encrypt(&nonce, b"", b"same message")?;
+    let first = siv.seal(&nonce, b"", b"same message")?;
+    let again = siv.seal(&nonce, b"", b"same message")?;
     println!(
         "AES-256-GCM-SIV, same nonce and message twice: identical output = {}",
         first == again
@@ -42,17 +42,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // append the nonce to the output.
     let xaes = Xaes256Gcm::new(&[0x0e; 32])?;
     round_trip("XAES-256-GCM", &xaes, b"a 24-byte explicit nonce")?;
-    let sealed = xaes.encrypt_nonce_appended_generated(b"", b"random nonce, appended")?;
+    let sealed = xaes.seal_with_generated_nonce_appended(b"", b"random nonce, appended")?;
     println!(
         "XAES-256-GCM, generated nonce: {} bytes = 22 of message + 16 of tag + 24 of nonce; opens: {}",
         sealed.len(),
-        xaes.decrypt_nonce_appended(b"", &sealed)? == b"random nonce, appended"
+        xaes.open_with_nonce_appended(b"", &sealed)? == b"random nonce, appended"
     );
     Ok(())
 }
 
 /// Encrypts a message, prints the result and decrypts it again.
-fn round_trip<K: Aead>(
+fn round_trip<K: AeadKey>(
     name: &str,
     key: &K,
     nonce: &K::Nonce,
@@ -60,8 +60,8 @@ fn round_trip<K: Aead>(
     let aad = b"message id 1"; // authenticated, not encrypted
     let message = b"hello from the AES instructions";
 
-    let sealed = key.encrypt(nonce, aad, message)?;
-    let opened = key.decrypt(nonce, aad, &sealed)?;
+    let sealed = key.seal(nonce, aad, message)?;
+    let opened = key.open(nonce, aad, &sealed)?;
 
     println!("{name}");
     println!("  plaintext:  {:?}", String::from_utf8_lossy(message));
@@ -76,15 +76,18 @@ fn round_trip<K: Aead>(
 }
 
 /// Flips one ciphertext bit and shows that decryption refuses it.
-fn tamper(name: &str, key: &impl Aead<Nonce = Nonce>) -> Result<(), Box<dyn std::error::Error>> {
-    let nonce: Nonce = *b"other nonce!";
-    let mut sealed = key.encrypt(&nonce, b"", b"pay 100 EUR to Alice")?;
+fn tamper(
+    name: &str,
+    key: &impl AeadKey<Nonce = [u8; 12]>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let nonce: [u8; 12] = *b"other nonce!";
+    let mut sealed = key.seal(&nonce, b"", b"pay 100 EUR to Alice")?;
     sealed[4] ^= 0x01;
 
     println!("{name}, one ciphertext bit flipped");
-    match key.decrypt(&nonce, b"", &sealed) {
+    match key.open(&nonce, b"", &sealed) {
         Err(e @ Error::Authentication) => {
-            println!("  decrypt: Err({e:?}): {e}; no plaintext released");
+            println!("  open: Err({e:?}): {e}; no plaintext released");
             Ok(())
         }
         Err(e) => Err(format!("expected Error::Authentication, got {e:?}").into()),

@@ -18,10 +18,10 @@ use std::process::ExitCode;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{Aead, Backend, Error};
+use hardware_aead::{AeadKey, Backend, Error};
 
 /// Seals (or opens) `size` bytes `calls` times with `key` and `nonce`.
-fn run<K: Aead>(
+fn run<K: AeadKey>(
     key: Result<K, Error>,
     nonce: K::Nonce,
     seal: bool,
@@ -30,13 +30,13 @@ fn run<K: Aead>(
 ) -> Result<(), Error> {
     let key = key?;
     let mut buf = vec![0x5a_u8; size];
-    let sealed = key.encrypt(&nonce, b"", &buf)?;
+    let sealed = key.seal(&nonce, b"", &buf)?;
     let mut out = vec![0u8; size];
     for _ in 0..calls {
         if seal {
-            black_box(key.encrypt_in_place_detached(&nonce, b"", black_box(&mut buf))?);
+            black_box(key.seal_in_place_detached(&nonce, b"", black_box(&mut buf))?);
         } else {
-            black_box(key.decrypt_to(&nonce, b"", black_box(&sealed), &mut out)?);
+            black_box(key.open_to(&nonce, b"", black_box(&sealed), &mut out)?);
         }
     }
     Ok(())

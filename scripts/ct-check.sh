@@ -8,7 +8,7 @@
 #    functions) with rustc -O and checks that the analyser flags exactly the
 #    bad ones, so a change in the compiler or the script cannot make the real
 #    check pass by seeing nothing.
-# 2. Builds scripts/ct-probe (a binary calling every Aead method of every key
+# 2. Builds scripts/ct-probe (a binary calling every AeadKey method of every key
 #    type on every backend) in release mode, as a user's program would get the
 #    crate, with v0 symbol names (so `seal::<11>` and `seal::<15>` are told
 #    apart) and line tables (so each branch is listed with its source line).

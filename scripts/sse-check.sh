@@ -9,7 +9,7 @@
 # dirty costs a state transition or a merge: microseconds per call for a
 # run of them. Which instructions end up after wide code depends on how LLVM
 # inlined the crate into the user's binary, so this checks two builds of
-# scripts/ct-probe (every Aead method of every key type on every backend,
+# scripts/ct-probe (every AeadKey method of every key type on every backend,
 # the random generator, and RFC 8188's record sealing), each as a user
 # would get it:
 #

@@ -1,5 +1,6 @@
-//! The shared AEAD trait: every public method written once, over a core seal/open
-//! that each algorithm supplies.
+//! The shared AEAD trait, [`AeadKey`]: every public call written once, over a
+//! core seal/open that each algorithm supplies, and forwarded to by each key
+//! type's inherent methods (`impl_inherent!`).
 
 #[cfg(feature = "alloc")]
 use alloc::{vec, vec::Vec};
@@ -11,62 +12,79 @@ use crate::error::Error;
 use crate::inout::InOut;
 use crate::placement::{KeySlot, Placed};
 
-/// A 128-bit authentication tag: what the detached calls return and take.
+/// A 128-bit authentication tag: what the detached calls of every key type
+/// but [`KcXaes256Gcm`](crate::xaes_gcm::KcXaes256Gcm) return and take (its
+/// [`AeadKey::Tag`]; KC-XAES-256-GCM's is [`KcTag`](crate::xaes_gcm::KcTag)).
 ///
 /// ```
-/// use hardware_aead::{Aead, Tag, aes_gcm::Aes128Gcm};
+/// use hardware_aead::{Tag, aes_gcm::Aes128Gcm};
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = Aes128Gcm::new(&[1; 16])?;
 /// let mut buffer = *b"in place";
-/// let tag: Tag = key.encrypt_in_place_detached(&[2; 12], b"", &mut buffer)?;
-/// key.decrypt_in_place_detached(&[2; 12], b"", &mut buffer, &tag)?;
+/// let tag: Tag = key.seal_in_place_detached(&[2; 12], b"", &mut buffer)?;
+/// key.open_in_place_detached(&[2; 12], b"", &mut buffer, &tag)?;
 /// assert_eq!(&buffer, b"in place");
 /// # Ok(()) }
 /// ```
 pub type Tag = [u8; 16];
 
 /// The length of a [`Tag`] in bytes: what a seal adds to the plaintext (for
-/// every key type but `KcXaes256Gcm`, whose `Aead::TAG_LEN` is 48).
+/// every key type but `KcXaes256Gcm`, whose `TAG_LEN` is 48).
 ///
 /// ```
-/// use hardware_aead::{Aead, TAG_LEN, aes_gcm::Aes128Gcm};
+/// use hardware_aead::{TAG_LEN, aes_gcm::Aes128Gcm};
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = Aes128Gcm::new(&[1; 16])?;
-/// assert_eq!(key.encrypt(&[2; 12], b"", b"five!")?.len(), 5 + TAG_LEN);
+/// assert_eq!(key.seal(&[2; 12], b"", b"five!")?.len(), 5 + TAG_LEN);
 /// # Ok(()) }
 /// ```
 pub const TAG_LEN: usize = 16;
 
-pub use crate::nonce::{NONCE_LEN, Nonce};
+pub(crate) use crate::nonce::{NONCE_LEN, Nonce};
 
+pub(crate) mod inherent;
 pub(crate) mod sealed;
 
-/// The AEAD interface shared by every key type of the crate.
+/// The AEAD interface shared by every key type of the crate, for generic
+/// code.
 ///
-/// Bring it into scope to call the methods:
+/// Every key type also has each of these calls as an inherent method of the
+/// same name, which forwards to the trait's: a caller with a concrete key
+/// type needs no import, and an inherent method wins over any other trait's
+/// method of the same name (RustCrypto's `aead` traits among them). The
+/// trait is for code generic over the key type:
 ///
 /// ```
-/// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+/// use hardware_aead::{AeadKey, Error, aes_gcm::Aes256Gcm, xaes_gcm::Xaes256Gcm};
 ///
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// let key = Aes256Gcm::new(&[0x42; 32])?;
-/// let nonce = [0u8; 12]; // never reuse a nonce with the same key
-/// let sealed = key.encrypt(&nonce, b"header", b"hello")?;
-/// assert_eq!(key.decrypt(&nonce, b"header", &sealed)?, b"hello");
+/// fn round_trip<K: AeadKey>(key: &K, nonce: &K::Nonce) -> Result<bool, Error> {
+///     let sealed = key.seal(nonce, b"header", b"hello")?;
+///     Ok(sealed.len() == 5 + K::TAG_LEN && key.open(nonce, b"header", &sealed)? == b"hello")
+/// }
+/// # fn main() -> Result<(), Error> {
+/// assert!(round_trip(&Aes256Gcm::new(&[0x42; 32])?, &[0; 12])?);
+/// assert!(round_trip(&Xaes256Gcm::new(&[0x42; 32])?, &[0; 24])?);
 /// # Ok(()) }
 /// ```
 ///
-/// The nonce type is the key type's: `[u8; 12]` for AES-GCM and AES-GCM-SIV,
-/// `[u8; 24]` for XAES-256-GCM and KC-XAES-256-GCM; so is the tag type
-/// (`Self::Tag`): [`Tag`] (16 bytes) for all but KC-XAES-256-GCM, whose
-/// 48-byte tag holds the key commitment too. Generic code over 96-bit-nonce keys names it
-/// with a bound:
+/// The vocabulary is seal and open, which no RustCrypto trait uses: a
+/// generic function bound on both `AeadKey` and `aead::AeadInOut` (feature
+/// `aead`) calls either trait's methods without naming the trait.
+///
+/// Each key type has its own key, nonce and tag types ([`Key`](AeadKey::Key),
+/// [`Nonce`](AeadKey::Nonce), [`Tag`](AeadKey::Tag)) and lengths
+/// ([`KEY_LEN`](AeadKey::KEY_LEN), [`NONCE_LEN`](AeadKey::NONCE_LEN),
+/// [`TAG_LEN`](AeadKey::TAG_LEN)): 12-byte nonces for AES-GCM and
+/// AES-GCM-SIV, 24 for XAES-256-GCM and KC-XAES-256-GCM; 16-byte tags
+/// ([`Tag`](crate::Tag)) for all but KC-XAES-256-GCM, whose 48-byte tag holds
+/// the key commitment too. Generic code over 96-bit-nonce keys names the
+/// nonce with a bound:
 ///
 /// ```
-/// use hardware_aead::{Aead, Nonce, aes_gcm_siv::Aes128GcmSiv};
+/// use hardware_aead::{AeadKey, aes_gcm_siv::Aes128GcmSiv};
 ///
-/// fn seal_twice<K: Aead<Nonce = Nonce>>(key: &K, nonce: &Nonce) -> bool {
-///     key.encrypt(nonce, b"", b"x").ok() == key.encrypt(nonce, b"", b"x").ok()
+/// fn seal_twice<K: AeadKey<Nonce = [u8; 12]>>(key: &K, nonce: &[u8; 12]) -> bool {
+///     key.seal(nonce, b"", b"x").ok() == key.seal(nonce, b"", b"x").ok()
 /// }
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// assert!(seal_twice(&Aes128GcmSiv::new(&[1; 16])?, &[2; 12]));
@@ -80,34 +98,99 @@ pub(crate) mod sealed;
 ///   plaintext area of the output (or the in-place buffer) all zero;
 /// - tags are compared in constant time;
 /// - no input makes a method panic.
-pub trait Aead: sealed::Core + Send + Sync {
+///
+/// The trait is sealed: only this crate's key types implement it.
+pub trait AeadKey: sealed::Core + Send + Sync {
+    /// The key bytes: `[u8; 16]` for the AES-128 types, `[u8; 32]` for the
+    /// others.
+    ///
+    /// ```
+    /// use hardware_aead::{AeadKey, Error, aes_gcm::Aes128Gcm};
+    ///
+    /// fn from_bytes<K: AeadKey>(bytes: &[u8]) -> Result<K, Error> {
+    ///     let key = K::Key::try_from(bytes).map_err(|_| Error::InvalidKeyLength)?;
+    ///     K::new(&key)
+    /// }
+    /// assert!(from_bytes::<Aes128Gcm>(&[1; 16]).is_ok());
+    /// assert_eq!(from_bytes::<Aes128Gcm>(&[1; 32]).err(), Some(Error::InvalidKeyLength));
+    /// ```
+    type Key: AsRef<[u8]> + Zeroize + for<'a> TryFrom<&'a [u8]>;
+
+    /// The nonce: `[u8; 12]` for AES-GCM and AES-GCM-SIV, `[u8; 24]` for
+    /// XAES-256-GCM and KC-XAES-256-GCM.
+    ///
+    /// ```
+    /// use hardware_aead::{AeadKey, xaes_gcm::Xaes256Gcm};
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Xaes256Gcm::new(&[7; 32])?;
+    /// let mut nonce: <Xaes256Gcm as AeadKey>::Nonce = [0; 24];
+    /// hardware_aead::random::fill(&mut nonce)?; // random nonces are XAES's point
+    /// let sealed = key.seal(&nonce, b"", b"hi")?;
+    /// assert_eq!(key.open(&nonce, b"", &sealed)?, b"hi");
+    /// # Ok(()) }
+    /// ```
+    type Nonce: AsRef<[u8]> + Copy + Send + Sync + for<'a> TryFrom<&'a [u8]>;
+
+    /// What a seal appends to the ciphertext and an open checks, as one
+    /// array: `[u8; 16]` ([`Tag`](crate::Tag)), or `[u8; 48]`
+    /// ([`KcTag`](crate::xaes_gcm::KcTag)) for KC-XAES-256-GCM (the GCM tag,
+    /// then the key commitment). The detached calls return and take it.
+    ///
+    /// ```
+    /// use hardware_aead::{AeadKey, Error, xaes_gcm::KcXaes256Gcm};
+    ///
+    /// fn forged<K: AeadKey>(key: &K, nonce: &K::Nonce) -> Result<bool, Error> {
+    ///     let mut buffer = *b"data";
+    ///     let mut tag: K::Tag = key.seal_in_place_detached(nonce, b"", &mut buffer)?;
+    ///     tag.as_mut()[K::TAG_LEN - 1] ^= 1;
+    ///     Ok(key.open_in_place_detached(nonce, b"", &mut buffer, &tag) == Err(Error::Authentication))
+    /// }
+    /// # fn main() -> Result<(), Error> {
+    /// assert!(forged(&KcXaes256Gcm::new(&[1; 32])?, &[2; 24])?);
+    /// # Ok(()) }
+    /// ```
+    type Tag: AsRef<[u8]>
+        + AsMut<[u8]>
+        + Copy
+        + Send
+        + Sync
+        + Zeroize
+        + core::fmt::Debug
+        + PartialEq
+        + for<'a> TryFrom<&'a [u8]>;
+
     /// The key length in bytes: 16 for the AES-128 types, 32 for the others.
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, aes_gcm::{Aes128Gcm, Aes256Gcm}};
-    /// assert_eq!((Aes128Gcm::KEY_LEN, Aes256Gcm::KEY_LEN), (16, 32));
+    /// use hardware_aead::{AeadKey, Error, aes_gcm::{Aes128Gcm, Aes256Gcm}};
+    ///
+    /// fn key_len<K: AeadKey>() -> usize {
+    ///     K::KEY_LEN
+    /// }
+    /// assert_eq!((key_len::<Aes128Gcm>(), key_len::<Aes256Gcm>()), (16, 32));
     /// let short = [7u8; Aes256Gcm::KEY_LEN - 1];
     /// assert_eq!(Aes256Gcm::new_from_slice(&short).err(), Some(Error::InvalidKeyLength));
     /// ```
     const KEY_LEN: usize;
 
-    /// The nonce length in bytes: 12, or 24 for XAES-256-GCM.
+    /// The nonce length in bytes: 12, or 24 for XAES-256-GCM and
+    /// KC-XAES-256-GCM.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, xaes_gcm::Xaes256Gcm};
-    /// assert_eq!(Aes256Gcm::NONCE_LEN, 12);
+    /// use hardware_aead::{AeadKey, aes_gcm::Aes256Gcm, xaes_gcm::Xaes256Gcm};
+    /// assert_eq!(<Aes256Gcm as AeadKey>::NONCE_LEN, 12);
     /// assert_eq!(Xaes256Gcm::NONCE_LEN, 24);
     /// ```
     const NONCE_LEN: usize;
 
-    /// The length in bytes of what a seal appends (the key type's tag, `Self::Tag`): 16
+    /// The length in bytes of what a seal appends (the key type's tag, [`Self::Tag`]): 16
     /// ([`TAG_LEN`](crate::TAG_LEN)), or 48 for
     /// [`KcXaes256Gcm`](crate::xaes_gcm::KcXaes256Gcm) (GCM's tag, then the
     /// 32-byte key commitment).
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, xaes_gcm::KcXaes256Gcm};
-    /// assert_eq!(Aes256Gcm::TAG_LEN, 16);
+    /// use hardware_aead::{AeadKey, aes_gcm::Aes256Gcm, xaes_gcm::KcXaes256Gcm};
+    /// assert_eq!(<Aes256Gcm as AeadKey>::TAG_LEN, 16);
     /// assert_eq!(KcXaes256Gcm::TAG_LEN, 48);
     /// ```
     const TAG_LEN: usize;
@@ -118,26 +201,26 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// instructions this returns [`Error::UnsupportedCpu`].
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// use hardware_aead::aes_gcm::Aes128Gcm;
     /// let key = Aes128Gcm::new(&[1u8; 16]).expect("this CPU has AES and carry-less multiply");
     /// # let _ = key;
     /// ```
-    fn new(key: &Self::KeyBytes) -> Result<Self, Error> {
+    fn new(key: &Self::Key) -> Result<Self, Error> {
         let tier = Tier::best()?;
         Ok(Self::from_tier(tier, key))
     }
 
-    /// Like [`new`](Aead::new), from a slice: [`Error::InvalidKeyLength`] if it has
+    /// Like [`new`](AeadKey::new), from a slice: [`Error::InvalidKeyLength`] if it has
     /// the wrong length.
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, aes_gcm::Aes256Gcm};
+    /// use hardware_aead::{Error, aes_gcm::Aes256Gcm};
     /// assert!(Aes256Gcm::new_from_slice(&[0u8; 32]).is_ok());
     /// assert_eq!(Aes256Gcm::new_from_slice(&[0u8; 16]).err(), Some(Error::InvalidKeyLength));
     /// ```
     fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
         let tier = Tier::best()?;
-        let mut key = Self::KeyBytes::try_from(key).map_err(|_| Error::InvalidKeyLength)?;
+        let mut key = Self::Key::try_from(key).map_err(|_| Error::InvalidKeyLength)?;
         let state = Self::from_tier(tier, &key);
         key.zeroize();
         Ok(state)
@@ -147,14 +230,14 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// [`Error::UnsupportedCpu`] if this CPU (or this build) does not have it.
     ///
     /// ```
-    /// use hardware_aead::{Aead, Backend, Error, aes_gcm::Aes128Gcm};
+    /// use hardware_aead::{Backend, Error, aes_gcm::Aes128Gcm};
     /// match Aes128Gcm::with_backend(&[0u8; 16], Backend::Armv8) {
     ///     Ok(key) => assert_eq!(key.backend(), Backend::Armv8),
     ///     Err(Error::UnsupportedCpu { missing }) => println!("no ARMv8 path: {missing}"),
     ///     Err(e) => panic!("{e}"),
     /// }
     /// ```
-    fn with_backend(key: &Self::KeyBytes, backend: Backend) -> Result<Self, Error> {
+    fn with_backend(key: &Self::Key, backend: Backend) -> Result<Self, Error> {
         let tier = Tier::for_backend(backend)?;
         Ok(Self::from_tier(tier, key))
     }
@@ -162,7 +245,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// The hardware tier this key uses.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// use hardware_aead::aes_gcm::Aes128Gcm;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// println!("{:?}", Aes128Gcm::new(&[0u8; 16])?.backend());
     /// # Ok(()) }
@@ -172,39 +255,39 @@ pub trait Aead: sealed::Core + Send + Sync {
     }
 
     #[cfg(feature = "alloc")]
-    /// Encrypts `plaintext` and returns `ciphertext || tag`.
+    /// Seals `plaintext` and returns `ciphertext || tag`.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// use hardware_aead::aes_gcm::Aes128Gcm;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes128Gcm::new(&[3u8; 16])?;
-    /// let sealed = key.encrypt(&[9u8; 12], b"", b"attack at dawn")?;
+    /// let sealed = key.seal(&[9u8; 12], b"", b"attack at dawn")?;
     /// assert_eq!(sealed.len(), 14 + 16);
     /// # Ok(()) }
     /// ```
-    fn encrypt(&self, nonce: &Self::Nonce, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+    fn seal(&self, nonce: &Self::Nonce, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         self.check_call(aad.len(), plaintext.len())?;
         let mut out = vec![0u8; plaintext.len() + Self::TAG_LEN];
-        let written = self.encrypt_to(nonce, aad, plaintext, &mut out)?;
+        let written = self.seal_to(nonce, aad, plaintext, &mut out)?;
         debug_assert_eq!(written, out.len());
         Ok(out)
     }
 
     #[cfg(feature = "alloc")]
-    /// Decrypts `ciphertext || tag` and returns the plaintext, or
+    /// Opens `ciphertext || tag` and returns the plaintext, or
     /// [`Error::Authentication`] if the tag does not verify.
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, aes_gcm::Aes128Gcm};
+    /// use hardware_aead::{Error, aes_gcm::Aes128Gcm};
     /// # fn main() -> Result<(), Error> {
     /// let key = Aes128Gcm::new(&[3u8; 16])?;
-    /// let mut sealed = key.encrypt(&[9u8; 12], b"id=7", b"attack at dawn")?;
-    /// assert_eq!(key.decrypt(&[9u8; 12], b"id=7", &sealed)?, b"attack at dawn");
+    /// let mut sealed = key.seal(&[9u8; 12], b"id=7", b"attack at dawn")?;
+    /// assert_eq!(key.open(&[9u8; 12], b"id=7", &sealed)?, b"attack at dawn");
     /// sealed[0] ^= 1;
-    /// assert_eq!(key.decrypt(&[9u8; 12], b"id=7", &sealed), Err(Error::Authentication));
+    /// assert_eq!(key.open(&[9u8; 12], b"id=7", &sealed), Err(Error::Authentication));
     /// # Ok(()) }
     /// ```
-    fn decrypt(
+    fn open(
         &self,
         nonce: &Self::Nonce,
         aad: &[u8],
@@ -216,11 +299,11 @@ pub trait Aead: sealed::Core + Send + Sync {
             .ok_or(Error::Truncated)?;
         self.check_call(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
-        self.decrypt_to(nonce, aad, ciphertext_and_tag, &mut out)?;
+        self.open_to(nonce, aad, ciphertext_and_tag, &mut out)?;
         Ok(out)
     }
 
-    /// Encrypts `plaintext` into `out` as `ciphertext || tag` and returns the
+    /// Seals `plaintext` into `out` as `ciphertext || tag` and returns the
     /// number of bytes written (`plaintext.len() + TAG_LEN`: + 16, or + 48 for
     /// KC-XAES-256-GCM). Never allocates.
     ///
@@ -228,15 +311,15 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// nothing.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+    /// use hardware_aead::aes_gcm::Aes256Gcm;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[5u8; 32])?;
     /// let mut out = [0u8; 64];
-    /// let n = key.encrypt_to(&[1u8; 12], b"", b"sixteen byte msg", &mut out)?;
+    /// let n = key.seal_to(&[1u8; 12], b"", b"sixteen byte msg", &mut out)?;
     /// assert_eq!(n, 32);
     /// # Ok(()) }
     /// ```
-    fn encrypt_to(
+    fn seal_to(
         &self,
         nonce: &Self::Nonce,
         aad: &[u8],
@@ -254,7 +337,7 @@ pub trait Aead: sealed::Core + Send + Sync {
         Ok(needed)
     }
 
-    /// Decrypts `ciphertext || tag` into `out` and returns the plaintext length.
+    /// Opens `ciphertext || tag` into `out` and returns the plaintext length.
     /// Never allocates.
     ///
     /// On [`Error::Authentication`] the first `ciphertext_and_tag.len() - TAG_LEN`
@@ -262,16 +345,16 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// [`Error::BufferTooSmall`] and writes nothing.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+    /// use hardware_aead::aes_gcm::Aes256Gcm;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[5u8; 32])?;
-    /// let sealed = key.encrypt(&[1u8; 12], b"", b"hi")?;
+    /// let sealed = key.seal(&[1u8; 12], b"", b"hi")?;
     /// let mut out = [0u8; 2];
-    /// assert_eq!(key.decrypt_to(&[1u8; 12], b"", &sealed, &mut out)?, 2);
+    /// assert_eq!(key.open_to(&[1u8; 12], b"", &sealed, &mut out)?, 2);
     /// assert_eq!(&out, b"hi");
     /// # Ok(()) }
     /// ```
-    fn decrypt_to(
+    fn open_to(
         &self,
         nonce: &Self::Nonce,
         aad: &[u8],
@@ -294,19 +377,19 @@ pub trait Aead: sealed::Core + Send + Sync {
         Ok(text_len)
     }
 
-    /// Encrypts `buffer` in place and returns the tag.
+    /// Seals `buffer` in place and returns the tag.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// use hardware_aead::aes_gcm::Aes128Gcm;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes128Gcm::new(&[8u8; 16])?;
     /// let mut buffer = *b"in place";
-    /// let tag = key.encrypt_in_place_detached(&[2u8; 12], b"", &mut buffer)?;
-    /// key.decrypt_in_place_detached(&[2u8; 12], b"", &mut buffer, &tag)?;
+    /// let tag = key.seal_in_place_detached(&[2u8; 12], b"", &mut buffer)?;
+    /// key.open_in_place_detached(&[2u8; 12], b"", &mut buffer, &tag)?;
     /// assert_eq!(&buffer, b"in place");
     /// # Ok(()) }
     /// ```
-    fn encrypt_in_place_detached(
+    fn seal_in_place_detached(
         &self,
         nonce: &Self::Nonce,
         aad: &[u8],
@@ -316,22 +399,22 @@ pub trait Aead: sealed::Core + Send + Sync {
         Ok(self.seal_core(nonce, aad, &mut InOut::in_place(buffer)))
     }
 
-    /// Decrypts `buffer` in place if `tag` verifies; otherwise returns
+    /// Opens `buffer` in place if `tag` verifies; otherwise returns
     /// [`Error::Authentication`] and leaves `buffer` all zero.
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, aes_gcm::Aes128Gcm};
+    /// use hardware_aead::{Error, aes_gcm::Aes128Gcm};
     /// # fn main() -> Result<(), Error> {
     /// let key = Aes128Gcm::new(&[8u8; 16])?;
     /// let mut buffer = *b"in place";
-    /// let mut tag = key.encrypt_in_place_detached(&[2u8; 12], b"", &mut buffer)?;
+    /// let mut tag = key.seal_in_place_detached(&[2u8; 12], b"", &mut buffer)?;
     /// tag[15] ^= 0x80;
-    /// assert_eq!(key.decrypt_in_place_detached(&[2u8; 12], b"", &mut buffer, &tag),
+    /// assert_eq!(key.open_in_place_detached(&[2u8; 12], b"", &mut buffer, &tag),
     ///            Err(Error::Authentication));
     /// assert_eq!(buffer, [0u8; 8]);
     /// # Ok(()) }
     /// ```
-    fn decrypt_in_place_detached(
+    fn open_in_place_detached(
         &self,
         nonce: &Self::Nonce,
         aad: &[u8],
@@ -348,18 +431,15 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// zeroes every byte of the slot. See [`placement`](crate::placement).
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm, placement::KeySlot};
+    /// use hardware_aead::{aes_gcm::Aes128Gcm, placement::KeySlot};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let mut slot = KeySlot::new();
     /// let key = Aes128Gcm::new_in(&mut slot, &[9; 16])?;
-    /// let (nonce, sealed) = key.encrypt_with_generated_nonce(b"", b"hi")?;
-    /// assert_eq!(key.decrypt(&nonce, b"", &sealed)?, b"hi");
+    /// let (nonce, sealed) = key.seal_with_generated_nonce(b"", b"hi")?;
+    /// assert_eq!(key.open(&nonce, b"", &sealed)?, b"hi");
     /// # Ok(()) }
     /// ```
-    fn new_in<'a>(
-        slot: &'a mut KeySlot<Self>,
-        key: &Self::KeyBytes,
-    ) -> Result<Placed<'a, Self>, Error> {
+    fn new_in<'a>(slot: &'a mut KeySlot<Self>, key: &Self::Key) -> Result<Placed<'a, Self>, Error> {
         let tier = Tier::best()?;
         // SAFETY: the slot's storage is valid for writes of `Self` and aligned
         // for it; what it held (nothing live: a `Placed` borrowing it would
@@ -385,7 +465,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     ///
     /// ```
     /// use std::alloc::{alloc, dealloc};
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, placement::key_state_layout};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, placement::key_state_layout};
     ///
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let layout = key_state_layout::<Aes256Gcm>();
@@ -396,7 +476,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// unsafe { Aes256Gcm::new_at(at, &[3; 32])? };
     /// // SAFETY: initialised just above.
     /// let key = unsafe { &*at };
-    /// let sealed = key.encrypt(&[0; 12], b"", b"guarded")?;
+    /// let sealed = key.seal(&[0; 12], b"", b"guarded")?;
     /// // SAFETY: the key is dropped once, then the memory is freed.
     /// unsafe {
     ///     core::ptr::drop_in_place(at);
@@ -405,7 +485,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// # let _ = sealed;
     /// # Ok(()) }
     /// ```
-    unsafe fn new_at(at: *mut Self, key: &Self::KeyBytes) -> Result<(), Error> {
+    unsafe fn new_at(at: *mut Self, key: &Self::Key) -> Result<(), Error> {
         let tier = Tier::best()?;
         // SAFETY: the caller guarantees `at` is valid for writes and aligned.
         unsafe { Self::init_at(at, tier, key) };
@@ -413,7 +493,7 @@ pub trait Aead: sealed::Core + Send + Sync {
     }
 
     #[cfg(feature = "std")]
-    /// Encrypts with the next generated nonce of this key and returns the
+    /// Seals with the next generated nonce of this key and returns the
     /// nonce with `ciphertext || tag`.
     ///
     /// For the 96-bit-nonce types, nonces are a 96-bit salt drawn from the
@@ -427,67 +507,67 @@ pub trait Aead: sealed::Core + Send + Sync {
     /// of messages.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+    /// use hardware_aead::aes_gcm::Aes256Gcm;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[4; 32])?;
-    /// let (nonce, sealed) = key.encrypt_with_generated_nonce(b"aad", b"msg")?;
-    /// assert_eq!(key.decrypt(&nonce, b"aad", &sealed)?, b"msg");
+    /// let (nonce, sealed) = key.seal_with_generated_nonce(b"aad", b"msg")?;
+    /// assert_eq!(key.open(&nonce, b"aad", &sealed)?, b"msg");
     /// # Ok(()) }
     /// ```
-    fn encrypt_with_generated_nonce(
+    fn seal_with_generated_nonce(
         &self,
         aad: &[u8],
         plaintext: &[u8],
     ) -> Result<(Self::Nonce, Vec<u8>), Error> {
         self.check_call(aad.len(), plaintext.len())?;
         let nonce = self.generate_nonce()?;
-        Ok((nonce, self.encrypt(&nonce, aad, plaintext)?))
+        Ok((nonce, self.seal(&nonce, aad, plaintext)?))
     }
 
     #[cfg(feature = "std")]
-    /// Encrypts with the next generated nonce and returns
-    /// `ciphertext || tag || nonce`, for [`decrypt_nonce_appended`](Aead::decrypt_nonce_appended).
+    /// Seals with the next generated nonce and returns
+    /// `ciphertext || tag || nonce`, for [`open_with_nonce_appended`](AeadKey::open_with_nonce_appended).
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm_siv::Aes128GcmSiv};
+    /// use hardware_aead::aes_gcm_siv::Aes128GcmSiv;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes128GcmSiv::new(&[4; 16])?;
-    /// let sealed = key.encrypt_nonce_appended_generated(b"", b"msg")?;
+    /// let sealed = key.seal_with_generated_nonce_appended(b"", b"msg")?;
     /// assert_eq!(sealed.len(), 3 + 16 + 12);
-    /// assert_eq!(key.decrypt_nonce_appended(b"", &sealed)?, b"msg");
+    /// assert_eq!(key.open_with_nonce_appended(b"", &sealed)?, b"msg");
     /// # Ok(()) }
     /// ```
-    fn encrypt_nonce_appended_generated(
+    fn seal_with_generated_nonce_appended(
         &self,
         aad: &[u8],
         plaintext: &[u8],
     ) -> Result<Vec<u8>, Error> {
         self.check_call(aad.len(), plaintext.len())?;
         let mut out = vec![0u8; plaintext.len() + Self::TAG_LEN + Self::NONCE_LEN];
-        let written = self.encrypt_nonce_appended_generated_to(aad, plaintext, &mut out)?;
+        let written = self.seal_with_generated_nonce_appended_to(aad, plaintext, &mut out)?;
         debug_assert_eq!(written, out.len());
         Ok(out)
     }
 
     #[cfg(feature = "std")]
-    /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated)
+    /// [`seal_with_generated_nonce_appended`](AeadKey::seal_with_generated_nonce_appended)
     /// into `out`; returns the bytes written (`plaintext.len() + TAG_LEN +
     /// NONCE_LEN`: + 28, + 40 for XAES-256-GCM, + 72 for KC-XAES-256-GCM). Never
     /// allocates. If `out` is too short: [`Error::BufferTooSmall`], nothing
     /// written and no nonce used.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+    /// use hardware_aead::aes_gcm::Aes128Gcm;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes128Gcm::new(&[4; 16])?;
     /// let mut out = [0u8; 64];
-    /// let n = key.encrypt_nonce_appended_generated_to(b"", b"msg", &mut out)?;
+    /// let n = key.seal_with_generated_nonce_appended_to(b"", b"msg", &mut out)?;
     /// let mut plain = [0u8; 3];
-    /// key.decrypt_nonce_appended_to(b"", &out[..n], &mut plain)?;
+    /// key.open_with_nonce_appended_to(b"", &out[..n], &mut plain)?;
     /// assert_eq!(&plain, b"msg");
     /// # Ok(()) }
     /// ```
-    fn encrypt_nonce_appended_generated_to(
+    fn seal_with_generated_nonce_appended_to(
         &self,
         aad: &[u8],
         plaintext: &[u8],
@@ -500,50 +580,50 @@ pub trait Aead: sealed::Core + Send + Sync {
         };
         let nonce = self.generate_nonce()?;
         let (sealed, nonce_out) = out.split_at_mut(needed - Self::NONCE_LEN);
-        self.encrypt_to(&nonce, aad, plaintext, sealed)?;
+        self.seal_to(&nonce, aad, plaintext, sealed)?;
         nonce_out.copy_from_slice(nonce.as_ref());
         Ok(needed)
     }
 
     #[cfg(feature = "alloc")]
-    /// Decrypts `ciphertext || tag || nonce` as produced by
-    /// [`encrypt_nonce_appended_generated`](Aead::encrypt_nonce_appended_generated).
+    /// Opens `ciphertext || tag || nonce` as produced by
+    /// [`seal_with_generated_nonce_appended`](AeadKey::seal_with_generated_nonce_appended).
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, aes_gcm::Aes256Gcm};
+    /// use hardware_aead::{Error, aes_gcm::Aes256Gcm};
     /// # fn main() -> Result<(), Error> {
     /// let key = Aes256Gcm::new(&[4; 32])?;
-    /// let mut sealed = key.encrypt_nonce_appended_generated(b"", b"msg")?;
+    /// let mut sealed = key.seal_with_generated_nonce_appended(b"", b"msg")?;
     /// let last = sealed.len() - 1;
     /// sealed[last] ^= 1; // a nonce bit
-    /// assert_eq!(key.decrypt_nonce_appended(b"", &sealed), Err(Error::Authentication));
+    /// assert_eq!(key.open_with_nonce_appended(b"", &sealed), Err(Error::Authentication));
     /// # Ok(()) }
     /// ```
-    fn decrypt_nonce_appended(&self, aad: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
+    fn open_with_nonce_appended(&self, aad: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
         let text_len = data
             .len()
             .checked_sub(Self::TAG_LEN + Self::NONCE_LEN)
             .ok_or(Error::Truncated)?;
         self.check_call(aad.len(), text_len)?;
         let mut out = vec![0u8; text_len];
-        self.decrypt_nonce_appended_to(aad, data, &mut out)?;
+        self.open_with_nonce_appended_to(aad, data, &mut out)?;
         Ok(out)
     }
 
-    /// [`decrypt_nonce_appended`](Aead::decrypt_nonce_appended) into `out`;
+    /// [`open_with_nonce_appended`](AeadKey::open_with_nonce_appended) into `out`;
     /// returns the plaintext length. Never allocates; on
     /// [`Error::Authentication`] the plaintext area of `out` is all zero.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm_siv::Aes256GcmSiv};
+    /// use hardware_aead::aes_gcm_siv::Aes256GcmSiv;
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256GcmSiv::new(&[4; 32])?;
-    /// let sealed = key.encrypt_nonce_appended_generated(b"", b"msg")?;
+    /// let sealed = key.seal_with_generated_nonce_appended(b"", b"msg")?;
     /// let mut out = [0u8; 3];
-    /// assert_eq!(key.decrypt_nonce_appended_to(b"", &sealed, &mut out)?, 3);
+    /// assert_eq!(key.open_with_nonce_appended_to(b"", &sealed, &mut out)?, 3);
     /// # Ok(()) }
     /// ```
-    fn decrypt_nonce_appended_to(
+    fn open_with_nonce_appended_to(
         &self,
         aad: &[u8],
         data: &[u8],
@@ -559,8 +639,9 @@ pub trait Aead: sealed::Core + Send + Sync {
         let (sealed, nonce) = data.split_at(sealed_len);
         // `nonce` is exactly `NONCE_LEN` bytes, so the conversion succeeds.
         let nonce = Self::Nonce::try_from(nonce).map_err(|_| Error::Truncated)?;
-        self.decrypt_to(&nonce, aad, sealed, out)
+        self.open_to(&nonce, aad, sealed, out)
     }
 }
 
+pub(crate) use inherent::impl_inherent;
 pub(crate) use sealed::{impl_aead, verify_or_wipe};

@@ -13,7 +13,7 @@
 //! [`aead::Aead`] (`encrypt`/`decrypt` returning `Vec`) applies as well.
 //!
 //! Both traits sit on the same in-place kernels as this crate's own
-//! [`Aead`](crate::Aead) trait, and keep its rules: a failed
+//! [`AeadKey`](crate::AeadKey) trait, and keep its rules: a failed
 //! [`decrypt_inout_detached`](AeadInOut::decrypt_inout_detached) (and so
 //! `decrypt_in_place`, `decrypt`) leaves the output buffer all zero over the
 //! message, the tags are compared in constant time, and inputs over the
@@ -39,22 +39,26 @@
 //!   outside a caller's own misuse of an `unsafe` contract).
 //!
 //! To learn why construction failed, or to never panic, build the key with
-//! the crate's own [`Aead::new`](crate::Aead::new) or
-//! [`Aead::new_from_slice`](crate::Aead::new_from_slice)
+//! the crate's own `new` or `new_from_slice` (the key type's inherent
+//! methods, or [`AeadKey::new`](crate::AeadKey::new) in generic code)
 //! ([`Error::UnsupportedCpu`](crate::Error::UnsupportedCpu) names the missing
 //! feature) and hand it to the generic code: every `aead` trait but `KeyInit`
 //! works on a key however it was built, including one placed with
 //! [`placement`](crate::placement) or forced onto a tier with
-//! [`with_backend`](crate::Aead::with_backend).
+//! [`with_backend`](crate::AeadKey::with_backend).
 //!
-//! # Two traits with the same method names
+//! # Two vocabularies
 //!
-//! The crate's [`Aead`](crate::Aead) and `aead`'s [`KeyInit`] both have `new`
-//! and `new_from_slice`, and the crate's `Aead` and [`aead::Aead`] both have
-//! `encrypt` and `decrypt`, with other signatures. Where both traits are in
-//! scope a call must name its trait (`KeyInit::new(&key)`,
-//! `<Aes256Gcm as hardware_aead::Aead>::new(&key)`); importing only one of
-//! them in a scope avoids it.
+//! The crate's own calls are seal and open (`seal`, `open_to`,
+//! `seal_in_place_detached`, ...), inherent methods of every key type and
+//! the methods of [`AeadKey`](crate::AeadKey); `aead`'s are encrypt and
+//! decrypt. No name is shared but the constructors: on a key type,
+//! `Aes256Gcm::new(&key)` and `Aes256Gcm::new_from_slice(&key)` are the
+//! inherent methods (an inherent method wins over a trait's), returning the
+//! crate's [`Error`](crate::Error); `KeyInit::new(&key)` names `aead`'s. In
+//! code generic over `K: AeadKey + KeyInit`, name the trait for the
+//! constructors (`<K as AeadKey>::new`, `<K as KeyInit>::new`); every other
+//! call needs no qualification.
 //!
 //! # Example
 //!
@@ -97,7 +101,7 @@ use crate::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
 
 /// [`AeadInOut::encrypt_inout_detached`] for every key type: the crate's
 /// checks, then its core seal over the caller's buffers.
-fn seal<K: crate::Aead>(
+fn seal<K: crate::AeadKey>(
     key: &K,
     nonce: &K::Nonce,
     aad: &[u8],
@@ -110,7 +114,7 @@ fn seal<K: crate::Aead>(
 
 /// [`AeadInOut::decrypt_inout_detached`] for every key type: the core open
 /// writes the output, then the crate's one tag check releases it or wipes it.
-fn open<K: crate::Aead>(
+fn open<K: crate::AeadKey>(
     key: &K,
     nonce: &K::Nonce,
     aad: &[u8],
@@ -125,12 +129,12 @@ fn open<K: crate::Aead>(
 
 /// [`KeyInit::new`] for every key type: the crate's `new`, or the panic the
 /// [module documentation](self) explains.
-fn new_or_panic<K: crate::Aead>(key: &K::KeyBytes) -> K {
+fn new_or_panic<K: crate::AeadKey>(key: &K::Key) -> K {
     match K::new(key) {
         Ok(key) => key,
         Err(error) => panic!(
             "hardware-aead: KeyInit::new cannot build a key on this CPU ({error}); \
-             use KeyInit::new_from_slice or hardware_aead::Aead::new to get an error instead"
+             use KeyInit::new_from_slice or the key type's own new to get an error instead"
         ),
     }
 }
@@ -149,7 +153,7 @@ macro_rules! impl_aead_traits {
             }
 
             fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
-                <Self as crate::Aead>::new_from_slice(key).map_err(|_| InvalidLength)
+                <Self as crate::AeadKey>::new_from_slice(key).map_err(|_| InvalidLength)
             }
         }
 

@@ -7,13 +7,13 @@
 //! # Example
 //!
 //! ```
-//! use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+//! use hardware_aead::aes_gcm::Aes256Gcm;
 //!
 //! # fn main() -> Result<(), hardware_aead::Error> {
 //! let key = Aes256Gcm::new(&[0x11; 32])?;
 //! let nonce = [0x22; 12];
-//! let sealed = key.encrypt(&nonce, b"metadata", b"secret")?;
-//! assert_eq!(key.decrypt(&nonce, b"metadata", &sealed)?, b"secret");
+//! let sealed = key.seal(&nonce, b"metadata", b"secret")?;
+//! assert_eq!(key.open(&nonce, b"metadata", &sealed)?, b"secret");
 //! # Ok(()) }
 //! ```
 
@@ -253,7 +253,6 @@ mod tests {
 
     #[cfg(feature = "ece")]
     fn trailing_byte_on(backend: crate::Backend) {
-        use crate::aead::Aead;
         use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
         let k128 = Aes128Gcm::with_backend(&[0x42; 16], backend).unwrap();
         let k256 = Aes256Gcm::with_backend(&[0x24; 32], backend).unwrap();
@@ -264,8 +263,8 @@ mod tests {
             let byte = if len % 2 == 0 { 1 } else { 2 };
             let mut whole = data.clone();
             whole.push(byte);
-            let want128 = k128.encrypt(&nonce, b"", &whole).unwrap();
-            let want256 = k256.encrypt(&nonce, b"", &whole).unwrap();
+            let want128 = k128.seal(&nonce, b"", &whole).unwrap();
+            let want256 = k256.seal(&nonce, b"", &whole).unwrap();
             let mut out = vec![0u8; len + 1];
             let tag = k128
                 .seal_with_trailing_byte(&nonce, &data, byte, &mut out)
@@ -295,13 +294,14 @@ mod tests {
 
 /// AES-128-GCM: a 16-byte key, 12-byte nonces, 16-byte tags.
 ///
-/// All methods come from the [`Aead`](crate::Aead) trait.
+/// Its calls are inherent methods, each forwarding to
+/// [`AeadKey`](crate::AeadKey)'s (the trait for code generic over key types).
 ///
 /// ```
-/// use hardware_aead::{Aead, aes_gcm::Aes128Gcm};
+/// use hardware_aead::aes_gcm::Aes128Gcm;
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = Aes128Gcm::new(&[0u8; 16])?;
-/// let sealed = key.encrypt(&[0u8; 12], b"", b"")?;
+/// let sealed = key.seal(&[0u8; 12], b"", b"")?;
 /// // The empty message under the all-zero key: GCM spec test case 1.
 /// assert_eq!(sealed[..4], [0x58, 0xe2, 0xfc, 0xce]);
 /// # Ok(()) }
@@ -312,13 +312,14 @@ pub struct Aes128Gcm {
 
 /// AES-256-GCM: a 32-byte key, 12-byte nonces, 16-byte tags.
 ///
-/// All methods come from the [`Aead`](crate::Aead) trait.
+/// Its calls are inherent methods, each forwarding to
+/// [`AeadKey`](crate::AeadKey)'s (the trait for code generic over key types).
 ///
 /// ```
-/// use hardware_aead::{Aead, aes_gcm::Aes256Gcm};
+/// use hardware_aead::aes_gcm::Aes256Gcm;
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = Aes256Gcm::new(&[0u8; 32])?;
-/// let sealed = key.encrypt(&[0u8; 12], b"", b"")?;
+/// let sealed = key.seal(&[0u8; 12], b"", b"")?;
 /// // The empty message under the all-zero key: GCM spec test case 13.
 /// assert_eq!(sealed[..4], [0x53, 0x0f, 0x8a, 0xfb]);
 /// # Ok(()) }

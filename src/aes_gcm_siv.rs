@@ -13,15 +13,15 @@
 //! # Example
 //!
 //! ```
-//! use hardware_aead::{Aead, aes_gcm_siv::Aes256GcmSiv};
+//! use hardware_aead::aes_gcm_siv::Aes256GcmSiv;
 //!
 //! # fn main() -> Result<(), hardware_aead::Error> {
 //! let key = Aes256GcmSiv::new(&[0x11; 32])?;
 //! let nonce = [0x22; 12];
-//! let sealed = key.encrypt(&nonce, b"metadata", b"secret")?;
-//! assert_eq!(key.decrypt(&nonce, b"metadata", &sealed)?, b"secret");
+//! let sealed = key.seal(&nonce, b"metadata", b"secret")?;
+//! assert_eq!(key.open(&nonce, b"metadata", &sealed)?, b"secret");
 //! // Deterministic: a repeated (nonce, AAD, plaintext) repeats the output, no more.
-//! assert_eq!(key.encrypt(&nonce, b"metadata", b"secret")?, sealed);
+//! assert_eq!(key.seal(&nonce, b"metadata", b"secret")?, sealed);
 //! # Ok(()) }
 //! ```
 
@@ -111,17 +111,18 @@ fn open<const ROUND_KEYS: usize>(
 
 /// AES-128-GCM-SIV: a 16-byte key, 12-byte nonces, 16-byte tags (RFC 8452).
 ///
-/// All methods come from the [`Aead`](crate::Aead) trait.
+/// Its calls are inherent methods, each forwarding to
+/// [`AeadKey`](crate::AeadKey)'s (the trait for code generic over key types).
 ///
 /// ```
-/// use hardware_aead::{Aead, aes_gcm_siv::Aes128GcmSiv};
+/// use hardware_aead::aes_gcm_siv::Aes128GcmSiv;
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// // RFC 8452 Appendix C.1, the first vector: empty plaintext and AAD.
 /// let mut key = [0u8; 16];
 /// key[0] = 1;
 /// let mut nonce = [0u8; 12];
 /// nonce[0] = 3;
-/// let sealed = Aes128GcmSiv::new(&key)?.encrypt(&nonce, b"", b"")?;
+/// let sealed = Aes128GcmSiv::new(&key)?.seal(&nonce, b"", b"")?;
 /// assert_eq!(sealed[..4], [0xdc, 0x20, 0xe2, 0xd8]);
 /// # Ok(()) }
 /// ```
@@ -131,17 +132,18 @@ pub struct Aes128GcmSiv {
 
 /// AES-256-GCM-SIV: a 32-byte key, 12-byte nonces, 16-byte tags (RFC 8452).
 ///
-/// All methods come from the [`Aead`](crate::Aead) trait.
+/// Its calls are inherent methods, each forwarding to
+/// [`AeadKey`](crate::AeadKey)'s (the trait for code generic over key types).
 ///
 /// ```
-/// use hardware_aead::{Aead, aes_gcm_siv::Aes256GcmSiv};
+/// use hardware_aead::aes_gcm_siv::Aes256GcmSiv;
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// // RFC 8452 Appendix C.2, the first vector: empty plaintext and AAD.
 /// let mut key = [0u8; 32];
 /// key[0] = 1;
 /// let mut nonce = [0u8; 12];
 /// nonce[0] = 3;
-/// let sealed = Aes256GcmSiv::new(&key)?.encrypt(&nonce, b"", b"")?;
+/// let sealed = Aes256GcmSiv::new(&key)?.seal(&nonce, b"", b"")?;
 /// assert_eq!(sealed[..4], [0x07, 0xf5, 0xf4, 0x16]);
 /// # Ok(()) }
 /// ```

@@ -21,8 +21,8 @@ pub(crate) mod tail_mode;
 
 /// The hardware path a key uses.
 ///
-/// [`new`](crate::Aead::new) picks the fastest tier the CPU supports;
-/// [`with_backend`](crate::Aead::with_backend) forces one and returns
+/// [`new`](crate::AeadKey::new) picks the fastest tier the CPU supports;
+/// [`with_backend`](crate::AeadKey::with_backend) forces one and returns
 /// [`Error::UnsupportedCpu`] if the CPU (or this build) lacks it. The enum is
 /// `#[non_exhaustive]`: later versions may add tiers, so a `match` on it
 /// needs a `_` arm.
@@ -30,7 +30,7 @@ pub(crate) mod tail_mode;
 /// # Example
 ///
 /// ```
-/// use hardware_aead::{Aead, Backend, aes_gcm::Aes128Gcm};
+/// use hardware_aead::{Backend, aes_gcm::Aes128Gcm};
 ///
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = Aes128Gcm::new(&[7u8; 16])?;

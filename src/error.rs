@@ -9,7 +9,7 @@ use core::fmt;
 /// # Example
 ///
 /// ```
-/// use hardware_aead::{Aead, Error, aes_gcm::Aes128Gcm};
+/// use hardware_aead::{Error, aes_gcm::Aes128Gcm};
 ///
 /// # fn main() -> Result<(), Error> {
 /// let err = Aes128Gcm::new_from_slice(&[0u8; 15]).unwrap_err();

@@ -68,7 +68,7 @@ pub(crate) struct GcmKey<const ROUND_KEYS: usize> {
 
 impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     /// Builds the key state for `key` at `at`, field by field, so that it is
-    /// never moved after construction: [`Aead::new`](crate::Aead::new) builds
+    /// never moved after construction: [`AeadKey::new`](crate::AeadKey::new) builds
     /// it in the value it returns, caller-placed keys (`placement.rs`) where
     /// the caller says.
     ///

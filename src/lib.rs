@@ -11,8 +11,10 @@
 //!   nonces that are safe to draw at random.
 //! - [`xaes_gcm::KcXaes256Gcm`]: KC-XAES-256-GCM, XAES-256-GCM whose 48-byte
 //!   tag also commits to the key (IACR ePrint 2025/758, as AWS-LC).
-//! - One trait, [`Aead`], carries every method: explicit-nonce and
-//!   generated-nonce sealing, allocating, `_to` (allocation-free) and in-place.
+//! - One set of calls on every key type, as inherent methods (no import
+//!   needed) and as the trait [`AeadKey`] for generic code: `seal` and
+//!   `open`, with explicit or generated nonces, allocating, `_to`
+//!   (allocation-free) and in-place.
 //! - [`placement`]: key state built in memory the caller chooses, wiped on drop.
 //! - [`random`]: a fork-safe AES-256-CTR generator for keys and nonces.
 //! - `ece` (cargo feature `ece`): RFC 8188 `aes128gcm`, the encrypted content
@@ -28,26 +30,26 @@
 //! | x86_64 | AES-NI, PCLMULQDQ, SSSE3, SSE4.1 (Intel Westmere, AMD Bulldozer and later) | [`Backend::AesNiClmul`] |
 //! | aarch64 | ARMv8 Cryptography Extension: AES and PMULL | [`Backend::Armv8`] |
 //!
-//! [`Aead::new`] picks the first row the CPU has; [`Aead::with_backend`] forces
-//! one. There is no software fallback. On a CPU without these instructions,
+//! A key type's `new` ([`AeadKey::new`]) picks the first row the CPU has;
+//! `with_backend` ([`AeadKey::with_backend`]) forces one. There is no software fallback. On a CPU without these instructions,
 //! key construction returns [`Error::UnsupportedCpu`] naming the first missing
 //! feature, before it reads the key.
 //!
 //! ## Example
 //!
 //! ```
-//! use hardware_aead::{Aead, Error, aes_gcm::Aes256Gcm};
+//! use hardware_aead::{Error, aes_gcm::Aes256Gcm};
 //!
 //! # fn main() -> Result<(), Error> {
 //! let key = Aes256Gcm::new(&[0x42; 32])?;
 //! let nonce = [7u8; 12]; // unique per message under one key
 //!
-//! let sealed = key.encrypt(&nonce, b"header", b"the plaintext")?;
-//! assert_eq!(key.decrypt(&nonce, b"header", &sealed)?, b"the plaintext");
+//! let sealed = key.seal(&nonce, b"header", b"the plaintext")?;
+//! assert_eq!(key.open(&nonce, b"header", &sealed)?, b"the plaintext");
 //!
 //! // Allocation-free: seal into a caller buffer.
 //! let mut out = [0u8; 13 + 16];
-//! let n = key.encrypt_to(&nonce, b"header", b"the plaintext", &mut out)?;
+//! let n = key.seal_to(&nonce, b"header", b"the plaintext", &mut out)?;
 //! assert_eq!(&out[..n], &sealed[..]);
 //! # Ok(()) }
 //! ```
@@ -58,10 +60,10 @@
 //!
 //! | feature | adds | why it needs it |
 //! |---|---|---|
-//! | (none) | every key type: [`Aead::new`], [`Aead::with_backend`], the `_to` methods, the in-place methods, [`Aead::decrypt_nonce_appended_to`], [`placement`], [`stream::Encryptor`] and [`stream::Decryptor`] (their `_to` and in-place calls), [`Error`] (with `core::error::Error`) | only `core`: CPU detection reads `cpuid`/`xgetbv` itself on x86_64, and on aarch64 the kernel's hardware capabilities (`getauxval` through libc on Linux and Android) or, elsewhere, the build's target features |
-//! | `alloc` | the methods that return a `Vec` ([`Aead::encrypt`], [`Aead::decrypt`], [`Aead::decrypt_nonce_appended`]) | the allocation |
+//! | (none) | every key type: [`AeadKey::new`], [`AeadKey::with_backend`], the `_to` methods, the in-place methods, [`AeadKey::open_with_nonce_appended_to`], [`placement`], [`stream::Encryptor`] and [`stream::Decryptor`] (their `_to` and in-place calls), [`Error`] (with `core::error::Error`) | only `core`: CPU detection reads `cpuid`/`xgetbv` itself on x86_64, and on aarch64 the kernel's hardware capabilities (`getauxval` through libc on Linux and Android) or, elsewhere, the build's target features |
+//! | `alloc` | the methods that return a `Vec` ([`AeadKey::seal`], [`AeadKey::open`], [`AeadKey::open_with_nonce_appended`]) | the allocation |
 //! | `getrandom` | [`random::Generator`], [`random::process_restored`] | the operating system's randomness (`getrandom`, which works without `std` on the targets it supports); fork detection rides on libc where there is one (`pthread_atfork`, `MADV_WIPEONFORK`, `getpid`) |
-//! | `std` (default; implies both) | the generated-nonce methods ([`Aead::encrypt_with_generated_nonce`] and kin), [`random::fill`], the `std::io` adapters of [`stream`] ([`stream::Writer`], [`stream::Reader`], [`stream::DecryptingWriter`]), the standard library's CPU detection | thread-local storage: each thread's nonce reservations and generator, and the re-entrancy flags that keep a signal handler from reusing a nonce; `std::io` for the adapters |
+//! | `std` (default; implies both) | the generated-nonce methods ([`AeadKey::seal_with_generated_nonce`] and kin), [`random::fill`], the `std::io` adapters of [`stream`] ([`stream::Writer`], [`stream::Reader`], [`stream::DecryptingWriter`]), the standard library's CPU detection | thread-local storage: each thread's nonce reservations and generator, and the re-entrancy flags that keep a signal handler from reusing a nonce; `std::io` for the adapters |
 //! | `aead` | RustCrypto's `aead` 0.6 traits ([`aead_traits`]) | the `aead` crate |
 //! | `rustls` (implies `std`) | this crate's AES-GCM as rustls 0.23's TLS 1.3 and 1.2 record protection and QUIC packet protection ([`rustls`](mod@rustls): the suites, `provider()`, `wrap`) | the `rustls` crate, with its `ring` provider for the hash, HKDF, PRF, key exchange and signatures |
 //! | `cpu-rng-reseed` (default) | RDSEED / RNDRRS mixed into the generator's seeds | — |
@@ -118,7 +120,10 @@ pub mod xaes_gcm;
 #[cfg(test)]
 mod model;
 
-pub use crate::aead::{Aead, NONCE_LEN, Nonce, TAG_LEN, Tag};
+pub use crate::aead::{AeadKey, TAG_LEN, Tag};
+// The 96-bit nonce, for the crate's own code (`crate::Nonce`); callers name
+// it `<K as AeadKey>::Nonce` or `[u8; 12]`.
+pub(crate) use crate::aead::{NONCE_LEN, Nonce};
 pub use crate::backend::Backend;
 pub use crate::error::Error;
 

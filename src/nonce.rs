@@ -48,31 +48,13 @@ use crate::error::Error;
 #[cfg(feature = "std")]
 use crate::random::fork;
 
-/// A 96-bit nonce: the nonce of AES-GCM and AES-GCM-SIV keys.
-///
-/// ```
-/// use hardware_aead::{Aead, Nonce, aes_gcm::Aes256Gcm};
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// let key = Aes256Gcm::new(&[1; 32])?;
-/// let nonce: Nonce = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]; // never twice under one key
-/// let sealed = key.encrypt(&nonce, b"", b"data")?;
-/// assert_eq!(key.decrypt(&nonce, b"", &sealed)?, b"data");
-/// # Ok(()) }
-/// ```
-pub type Nonce = [u8; 12];
+/// A 96-bit nonce: the nonce of AES-GCM and AES-GCM-SIV keys (crate-private;
+/// callers name it `<K as AeadKey>::Nonce` or `[u8; 12]`).
+pub(crate) type Nonce = [u8; 12];
 
-/// The length of a [`Nonce`] in bytes: also what the nonce-appended calls
-/// add after the tag.
-///
-/// ```
-/// use hardware_aead::{Aead, NONCE_LEN, TAG_LEN, aes_gcm::Aes256Gcm};
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// let key = Aes256Gcm::new(&[1; 32])?;
-/// let sealed = key.encrypt_nonce_appended_generated(b"", b"data")?;
-/// assert_eq!(sealed.len(), 4 + TAG_LEN + NONCE_LEN);
-/// # Ok(()) }
-/// ```
-pub const NONCE_LEN: usize = 12;
+/// The length of a [`Nonce`] in bytes (crate-private; callers write
+/// `Aes256Gcm::NONCE_LEN`).
+pub(crate) const NONCE_LEN: usize = 12;
 
 #[cfg(feature = "std")]
 /// The lock bit of [`NonceSequence::state`]; the other 63 bits are the fork

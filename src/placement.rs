@@ -3,7 +3,7 @@
 //!
 //! - [`KeySlot<K>`] is uninitialised storage for a key type, on the stack, in
 //!   a struct, or in memory the caller allocated.
-//! - [`Aead::new_in`](crate::Aead::new_in) builds the key state inside a slot,
+//! - [`AeadKey::new_in`](crate::AeadKey::new_in) builds the key state inside a slot,
 //!   field by field (the state is never moved after it is built), and returns a
 //!   [`Placed`] guard that dereferences to the key.
 //! - Dropping the guard drops the key (which zeroizes its round keys and
@@ -12,7 +12,7 @@
 //!   (`mem::forget`) still leaves no key behind once its slot goes.
 //! - For memory the caller allocates itself (e.g. `mmap` + `mlock`),
 //!   [`key_state_layout`] gives the size and alignment, and the `unsafe`
-//!   [`Aead::new_at`](crate::Aead::new_at) builds the key at a raw pointer.
+//!   [`AeadKey::new_at`](crate::AeadKey::new_at) builds the key at a raw pointer.
 //!
 //! Which memory is safe: any the process owns and keeps — the stack, the
 //! heap, `mlock`ed or guarded pages. Not memory the system may zero or take
@@ -23,14 +23,14 @@
 //! with all-zero round keys; rebuild it from its bytes in the child.
 //!
 //! ```
-//! use hardware_aead::{Aead, aes_gcm::Aes256Gcm, placement::KeySlot};
+//! use hardware_aead::{aes_gcm::Aes256Gcm, placement::KeySlot};
 //!
 //! # fn main() -> Result<(), hardware_aead::Error> {
 //! let mut slot = KeySlot::<Aes256Gcm>::new();
 //! {
 //!     let key = Aes256Gcm::new_in(&mut slot, &[7; 32])?;
-//!     let sealed = key.encrypt(&[0; 12], b"", b"in place")?;
-//!     assert_eq!(key.decrypt(&[0; 12], b"", &sealed)?, b"in place");
+//!     let sealed = key.seal(&[0; 12], b"", b"in place")?;
+//!     assert_eq!(key.open(&[0; 12], b"", &sealed)?, b"in place");
 //! } // the key is dropped and the slot's bytes are zero here
 //! # Ok(()) }
 //! ```
@@ -88,7 +88,7 @@ impl<K> fmt::Debug for KeySlot<K> {
 /// drops the key and zeroes every byte of the slot.
 ///
 /// ```
-/// use hardware_aead::{Aead, aes_gcm_siv::Aes128GcmSiv, placement::KeySlot};
+/// use hardware_aead::{aes_gcm_siv::Aes128GcmSiv, placement::KeySlot};
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let mut slot = KeySlot::new();
 /// let key = Aes128GcmSiv::new_in(&mut slot, &[1; 16])?;
@@ -166,7 +166,7 @@ impl<K: fmt::Debug> fmt::Debug for Placed<'_, K> {
 }
 
 /// The size and alignment of `K`'s key state, for callers who allocate it
-/// themselves and build it with [`Aead::new_at`](crate::Aead::new_at).
+/// themselves and build it with [`AeadKey::new_at`](crate::AeadKey::new_at).
 ///
 /// ```
 /// use hardware_aead::{aes_gcm::Aes256Gcm, placement::key_state_layout};

@@ -230,7 +230,7 @@ impl Generator {
     /// key slot), [`fill`](Self::fill) that memory instead.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, random::Generator};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, random::Generator};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&*Generator::new()?.key_32()?)?;
     /// # let _ = key;
@@ -257,7 +257,7 @@ impl Generator {
     }
 
     /// A random 96-bit nonce. (A key's own generated nonces, which cannot
-    /// repeat, come from [`Aead::encrypt_with_generated_nonce`](crate::Aead::encrypt_with_generated_nonce).)
+    /// repeat, come from [`AeadKey::seal_with_generated_nonce`](crate::AeadKey::seal_with_generated_nonce).)
     ///
     /// ```
     /// # fn main() -> Result<(), hardware_aead::Error> {
@@ -325,13 +325,13 @@ impl core::fmt::Debug for Generator {
 /// generated nonces.
 ///
 /// ```
-/// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, random};
+/// use hardware_aead::{aes_gcm::Aes256Gcm, random};
 ///
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = Aes256Gcm::new(&[7; 32])?;
-/// let (before, _) = key.encrypt_with_generated_nonce(b"", b"a")?;
+/// let (before, _) = key.seal_with_generated_nonce(b"", b"a")?;
 /// random::process_restored(); // e.g. in the VM's restore hook
-/// let (after, _) = key.encrypt_with_generated_nonce(b"", b"b")?;
+/// let (after, _) = key.seal_with_generated_nonce(b"", b"b")?;
 /// assert_ne!(before[..4], after[..4]); // a new salt
 /// # Ok(()) }
 /// ```

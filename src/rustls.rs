@@ -77,7 +77,7 @@ use zeroize::Zeroize;
 use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use crate::backend::{self, Tier};
 use crate::block::{Block, RoundKeys};
-use crate::{Aead, Error, Nonce, Tag};
+use crate::{Error, Nonce, Tag};
 
 /// Bytes of a GCM tag.
 const TAG_LEN: usize = 16;
@@ -91,7 +91,7 @@ const SALT_LEN: usize = 4;
 
 /// The record protection keys: this crate's AES-GCM key types, with what the
 /// suites need to know of each.
-trait RecordKey: Aead<Nonce = Nonce, Tag = Tag> + Send + Sync + Sized + 'static {
+trait RecordKey: crate::AeadKey<Nonce = Nonce, Tag = Tag> + Send + Sync + Sized + 'static {
     /// The key and IV as rustls's kernel-TLS export names them.
     fn secrets(key: AeadKey, iv: Iv) -> ConnectionTrafficSecrets;
 }
@@ -189,7 +189,7 @@ impl<K: RecordKey> Tls13AeadAlgorithm for Tls13Gcm<K> {
     }
 
     fn key_len(&self) -> usize {
-        <K as Aead>::KEY_LEN
+        <K as crate::AeadKey>::KEY_LEN
     }
 
     fn extract_keys(
@@ -227,7 +227,7 @@ impl<K: RecordKey> MessageEncrypter for Tls13Encrypter<K> {
         payload.extend_from_chunks(&msg.payload);
         payload.extend_from_slice(&msg.typ.to_array());
         let tag = key
-            .encrypt_in_place_detached(&self.0.nonce(seq), &make_tls13_aad(total), payload.as_mut())
+            .seal_in_place_detached(&self.0.nonce(seq), &make_tls13_aad(total), payload.as_mut())
             .map_err(|_| ::rustls::Error::EncryptError)?;
         payload.extend_from_slice(&tag);
         Ok(OutboundOpaqueMessage::new(
@@ -255,7 +255,7 @@ impl<K: RecordKey> MessageDecrypter for Tls13Decrypter<K> {
             .ok_or(::rustls::Error::DecryptError)?;
         let (text, tag) = msg.payload.split_at_mut(text_len);
         let tag = Tag::try_from(&*tag).map_err(|_| ::rustls::Error::DecryptError)?;
-        key.decrypt_in_place_detached(&self.0.nonce(seq), &make_tls13_aad(len), text, &tag)
+        key.open_in_place_detached(&self.0.nonce(seq), &make_tls13_aad(len), text, &tag)
             .map_err(|_| ::rustls::Error::DecryptError)?;
         msg.payload.truncate(text_len);
         msg.into_tls13_unpadded_message()
@@ -285,7 +285,7 @@ impl<K: RecordKey> Tls12AeadAlgorithm for Tls12Gcm<K> {
 
     fn key_block_shape(&self) -> KeyBlockShape {
         KeyBlockShape {
-            enc_key_len: <K as Aead>::KEY_LEN,
+            enc_key_len: <K as crate::AeadKey>::KEY_LEN,
             fixed_iv_len: SALT_LEN,
             explicit_nonce_len: EXPLICIT_LEN,
         }
@@ -333,7 +333,7 @@ impl<K: RecordKey> MessageEncrypter for Tls12Encrypter<K> {
         payload.extend_from_chunks(&msg.payload);
         let aad = make_tls12_aad(seq, msg.typ, msg.version, text_len);
         let tag = key
-            .encrypt_in_place_detached(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_LEN..])
+            .seal_in_place_detached(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_LEN..])
             .map_err(|_| ::rustls::Error::EncryptError)?;
         payload.extend_from_slice(&tag);
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
@@ -361,7 +361,7 @@ impl<K: RecordKey> MessageDecrypter for Tls12Decrypter<K> {
             tls12_nonce(&self.0.iv[..SALT_LEN], explicit).ok_or(::rustls::Error::DecryptError)?;
         let (text, tag) = rest.split_at_mut(text_len);
         let tag = Tag::try_from(&*tag).map_err(|_| ::rustls::Error::DecryptError)?;
-        key.decrypt_in_place_detached(&nonce, &aad, text, &tag)
+        key.open_in_place_detached(&nonce, &aad, text, &tag)
             .map_err(|_| ::rustls::Error::DecryptError)?;
         Ok(msg.into_plain_message_range(EXPLICIT_LEN..EXPLICIT_LEN + text_len))
     }
@@ -384,7 +384,7 @@ impl<K: RecordKey, const ROUND_KEYS: usize, const KB: usize> quic::Algorithm
     }
 
     fn aead_key_len(&self) -> usize {
-        <K as Aead>::KEY_LEN
+        <K as crate::AeadKey>::KEY_LEN
     }
 }
 
@@ -401,7 +401,7 @@ impl<K: RecordKey> quic::PacketKey for QuicPacketKey<K> {
     ) -> Result<quic::Tag, ::rustls::Error> {
         let key = self.0.key(::rustls::Error::EncryptError)?;
         let tag = key
-            .encrypt_in_place_detached(&self.0.nonce(packet_number), header, payload)
+            .seal_in_place_detached(&self.0.nonce(packet_number), header, payload)
             .map_err(|_| ::rustls::Error::EncryptError)?;
         Ok(quic::Tag::from(&tag[..]))
     }
@@ -419,7 +419,7 @@ impl<K: RecordKey> quic::PacketKey for QuicPacketKey<K> {
             .ok_or(::rustls::Error::DecryptError)?;
         let (text, tag) = payload.split_at_mut(text_len);
         let tag = Tag::try_from(&*tag).map_err(|_| ::rustls::Error::DecryptError)?;
-        key.decrypt_in_place_detached(&self.0.nonce(packet_number), header, text, &tag)
+        key.open_in_place_detached(&self.0.nonce(packet_number), header, text, &tag)
             .map_err(|_| ::rustls::Error::DecryptError)?;
         Ok(&payload[..text_len])
     }

@@ -27,7 +27,7 @@
 //!
 //! - [`Encryptor`] and [`Decryptor`] seal and open one segment per call, with
 //!   any key type of the crate, caller-chosen AAD per segment, and the same
-//!   allocating, `_to` and in-place forms as [`Aead`]. They are
+//!   allocating, `_to` and in-place forms as [`AeadKey`]. They are
 //!   byte-identical with `aead-stream` 0.6's `EncryptorBE32` and
 //!   `DecryptorBE32` over the matching RustCrypto AEAD (tested both ways).
 //! - [`Writer`] and [`Reader`] (feature `std`) wrap an [`std::io::Write`] or
@@ -42,7 +42,7 @@
 //! # Example
 //!
 //! ```
-//! use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+//! use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
 //!
 //! # fn main() -> Result<(), hardware_aead::Error> {
 //! let key = Aes256Gcm::new(&[0x42; 32])?;
@@ -62,8 +62,7 @@
 use alloc::vec::Vec;
 use core::ops::Deref;
 
-use crate::aead::Aead;
-use crate::aead::sealed::Core;
+use crate::aead::AeadKey;
 use crate::error::Error;
 
 #[cfg(feature = "std")]
@@ -75,7 +74,7 @@ pub use io::{DecryptingWriter, Reader, Writer};
 /// position and the last-segment flag.
 ///
 /// ```
-/// use hardware_aead::{Aead, stream::NONCE_OVERHEAD, xaes_gcm::Xaes256Gcm};
+/// use hardware_aead::{stream::NONCE_OVERHEAD, xaes_gcm::Xaes256Gcm};
 /// assert_eq!(Xaes256Gcm::NONCE_LEN - NONCE_OVERHEAD, 19); // the prefix length
 /// ```
 pub const NONCE_OVERHEAD: usize = 5;
@@ -110,7 +109,7 @@ struct Segments<K> {
     position: u32,
 }
 
-impl<K: Deref<Target: Aead>> Segments<K> {
+impl<K: Deref<Target: AeadKey>> Segments<K> {
     fn new(key: K, prefix: &[u8]) -> Result<Self, Error> {
         let prefix_len = K::Target::NONCE_LEN - NONCE_OVERHEAD;
         if prefix.len() != prefix_len {
@@ -128,13 +127,13 @@ impl<K: Deref<Target: Aead>> Segments<K> {
     }
 
     /// The nonce of the segment at the current position.
-    fn nonce(&self, last: bool) -> Result<<K::Target as Core>::Nonce, Error> {
+    fn nonce(&self, last: bool) -> Result<<K::Target as AeadKey>::Nonce, Error> {
         let len = K::Target::NONCE_LEN;
         let mut nonce = self.nonce;
         nonce[len - 5..len - 1].copy_from_slice(&self.position.to_be_bytes());
         nonce[len - 1] = u8::from(last);
         // The slice is exactly `NONCE_LEN` bytes, so the conversion succeeds.
-        <K::Target as Core>::Nonce::try_from(&nonce[..len])
+        <K::Target as AeadKey>::Nonce::try_from(&nonce[..len])
             .map_err(|_| Error::InvalidPrefixLength { expected: len - 5 })
     }
 
@@ -165,7 +164,7 @@ impl<K: Deref<Target: Aead>> Segments<K> {
 /// `K` is a key or a handle to one (`&Aes256Gcm`, `Arc<Xaes256Gcm>`, ...).
 ///
 /// ```
-/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Encryptor};
+/// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Encryptor};
 ///
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = Xaes256Gcm::new(&[1; 32])?;
@@ -181,13 +180,13 @@ pub struct Encryptor<K> {
     segments: Segments<K>,
 }
 
-impl<K: Deref<Target: Aead>> Encryptor<K> {
+impl<K: Deref<Target: AeadKey>> Encryptor<K> {
     /// Starts a stream under `key` with `prefix` (`NONCE_LEN − 5` bytes: 7,
     /// or 19 for XAES-256-GCM; else [`Error::InvalidPrefixLength`]). The
     /// prefix must not have been used for another stream under this key.
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, aes_gcm::Aes128Gcm, stream::Encryptor};
+    /// use hardware_aead::{Error, aes_gcm::Aes128Gcm, stream::Encryptor};
     /// # fn main() -> Result<(), Error> {
     /// let key = Aes128Gcm::new(&[1; 16])?;
     /// assert!(Encryptor::new(&key, &[0u8; 7]).is_ok());
@@ -204,7 +203,7 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
     /// The position of the next segment (the number sealed so far).
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm, stream::Encryptor};
+    /// use hardware_aead::{aes_gcm::Aes128Gcm, stream::Encryptor};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes128Gcm::new(&[1; 16])?;
     /// let enc = Encryptor::new(&key, &[0u8; 7])?;
@@ -221,7 +220,7 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
     /// can follow).
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::Encryptor};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::Encryptor};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut enc = Encryptor::new(&key, &[0u8; 7])?;
@@ -238,14 +237,14 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
     ) -> Result<usize, Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
-        let result = self.segments.key.encrypt_to(&nonce, aad, plaintext, out);
+        let result = self.segments.key.seal_to(&nonce, aad, plaintext, out);
         self.segments.advance(result)
     }
 
     /// Seals a segment that is not the last in place and returns its tag.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut buffer = *b"in place";
@@ -258,20 +257,20 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
         &mut self,
         aad: &[u8],
         buffer: &mut [u8],
-    ) -> Result<<K::Target as Core>::Tag, Error> {
+    ) -> Result<<K::Target as AeadKey>::Tag, Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
         let result = self
             .segments
             .key
-            .encrypt_in_place_detached(&nonce, aad, buffer);
+            .seal_in_place_detached(&nonce, aad, buffer);
         self.segments.advance(result)
     }
 
     /// Seals a segment that is not the last and returns `ciphertext ‖ tag`.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::Encryptor};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::Encryptor};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut enc = Encryptor::new(&key, &[0u8; 7])?;
@@ -282,7 +281,7 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
     pub fn encrypt_next(&mut self, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
-        let result = self.segments.key.encrypt(&nonce, aad, plaintext);
+        let result = self.segments.key.seal(&nonce, aad, plaintext);
         self.segments.advance(result)
     }
 
@@ -290,7 +289,7 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
     /// bytes written.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::Encryptor};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::Encryptor};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut out = [0u8; 16];
@@ -305,13 +304,13 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let nonce = self.segments.nonce(true)?;
-        self.segments.key.encrypt_to(&nonce, aad, plaintext, out)
+        self.segments.key.seal_to(&nonce, aad, plaintext, out)
     }
 
     /// Seals the last segment in place, ends the stream and returns the tag.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut buffer = *b"the end";
@@ -324,17 +323,17 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
         self,
         aad: &[u8],
         buffer: &mut [u8],
-    ) -> Result<<K::Target as Core>::Tag, Error> {
+    ) -> Result<<K::Target as AeadKey>::Tag, Error> {
         let nonce = self.segments.nonce(true)?;
         self.segments
             .key
-            .encrypt_in_place_detached(&nonce, aad, buffer)
+            .seal_in_place_detached(&nonce, aad, buffer)
     }
 
     /// Seals the last segment, ends the stream and returns `ciphertext ‖ tag`.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::Encryptor};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::Encryptor};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let last = Encryptor::new(&key, &[0u8; 7])?.encrypt_last(b"", b"fin")?;
@@ -344,7 +343,7 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
     #[cfg(feature = "alloc")]
     pub fn encrypt_last(self, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         let nonce = self.segments.nonce(true)?;
-        self.segments.key.encrypt(&nonce, aad, plaintext)
+        self.segments.key.seal(&nonce, aad, plaintext)
     }
 }
 
@@ -357,7 +356,7 @@ impl<K: Deref<Target: Aead>> Encryptor<K> {
 /// caller may not skip it, only stop or retry with the right bytes.
 ///
 /// ```
-/// use hardware_aead::{Aead, Error, aes_gcm::Aes128Gcm, stream::{Decryptor, Encryptor}};
+/// use hardware_aead::{Error, aes_gcm::Aes128Gcm, stream::{Decryptor, Encryptor}};
 ///
 /// # fn main() -> Result<(), Error> {
 /// let key = Aes128Gcm::new(&[3; 16])?;
@@ -376,12 +375,12 @@ pub struct Decryptor<K> {
     segments: Segments<K>,
 }
 
-impl<K: Deref<Target: Aead>> Decryptor<K> {
+impl<K: Deref<Target: AeadKey>> Decryptor<K> {
     /// Starts opening the stream sealed under `key` with `prefix`
     /// (`NONCE_LEN − 5` bytes, else [`Error::InvalidPrefixLength`]).
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, xaes_gcm::Xaes256Gcm, stream::Decryptor};
+    /// use hardware_aead::{Error, xaes_gcm::Xaes256Gcm, stream::Decryptor};
     /// # fn main() -> Result<(), Error> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// assert!(Decryptor::new(&key, &[0u8; 19]).is_ok());
@@ -398,7 +397,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
     /// The position of the next segment (the number opened so far).
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes128Gcm, stream::Decryptor};
+    /// use hardware_aead::{aes_gcm::Aes128Gcm, stream::Decryptor};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes128Gcm::new(&[1; 16])?;
     /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.position(), 0);
@@ -412,7 +411,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
     /// and returns the plaintext length. Never allocates.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let sealed = Encryptor::new(&key, &[0u8; 7])?.encrypt_next(b"", b"part")?;
@@ -433,7 +432,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
         let result = self
             .segments
             .key
-            .decrypt_to(&nonce, aad, ciphertext_and_tag, out);
+            .open_to(&nonce, aad, ciphertext_and_tag, out);
         self.segments.advance(result)
     }
 
@@ -442,7 +441,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
     /// zero.
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+    /// use hardware_aead::{Error, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut buffer = *b"secret";
@@ -460,21 +459,21 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
         &mut self,
         aad: &[u8],
         buffer: &mut [u8],
-        tag: &<K::Target as Core>::Tag,
+        tag: &<K::Target as AeadKey>::Tag,
     ) -> Result<(), Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
         let result = self
             .segments
             .key
-            .decrypt_in_place_detached(&nonce, aad, buffer, tag);
+            .open_in_place_detached(&nonce, aad, buffer, tag);
         self.segments.advance(result)
     }
 
     /// Opens a segment that is not the last and returns its plaintext.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let sealed = Encryptor::new(&key, &[0u8; 7])?.encrypt_next(b"", b"abc")?;
@@ -489,7 +488,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
     ) -> Result<Vec<u8>, Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
-        let result = self.segments.key.decrypt(&nonce, aad, ciphertext_and_tag);
+        let result = self.segments.key.open(&nonce, aad, ciphertext_and_tag);
         self.segments.advance(result)
     }
 
@@ -497,7 +496,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
     /// plaintext length.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let sealed = Encryptor::new(&key, &[0u8; 7])?.encrypt_last(b"", b"end")?;
@@ -514,14 +513,14 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
         let nonce = self.segments.nonce(true)?;
         self.segments
             .key
-            .decrypt_to(&nonce, aad, ciphertext_and_tag, out)
+            .open_to(&nonce, aad, ciphertext_and_tag, out)
     }
 
     /// Opens the last segment in place if `tag` verifies (else
     /// [`Error::Authentication`], `buffer` left all zero) and ends the stream.
     ///
     /// ```
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut buffer = *b"last";
@@ -534,18 +533,18 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
         self,
         aad: &[u8],
         buffer: &mut [u8],
-        tag: &<K::Target as Core>::Tag,
+        tag: &<K::Target as AeadKey>::Tag,
     ) -> Result<(), Error> {
         let nonce = self.segments.nonce(true)?;
         self.segments
             .key
-            .decrypt_in_place_detached(&nonce, aad, buffer, tag)
+            .open_in_place_detached(&nonce, aad, buffer, tag)
     }
 
     /// Opens the last segment, ends the stream and returns its plaintext.
     ///
     /// ```
-    /// use hardware_aead::{Aead, Error, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
+    /// use hardware_aead::{Error, aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut enc = Encryptor::new(&key, &[0u8; 7])?;
@@ -558,7 +557,7 @@ impl<K: Deref<Target: Aead>> Decryptor<K> {
     #[cfg(feature = "alloc")]
     pub fn decrypt_last(self, aad: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
         let nonce = self.segments.nonce(true)?;
-        self.segments.key.decrypt(&nonce, aad, ciphertext_and_tag)
+        self.segments.key.open(&nonce, aad, ciphertext_and_tag)
     }
 }
 

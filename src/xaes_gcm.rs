@@ -17,7 +17,7 @@
 //!
 //! "Note that Steps 1 and 2 can be precomputed and reused across every
 //! operation that uses the same input key K": key setup here expands K and
-//! computes K1 once ([`Xaes256Gcm::new`](crate::Aead::new)). Per message,
+//! computes K1 once ([`Xaes256Gcm::new`]). Per message,
 //! the kernels build steps 3 and 4 in registers from the nonce's bytes
 //! (`backend::xaes::M_HEADS`), step 5 runs as one batch of two AES blocks
 //! on the key's tier, followed by Kₓ's key schedule and GHASH key; then
@@ -51,14 +51,14 @@
 //! # Example
 //!
 //! ```
-//! use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm};
+//! use hardware_aead::xaes_gcm::Xaes256Gcm;
 //!
 //! # fn main() -> Result<(), hardware_aead::Error> {
 //! let key = Xaes256Gcm::new(&[0x11; 32])?;
 //! // Random nonces, appended to the output: the usual way to use it.
-//! let sealed = key.encrypt_nonce_appended_generated(b"metadata", b"secret")?;
+//! let sealed = key.seal_with_generated_nonce_appended(b"metadata", b"secret")?;
 //! assert_eq!(sealed.len(), 6 + 16 + 24);
-//! assert_eq!(key.decrypt_nonce_appended(b"metadata", &sealed)?, b"secret");
+//! assert_eq!(key.open_with_nonce_appended(b"metadata", &sealed)?, b"secret");
 //! # Ok(()) }
 //! ```
 
@@ -72,33 +72,12 @@ use crate::inout::InOut;
 use crate::key::XaesKey;
 
 /// A 192-bit XAES-256-GCM nonce: the first 12 bytes go into the key
-/// derivation, the last 12 are the AES-256-GCM nonce Nₓ.
-///
-/// ```
-/// use hardware_aead::{Aead, xaes_gcm::{XNonce, Xaes256Gcm}};
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// let key = Xaes256Gcm::new(&[7; 32])?;
-/// let mut nonce: XNonce = [0; 24];
-/// hardware_aead::random::fill(&mut nonce)?; // random nonces are the point
-/// let sealed = key.encrypt(&nonce, b"", b"hi")?;
-/// assert_eq!(key.decrypt(&nonce, b"", &sealed)?, b"hi");
-/// # Ok(()) }
-/// ```
-pub type XNonce = [u8; 24];
+/// derivation, the last 12 are the AES-256-GCM nonce Nₓ. (Callers name it
+/// `<Xaes256Gcm as AeadKey>::Nonce` or `[u8; 24]`.)
+type XaesNonce = [u8; 24];
 
-/// The length of an [`XNonce`] in bytes (also [`Aead::NONCE_LEN`](crate::Aead::NONCE_LEN)
-/// of [`Xaes256Gcm`]).
-///
-/// ```
-/// use hardware_aead::{Aead, TAG_LEN, xaes_gcm::{XNONCE_LEN, Xaes256Gcm}};
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// let key = Xaes256Gcm::new(&[7; 32])?;
-/// let sealed = key.encrypt_nonce_appended_generated(b"", b"abc")?;
-/// assert_eq!(sealed.len(), 3 + TAG_LEN + XNONCE_LEN);
-/// assert_eq!(XNONCE_LEN, Xaes256Gcm::NONCE_LEN);
-/// # Ok(()) }
-/// ```
-pub const XNONCE_LEN: usize = 24;
+/// The length of an [`XaesNonce`] in bytes (`Xaes256Gcm::NONCE_LEN` to callers).
+const XAES_NONCE_LEN: usize = 24;
 
 /// The longest plaintext XAES-256-GCM allows, in bytes: that of AES-256-GCM
 /// under the derived key ([`aes_gcm::MAX_PLAINTEXT_LEN`](crate::aes_gcm::MAX_PLAINTEXT_LEN),
@@ -121,7 +100,7 @@ pub const MAX_PLAINTEXT_LEN: u64 = crate::aes_gcm::MAX_PLAINTEXT_LEN;
 pub const MAX_AAD_LEN: u64 = crate::aes_gcm::MAX_AAD_LEN;
 
 /// AES-256-GCM's pre-counter block for Nₓ = N\[12:\] (step 6).
-fn derived_j0(nonce: &XNonce) -> u128 {
+fn derived_j0(nonce: &XaesNonce) -> u128 {
     let mut nx = [0u8; 12];
     nx.copy_from_slice(&nonce[12..]);
     pre_counter_block(&nx)
@@ -129,22 +108,22 @@ fn derived_j0(nonce: &XNonce) -> u128 {
 
 /// XAES-256-GCM: a 32-byte key, 24-byte nonces, 16-byte tags.
 ///
-/// All methods come from the [`Aead`](crate::Aead) trait, with
-/// `&[u8; 24]` nonces. Generated nonces
-/// ([`encrypt_nonce_appended_generated`](crate::Aead::encrypt_nonce_appended_generated)
+/// Its calls are inherent methods (each forwards to
+/// [`AeadKey`](crate::AeadKey)'s), with `&[u8; 24]` nonces. Generated nonces
+/// ([`seal_with_generated_nonce_appended`](Xaes256Gcm::seal_with_generated_nonce_appended)
 /// and its kin) are 24 random bytes from the crate's AES-CTR generator
 /// ([`random`](crate::random)), appended after the tag as for the other key
 /// types. The key holds K's round keys and CMAC's subkey K1 (272 bytes,
 /// zeroized on drop) and no nonce state.
 ///
 /// ```
-/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm};
+/// use hardware_aead::xaes_gcm::Xaes256Gcm;
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// // The spec's first test vector.
 /// let key = Xaes256Gcm::new(&[0x01; 32])?;
-/// let sealed = key.encrypt(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", b"XAES-256-GCM")?;
+/// let sealed = key.seal(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", b"XAES-256-GCM")?;
 /// assert_eq!(sealed[..4], [0xce, 0x54, 0x6e, 0xf6]);
-/// assert_eq!(key.decrypt(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", &sealed)?, b"XAES-256-GCM");
+/// assert_eq!(key.open(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", &sealed)?, b"XAES-256-GCM");
 /// # Ok(()) }
 /// ```
 pub struct Xaes256Gcm {
@@ -156,7 +135,7 @@ pub struct Xaes256Gcm {
 /// (zero without), both from the same kernel call.
 fn seal_or_open<const SEAL: bool, const COMMIT: bool>(
     key: &XaesKey,
-    nonce: &XNonce,
+    nonce: &XaesNonce,
     aad: &[u8],
     data: &mut InOut<'_>,
 ) -> (Tag, [Block; 2]) {
@@ -171,17 +150,14 @@ fn seal_or_open<const SEAL: bool, const COMMIT: bool>(
     (tag, commitment)
 }
 
-/// The sealed `Core`, [`Aead`](crate::Aead) and `Debug` of an XAES key type
+/// The sealed `Core`, [`AeadKey`](crate::AeadKey), the inherent methods and
+/// `Debug` of an XAES key type
 /// (one field, `key: XaesKey`): `commit` says whether the kernels compute
 /// the key commitment, `tag_of` builds the type's tag from the GCM tag and
 /// the commitment.
 macro_rules! impl_xaes {
     ($name:ident, tag = $Tag:ty, commit = $commit:literal, tag_of = $tag_of:path) => {
         impl Core for $name {
-            type KeyBytes = [u8; 32];
-            type Nonce = XNonce;
-            type Tag = $Tag;
-
             unsafe fn init_at(at: *mut Self, tier: Tier, key: &[u8; 32]) {
                 // SAFETY: `at` is valid for writes and aligned (caller), so
                 // is its only field.
@@ -189,8 +165,8 @@ macro_rules! impl_xaes {
             }
 
             #[cfg(feature = "std")]
-            fn generate_nonce(&self) -> Result<XNonce, Error> {
-                let mut nonce = [0u8; XNONCE_LEN];
+            fn generate_nonce(&self) -> Result<XaesNonce, Error> {
+                let mut nonce = [0u8; XAES_NONCE_LEN];
                 crate::random::fill(&mut nonce)?;
                 Ok(nonce)
             }
@@ -207,14 +183,14 @@ macro_rules! impl_xaes {
                 crate::aes_gcm::check_lengths(aad_len as u64, text_len as u64)
             }
 
-            fn seal_core(&self, nonce: &XNonce, aad: &[u8], data: &mut InOut<'_>) -> $Tag {
+            fn seal_core(&self, nonce: &XaesNonce, aad: &[u8], data: &mut InOut<'_>) -> $Tag {
                 let (tag, commitment) = seal_or_open::<true, $commit>(&self.key, nonce, aad, data);
                 $tag_of(tag, commitment)
             }
 
             fn open_core(
                 &self,
-                nonce: &XNonce,
+                nonce: &XaesNonce,
                 aad: &[u8],
                 data: &mut InOut<'_>,
                 _tag: &$Tag,
@@ -224,16 +200,22 @@ macro_rules! impl_xaes {
             }
         }
 
-        impl crate::Aead for $name {
+        impl crate::AeadKey for $name {
+            type Key = [u8; 32];
+            type Nonce = XaesNonce;
+            type Tag = $Tag;
+
             const KEY_LEN: usize = 32;
-            const NONCE_LEN: usize = XNONCE_LEN;
+            const NONCE_LEN: usize = XAES_NONCE_LEN;
             const TAG_LEN: usize = core::mem::size_of::<$Tag>();
         }
+
+        crate::aead::impl_inherent!($name, key_len = 32, nonce_len = 24, tag = $Tag);
 
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct(stringify!($name))
-                    .field("backend", &crate::Aead::backend(self))
+                    .field("backend", &self.backend())
                     .finish_non_exhaustive()
             }
         }
@@ -252,22 +234,22 @@ impl_xaes!(Xaes256Gcm, tag = Tag, commit = false, tag_of = gcm_tag);
 /// them.
 ///
 /// ```
-/// use hardware_aead::{Aead, xaes_gcm::{KcTag, KcXaes256Gcm}};
+/// use hardware_aead::xaes_gcm::{KcTag, KcXaes256Gcm};
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = KcXaes256Gcm::new(&[1; 32])?;
 /// let mut buffer = *b"data";
-/// let tag: KcTag = key.encrypt_in_place_detached(&[2; 24], b"", &mut buffer)?;
-/// key.decrypt_in_place_detached(&[2; 24], b"", &mut buffer, &tag)?;
+/// let tag: KcTag = key.seal_in_place_detached(&[2; 24], b"", &mut buffer)?;
+/// key.open_in_place_detached(&[2; 24], b"", &mut buffer, &tag)?;
 /// assert_eq!(&buffer, b"data");
 /// # Ok(()) }
 /// ```
 pub type KcTag = [u8; KC_TAG_LEN];
 
 /// The length of a [`KcTag`] in bytes: 16 of GCM tag, 32 of commitment
-/// ([`Aead::TAG_LEN`](crate::Aead::TAG_LEN) of [`KcXaes256Gcm`]).
+/// ([`KcXaes256Gcm::TAG_LEN`]).
 ///
 /// ```
-/// use hardware_aead::{Aead, xaes_gcm::{KC_TAG_LEN, KcXaes256Gcm}};
+/// use hardware_aead::xaes_gcm::{KC_TAG_LEN, KcXaes256Gcm};
 /// assert_eq!(KC_TAG_LEN, KcXaes256Gcm::TAG_LEN);
 /// ```
 pub const KC_TAG_LEN: usize = 48;
@@ -303,26 +285,27 @@ pub const KC_TAG_LEN: usize = 48;
 /// message. The ciphertext and the GCM tag are exactly
 /// [`Xaes256Gcm`]'s for the same key, nonce and input.
 ///
-/// All methods come from the [`Aead`](crate::Aead) trait, with `&[u8; 24]`
-/// nonces and [`KcTag`] tags; generated nonces are 24 random bytes, as for
+/// Its calls are inherent methods (each forwards to
+/// [`AeadKey`](crate::AeadKey)'s), with `&[u8; 24]` nonces and [`KcTag`]
+/// tags; generated nonces are 24 random bytes, as for
 /// [`Xaes256Gcm`]. The key state is [`Xaes256Gcm`]'s (K's round keys and
 /// K1, zeroized on drop).
 ///
 /// ```
-/// use hardware_aead::{Aead, Error, xaes_gcm::{KcXaes256Gcm, Xaes256Gcm}};
+/// use hardware_aead::{Error, xaes_gcm::{KcXaes256Gcm, Xaes256Gcm}};
 /// # fn main() -> Result<(), Error> {
 /// let key = KcXaes256Gcm::new(&[0x01; 32])?;
 /// let nonce = *b"ABCDEFGHIJKLMNOPQRSTUVWX";
-/// let sealed = key.encrypt(&nonce, b"", b"XAES-256-GCM")?;
+/// let sealed = key.seal(&nonce, b"", b"XAES-256-GCM")?;
 /// assert_eq!(sealed.len(), 12 + 48);
 /// // aws-lc's vector: ciphertext and GCM tag as XAES-256-GCM's, then the commitment.
-/// let plain = Xaes256Gcm::new(&[0x01; 32])?.encrypt(&nonce, b"", b"XAES-256-GCM")?;
+/// let plain = Xaes256Gcm::new(&[0x01; 32])?.seal(&nonce, b"", b"XAES-256-GCM")?;
 /// assert_eq!(sealed[..28], plain[..]);
 /// assert_eq!(sealed[28..32], [0x04, 0x07, 0x6b, 0x60]);
-/// assert_eq!(key.decrypt(&nonce, b"", &sealed)?, b"XAES-256-GCM");
+/// assert_eq!(key.open(&nonce, b"", &sealed)?, b"XAES-256-GCM");
 /// // Under another key it does not open.
 /// let other = KcXaes256Gcm::new(&[0x02; 32])?;
-/// assert_eq!(other.decrypt(&nonce, b"", &sealed), Err(Error::Authentication));
+/// assert_eq!(other.open(&nonce, b"", &sealed), Err(Error::Authentication));
 /// # Ok(()) }
 /// ```
 pub struct KcXaes256Gcm {

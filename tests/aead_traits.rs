@@ -208,7 +208,7 @@ const LENGTHS: [usize; 16] = [
 /// and with this crate's key on every tier it has.
 fn interop<Ours, Theirs>(seed: u64)
 where
-    Ours: KeyInit + AeadInOut + hardware_aead::Aead,
+    Ours: KeyInit + AeadInOut + hardware_aead::AeadKey,
     Theirs: KeyInit + AeadInOut<NonceSize = Ours::NonceSize, TagSize = Ours::TagSize>,
 {
     let mut rng = TestRng::new(seed);
@@ -449,20 +449,43 @@ fn short_input_is_refused_without_panic() {
     assert!(InOutBuf::new(&[0u8; 4][..], &mut out[..]).is_err());
 }
 
+/// Generic code bound on both the crate's trait and `aead`'s calls either
+/// trait's methods unqualified (seal/open and encrypt/decrypt): the same
+/// message both ways, or `None` if the two differ.
+fn both_traits<K: hardware_aead::AeadKey + AeadInOut>(
+    key: &K,
+    nonce: &K::Nonce,
+) -> Option<Vec<u8>> {
+    let ours = key.seal(nonce, b"aad", b"the same cipher").ok()?;
+    let theirs_nonce = Nonce::<K>::try_from(nonce.as_ref()).ok()?;
+    let theirs = key
+        .encrypt(
+            &theirs_nonce,
+            Payload {
+                msg: b"the same cipher",
+                aad: b"aad",
+            },
+        )
+        .ok()?;
+    (ours == theirs).then_some(ours)
+}
+
 /// The crate's own API and the `aead` traits are the same cipher: a message
 /// sealed by one opens under the other, and a forgery through the traits
 /// leaves the in-place buffer zeroed like the crate's own method does.
 #[test]
 fn the_traits_and_the_crate_api_agree() {
-    // Both `Aead` traits are in scope here: calls of the crate's name it.
-    use hardware_aead::Aead as CrateAead;
-    let key = <aes_gcm_siv::Aes256GcmSiv as CrateAead>::new(&[3; 32]).expect("key");
+    // `aead`'s traits (`KeyInit`, `AeadInOut`, `Aead`) are in scope here;
+    // the crate's calls are inherent methods (`new` wins over `KeyInit`'s)
+    // with names of their own, so none is qualified.
+    let key = aes_gcm_siv::Aes256GcmSiv::new(&[3; 32]).expect("key");
     let nonce = [4u8; 12];
-    let ours = CrateAead::encrypt(&key, &nonce, b"aad", b"the same cipher").expect("encrypt");
+    let ours = key.seal(&nonce, b"aad", b"the same cipher").expect("seal");
     assert_eq!(seal(&key, &nonce, b"aad", b"the same cipher"), ours);
+    assert_eq!(both_traits(&key, &nonce), Some(ours));
     let mut buffer = *b"in place";
     let mut tag = key
-        .encrypt_in_place_detached(&nonce, b"", &mut buffer)
+        .seal_in_place_detached(&nonce, b"", &mut buffer)
         .expect("seal");
     tag[0] ^= 1;
     let result = AeadInOut::decrypt_inout_detached(
@@ -483,7 +506,6 @@ fn the_traits_and_the_crate_api_agree() {
 /// `aead-stream` drives it (no RustCrypto peer implements it).
 #[test]
 fn kc_xaes_through_the_traits() {
-    use hardware_aead::Aead as CrateAead;
     fn typed<A: KeySizeUser<KeySize = U32> + AeadCore<NonceSize = U24, TagSize = U48>>() {}
     typed::<xaes_gcm::KcXaes256Gcm>();
     assert_eq!(
@@ -503,10 +525,7 @@ fn kc_xaes_through_the_traits() {
             let (nonce, aad, pt) = (rng.bytes(24), rng.bytes(pt_len % 37), rng.bytes(pt_len));
             let nonce24: [u8; 24] = nonce.as_slice().try_into().expect("24 bytes");
             let sealed = seal(&ours, &nonce, &aad, &pt);
-            assert_eq!(
-                CrateAead::encrypt(&ours, &nonce24, &aad, &pt).expect("seal"),
-                sealed
-            );
+            assert_eq!(ours.seal(&nonce24, &aad, &pt).expect("seal"), sealed);
             assert_eq!(seal(&built, &nonce, &aad, &pt), sealed);
             assert_eq!(open(&ours, &nonce, &aad, &sealed), Some(pt.clone()));
             let mut forged = sealed.clone();

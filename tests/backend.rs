@@ -5,7 +5,7 @@
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::Xaes256Gcm;
-use hardware_aead::{Aead, Backend, Error};
+use hardware_aead::{Backend, Error};
 
 /// Whether this CPU has every feature of a tier, re-derived here from
 /// `is_x86_feature_detected!` independently of the library's own lists.
@@ -110,11 +110,11 @@ fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
     let msg = [0x5au8; 300];
     let reference = Aes256Gcm::new(&[2u8; 32])
         .unwrap()
-        .encrypt(&nonce, b"a", &msg)
+        .seal(&nonce, b"a", &msg)
         .unwrap();
     let reference_siv = Aes128GcmSiv::new(&[2u8; 16])
         .unwrap()
-        .encrypt(&nonce, b"a", &msg)
+        .seal(&nonce, b"a", &msg)
         .unwrap();
     for backend in [
         Backend::AesNiClmul,
@@ -131,7 +131,7 @@ fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
                 );
                 assert_eq!(key.backend(), backend);
                 assert_eq!(
-                    key.encrypt(&nonce, b"a", &msg).unwrap(),
+                    key.seal(&nonce, b"a", &msg).unwrap(),
                     reference,
                     "{backend:?}"
                 );
@@ -149,7 +149,7 @@ fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
                     "{backend:?} was given on a CPU or build without it"
                 );
                 assert_eq!(
-                    key.encrypt(&nonce, b"a", &msg).unwrap(),
+                    key.seal(&nonce, b"a", &msg).unwrap(),
                     reference_siv,
                     "{backend:?}"
                 );

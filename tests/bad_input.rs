@@ -7,7 +7,7 @@ mod common;
 use common::{TestRng, each_backend_from_slice};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm, MAX_AAD_LEN, MAX_PLAINTEXT_LEN, check_lengths};
 use hardware_aead::aes_gcm_siv::{self as siv, Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Error, Nonce, TAG_LEN};
+use hardware_aead::{AeadKey, Error, TAG_LEN};
 
 // Keys are `Send + Sync` (api.md): checked at compile time.
 const _: () = {
@@ -21,12 +21,12 @@ const _: () = {
 
 const PT_LENS: [usize; 5] = [0, 1, 16, 17, 100];
 
-/// `encrypt_to` with every too-short output length: `BufferTooSmall { needed }`
+/// `seal_to` with every too-short output length: `BufferTooSmall { needed }`
 /// and not one byte written.
-fn short_encrypt_out<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn short_encrypt_out<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     for k in each_backend_from_slice::<K>(&key) {
         for pt_len in PT_LENS {
             let pt = rng.bytes(pt_len);
@@ -34,14 +34,14 @@ fn short_encrypt_out<K: Aead<Nonce = Nonce>>(seed: u64) {
             for out_len in 0..needed {
                 let mut out = vec![0xAAu8; out_len];
                 assert_eq!(
-                    k.encrypt_to(&nonce, b"aad", &pt, &mut out),
+                    k.seal_to(&nonce, b"aad", &pt, &mut out),
                     Err(Error::BufferTooSmall { needed }),
                     "[{:?}] pt {pt_len}, out {out_len}",
                     k.backend()
                 );
                 assert!(
                     out.iter().all(|&b| b == 0xAA),
-                    "[{:?}] encrypt_to wrote into a short buffer",
+                    "[{:?}] seal_to wrote into a short buffer",
                     k.backend()
                 );
             }
@@ -49,26 +49,26 @@ fn short_encrypt_out<K: Aead<Nonce = Nonce>>(seed: u64) {
     }
 }
 
-/// `decrypt_to` with every too-short output length: `BufferTooSmall { needed }`
+/// `open_to` with every too-short output length: `BufferTooSmall { needed }`
 /// (needed = the plaintext length) and not one byte written.
-fn short_decrypt_out<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn short_decrypt_out<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     for k in each_backend_from_slice::<K>(&key) {
         for pt_len in PT_LENS {
-            let sealed = k.encrypt(&nonce, b"aad", &rng.bytes(pt_len)).unwrap();
+            let sealed = k.seal(&nonce, b"aad", &rng.bytes(pt_len)).unwrap();
             for out_len in 0..pt_len {
                 let mut out = vec![0xAAu8; out_len];
                 assert_eq!(
-                    k.decrypt_to(&nonce, b"aad", &sealed, &mut out),
+                    k.open_to(&nonce, b"aad", &sealed, &mut out),
                     Err(Error::BufferTooSmall { needed: pt_len }),
                     "[{:?}] pt {pt_len}, out {out_len}",
                     k.backend()
                 );
                 assert!(
                     out.iter().all(|&b| b == 0xAA),
-                    "[{:?}] decrypt_to wrote into a short buffer",
+                    "[{:?}] open_to wrote into a short buffer",
                     k.backend()
                 );
             }
@@ -78,51 +78,51 @@ fn short_decrypt_out<K: Aead<Nonce = Nonce>>(seed: u64) {
 
 /// Longer output buffers are fine: the length is returned and the bytes past it
 /// are left as they were.
-fn long_out<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn long_out<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     for k in each_backend_from_slice::<K>(&key) {
         for pt_len in PT_LENS {
             let pt = rng.bytes(pt_len);
-            let sealed = k.encrypt(&nonce, b"", &pt).unwrap();
+            let sealed = k.seal(&nonce, b"", &pt).unwrap();
 
             let mut out = vec![0xAAu8; sealed.len() + 33];
-            assert_eq!(k.encrypt_to(&nonce, b"", &pt, &mut out), Ok(sealed.len()));
+            assert_eq!(k.seal_to(&nonce, b"", &pt, &mut out), Ok(sealed.len()));
             assert_eq!(out[..sealed.len()], sealed[..]);
             assert!(
                 out[sealed.len()..].iter().all(|&b| b == 0xAA),
-                "encrypt_to wrote past its output"
+                "seal_to wrote past its output"
             );
 
             let mut out = vec![0xAAu8; pt_len + 33];
-            assert_eq!(k.decrypt_to(&nonce, b"", &sealed, &mut out), Ok(pt_len));
+            assert_eq!(k.open_to(&nonce, b"", &sealed, &mut out), Ok(pt_len));
             assert_eq!(out[..pt_len], pt[..]);
             assert!(
                 out[pt_len..].iter().all(|&b| b == 0xAA),
-                "decrypt_to wrote past its output"
+                "open_to wrote past its output"
             );
         }
     }
 }
 
-/// Inputs of 0..16 bytes hold no tag: `Truncated` from `decrypt` and
-/// `decrypt_to`, with nothing written.
-fn too_short<K: Aead<Nonce = Nonce>>() {
+/// Inputs of 0..16 bytes hold no tag: `Truncated` from `open` and
+/// `open_to`, with nothing written.
+fn too_short<K: AeadKey<Nonce = [u8; 12]>>() {
     let key = vec![0x11u8; K::KEY_LEN];
     for k in each_backend_from_slice::<K>(&key) {
         for len in 0..TAG_LEN {
             let input = vec![0x22u8; len];
             assert_eq!(
-                k.decrypt(&[0u8; 12], b"", &input),
+                k.open(&[0u8; 12], b"", &input),
                 Err(Error::Truncated),
                 "decrypt, {len} bytes"
             );
             let mut out = [0xAAu8; 32];
             assert_eq!(
-                k.decrypt_to(&[0u8; 12], b"x", &input, &mut out),
+                k.open_to(&[0u8; 12], b"x", &input, &mut out),
                 Err(Error::Truncated),
-                "decrypt_to, {len} bytes"
+                "open_to, {len} bytes"
             );
             assert!(out.iter().all(|&b| b == 0xAA));
         }
@@ -130,22 +130,22 @@ fn too_short<K: Aead<Nonce = Nonce>>() {
 }
 
 #[test]
-fn encrypt_to_short_buffer_128() {
+fn seal_to_short_buffer_128() {
     short_encrypt_out::<Aes128Gcm>(1);
 }
 
 #[test]
-fn encrypt_to_short_buffer_256() {
+fn seal_to_short_buffer_256() {
     short_encrypt_out::<Aes256Gcm>(2);
 }
 
 #[test]
-fn decrypt_to_short_buffer_128() {
+fn open_to_short_buffer_128() {
     short_decrypt_out::<Aes128Gcm>(3);
 }
 
 #[test]
-fn decrypt_to_short_buffer_256() {
+fn open_to_short_buffer_256() {
     short_decrypt_out::<Aes256Gcm>(4);
 }
 
@@ -170,13 +170,13 @@ fn ciphertext_too_short_256() {
 }
 
 #[test]
-fn gcm_siv_encrypt_to_short_buffer() {
+fn gcm_siv_seal_to_short_buffer() {
     short_encrypt_out::<Aes128GcmSiv>(11);
     short_encrypt_out::<Aes256GcmSiv>(12);
 }
 
 #[test]
-fn gcm_siv_decrypt_to_short_buffer() {
+fn gcm_siv_open_to_short_buffer() {
     short_decrypt_out::<Aes128GcmSiv>(13);
     short_decrypt_out::<Aes256GcmSiv>(14);
 }
@@ -196,7 +196,7 @@ fn gcm_siv_ciphertext_too_short() {
 /// `new_from_slice` takes exactly `K::KEY_LEN` bytes: `InvalidKeyLength` for
 /// every other length from 0 to 64, and the right length builds the same key as
 /// `new`.
-fn key_length_checked<K: Aead<Nonce = Nonce>>() {
+fn key_length_checked<K: AeadKey<Nonce = [u8; 12]>>() {
     let bytes = [0x33u8; 65];
     for len in 0..=64 {
         let result = K::new_from_slice(&bytes[..len]);
@@ -213,13 +213,13 @@ fn key_length_checked<K: Aead<Nonce = Nonce>>() {
     }
     // The slice constructor builds the same key as the array one.
     let a = K::new_from_slice(&bytes[..K::KEY_LEN]).unwrap();
-    let key_bytes = K::KeyBytes::try_from(&bytes[..K::KEY_LEN])
+    let key_bytes = K::Key::try_from(&bytes[..K::KEY_LEN])
         .ok()
         .expect("key length");
     let b = K::new(&key_bytes).unwrap();
     assert_eq!(
-        a.encrypt(&[1; 12], b"a", b"m").unwrap(),
-        b.encrypt(&[1; 12], b"a", b"m").unwrap()
+        a.seal(&[1; 12], b"a", b"m").unwrap(),
+        b.seal(&[1; 12], b"a", b"m").unwrap()
     );
 }
 
@@ -326,7 +326,7 @@ fn errors_display_and_are_std_errors() {
 }
 
 /// `Debug` of a key built from 0xC5 bytes shows none of them.
-fn debug_hides<K: Aead + std::fmt::Debug>() {
+fn debug_hides<K: AeadKey + std::fmt::Debug>() {
     let key = vec![0xC5u8; K::KEY_LEN];
     let text = format!("{:?}", K::new_from_slice(&key).unwrap());
     let pretty = format!("{:#?}", K::new_from_slice(&key).unwrap());
@@ -364,7 +364,7 @@ fn gcm_siv_key_shared_across_threads() {
     shared_across_threads::<Aes256GcmSiv>();
 }
 
-fn shared_across_threads<K: Aead<Nonce = Nonce> + Send + Sync + 'static>() {
+fn shared_across_threads<K: AeadKey<Nonce = [u8; 12]> + Send + Sync + 'static>() {
     // `Send + Sync` in use: one key, sealing and opening from several threads at once.
     let key = std::sync::Arc::new(K::new_from_slice(&vec![0x44u8; K::KEY_LEN]).unwrap());
     let handles: Vec<_> = (0u8..4)
@@ -374,8 +374,8 @@ fn shared_across_threads<K: Aead<Nonce = Nonce> + Send + Sync + 'static>() {
                 for j in 0u8..50 {
                     let nonce = [i, j, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
                     let pt = vec![i ^ j; 100 + j as usize];
-                    let sealed = key.encrypt(&nonce, &[i], &pt).unwrap();
-                    assert_eq!(key.decrypt(&nonce, &[i], &sealed).unwrap(), pt);
+                    let sealed = key.seal(&nonce, &[i], &pt).unwrap();
+                    assert_eq!(key.open(&nonce, &[i], &sealed).unwrap(), pt);
                 }
             })
         })

@@ -8,7 +8,7 @@
 use std::io::{self, Read, Write};
 
 use hardware_aead::aes_gcm::Aes128Gcm;
-use hardware_aead::{Aead, Error, ece};
+use hardware_aead::{Error, ece};
 
 /// Decodes unpadded base64url (RFC 4648 §5), as the RFC's examples are written.
 fn b64url(text: &str) -> Vec<u8> {
@@ -119,7 +119,7 @@ fn raw_body(ikm: &[u8], salt: &[u8; 16], rs: u32, keyid: &[u8], records: &[&[u8]
         for (n, s) in nonce[4..].iter_mut().zip((seq as u64).to_be_bytes()) {
             *n ^= s;
         }
-        body.extend_from_slice(&key.encrypt(&nonce, b"", record).unwrap());
+        body.extend_from_slice(&key.seal(&nonce, b"", record).unwrap());
     }
     body
 }

@@ -11,7 +11,7 @@
 mod common;
 
 use common::{TestRng, each_backend};
-use hardware_aead::Aead;
+use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
@@ -81,7 +81,7 @@ fn lengths() -> impl Iterator<Item = usize> {
 /// For every length and both placements: sealing in place and into a
 /// separate buffer, then opening both ways, agree with a seal of ordinary
 /// buffers, with message, AAD and output each flush against a guard page.
-fn check<K: Aead>(keys: &[K], rng: &mut TestRng) {
+fn check<K: AeadKey>(keys: &[K], rng: &mut TestRng) {
     let (mut msg_pages, mut aad_pages, mut out_pages) =
         (Guarded::new(), Guarded::new(), Guarded::new());
     for len in lengths() {
@@ -94,7 +94,7 @@ fn check<K: Aead>(keys: &[K], rng: &mut TestRng) {
         for at_end in [true, false] {
             for k in keys {
                 let what = format!("{:?}, {len} bytes, at_end {at_end}", k.backend());
-                let expected = k.encrypt(&nonce, &aad_src, &pt).expect("seal");
+                let expected = k.seal(&nonce, &aad_src, &pt).expect("seal");
                 let aad = aad_pages.slice(aad_len, at_end);
                 aad.copy_from_slice(&aad_src);
                 let aad = &*aad;
@@ -102,11 +102,11 @@ fn check<K: Aead>(keys: &[K], rng: &mut TestRng) {
                 let buf = msg_pages.slice(len, at_end);
                 buf.copy_from_slice(&pt);
                 let tag = k
-                    .encrypt_in_place_detached(&nonce, aad, buf)
+                    .seal_in_place_detached(&nonce, aad, buf)
                     .expect("seal in place");
                 assert_eq!(&buf[..], &expected[..len], "{what}: ciphertext in place");
                 assert_eq!(tag.as_ref(), &expected[len..], "{what}: tag in place");
-                k.decrypt_in_place_detached(&nonce, aad, buf, &tag)
+                k.open_in_place_detached(&nonce, aad, buf, &tag)
                     .expect("open in place");
                 assert_eq!(&buf[..], &pt[..], "{what}: plaintext in place");
 
@@ -114,16 +114,16 @@ fn check<K: Aead>(keys: &[K], rng: &mut TestRng) {
                 input.copy_from_slice(&pt);
                 let out = out_pages.slice(len + K::TAG_LEN, at_end);
                 assert_eq!(
-                    k.encrypt_to(&nonce, aad, input, out),
+                    k.seal_to(&nonce, aad, input, out),
                     Ok(len + K::TAG_LEN),
                     "{what}"
                 );
-                assert_eq!(&out[..], &expected[..], "{what}: encrypt_to");
+                assert_eq!(&out[..], &expected[..], "{what}: seal_to");
                 let sealed = msg_pages.slice(len + K::TAG_LEN, at_end);
                 sealed.copy_from_slice(&expected);
                 let out = out_pages.slice(len, at_end);
-                assert_eq!(k.decrypt_to(&nonce, aad, sealed, out), Ok(len), "{what}");
-                assert_eq!(&out[..], &pt[..], "{what}: decrypt_to");
+                assert_eq!(k.open_to(&nonce, aad, sealed, out), Ok(len), "{what}");
+                assert_eq!(&out[..], &pt[..], "{what}: open_to");
             }
         }
     }

@@ -6,13 +6,13 @@ mod common;
 
 use aes_gcm::aead::{Aead as _, KeyInit, Payload};
 use common::{TestRng, assert_opens, each_backend_from_slice, ring_open, ring_seal, to_hex};
+use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
-use hardware_aead::{Aead, Nonce};
 
 /// RustCrypto `aes-gcm` seal: ct || tag.
 fn rustcrypto_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let payload = Payload { msg: pt, aad };
-    let nonce = &aes_gcm::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
+    let nonce = &aes_gcm::Nonce::try_from(&nonce[..]).expect("a [u8; 12] of the right length");
     match key.len() {
         16 => aes_gcm::Aes128Gcm::new_from_slice(key)
             .expect("key")
@@ -28,7 +28,7 @@ fn rustcrypto_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u
 /// RustCrypto `aes-gcm` open of ct || tag.
 fn rustcrypto_open(key: &[u8], nonce: &[u8; 12], aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
     let payload = Payload { msg: sealed, aad };
-    let nonce = &aes_gcm::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
+    let nonce = &aes_gcm::Nonce::try_from(&nonce[..]).expect("a [u8; 12] of the right length");
     match key.len() {
         16 => aes_gcm::Aes128Gcm::new_from_slice(key)
             .expect("key")
@@ -42,7 +42,7 @@ fn rustcrypto_open(key: &[u8], nonce: &[u8; 12], aad: &[u8], sealed: &[u8]) -> O
 }
 
 /// One message: ours (every backend) against ring and RustCrypto, both ways.
-fn check_message<K: Aead<Nonce = Nonce>>(rng: &mut TestRng, pt_len: usize, aad_len: usize) {
+fn check_message<K: AeadKey<Nonce = [u8; 12]>>(rng: &mut TestRng, pt_len: usize, aad_len: usize) {
     let key = rng.bytes(K::KEY_LEN);
     let nonce: [u8; 12] = rng.array();
     let aad = rng.bytes(aad_len);
@@ -57,7 +57,7 @@ fn check_message<K: Aead<Nonce = Nonce>>(rng: &mut TestRng, pt_len: usize, aad_l
     );
 
     for k in each_backend_from_slice::<K>(&key) {
-        let ours = k.encrypt(&nonce, &aad, &pt).expect("encrypt");
+        let ours = k.seal(&nonce, &aad, &pt).expect("encrypt");
         assert!(
             ours == from_ring,
             "{what} [{:?}]: differs from ring\n  key {}\n  nonce {}\n  ours {}\n  ring {}",
@@ -98,7 +98,7 @@ fn check_message<K: Aead<Nonce = Nonce>>(rng: &mut TestRng, pt_len: usize, aad_l
 
 /// Lengths 0..=300 (every tail and every block count up to 18 blocks) with the
 /// AAD length cycling through empty, partial and multi-block values.
-fn small_lengths<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn small_lengths<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     const AAD_LENS: [usize; 7] = [0, 1, 13, 16, 17, 64, 300];
     for pt_len in 0..=300 {
@@ -111,7 +111,7 @@ fn small_lengths<K: Aead<Nonce = Nonce>>(seed: u64) {
 }
 
 /// Long messages around the kernels' 8-block and wider loops.
-fn big_lengths<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn big_lengths<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for (pt_len, aad_len) in [
         (4096, 0),
@@ -136,7 +136,7 @@ fn aes_256_small_lengths() {
 }
 
 /// Every length of `common::group_boundaries`.
-fn group_boundaries<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn group_boundaries<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for (pt_len, aad_len) in common::group_boundaries() {
         check_message::<K>(&mut rng, pt_len, aad_len);

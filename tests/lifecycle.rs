@@ -7,7 +7,7 @@ use std::mem::{ManuallyDrop, MaybeUninit, size_of};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::placement::{KeySlot, key_state_layout};
-use hardware_aead::{Aead, Error};
+use hardware_aead::{AeadKey, Error};
 
 /// The bytes of `value`'s storage.
 fn bytes_of<T>(value: &T) -> Vec<u8> {
@@ -21,15 +21,15 @@ fn nonzero(bytes: &[u8]) -> usize {
 }
 
 /// Builds a key in a slot, uses it, drops it: the slot is all zero after.
-fn placed_key_is_wiped<K: Aead>(key: &K::KeyBytes) {
+fn placed_key_is_wiped<K: AeadKey>(key: &K::Key) {
     let mut slot = KeySlot::<K>::new();
     {
         let placed = K::new_in(&mut slot, key).unwrap();
         let (nonce, sealed) = placed
-            .encrypt_with_generated_nonce(b"aad", b"placed message")
+            .seal_with_generated_nonce(b"aad", b"placed message")
             .unwrap();
         assert_eq!(
-            placed.decrypt(&nonce, b"aad", &sealed).unwrap(),
+            placed.open(&nonce, b"aad", &sealed).unwrap(),
             b"placed message"
         );
         // While it lives, the slot holds the (non-zero) key state.
@@ -54,9 +54,9 @@ fn placed_keys_are_wiped_on_drop() {
 /// An owned key dropped in place: its key-equivalent state (round keys and
 /// powers) is zero afterwards; at most the tier byte and the nonce state
 /// (counter and salt, not secret) remain.
-fn owned_key_is_wiped<K: Aead>(key: &K::KeyBytes) {
+fn owned_key_is_wiped<K: AeadKey>(key: &K::Key) {
     let mut owned = ManuallyDrop::new(K::new(key).unwrap());
-    let _ = owned.encrypt_with_generated_nonce(b"", b"x").unwrap();
+    let _ = owned.seal_with_generated_nonce(b"", b"x").unwrap();
     assert!(nonzero(&bytes_of(&*owned)) > 100);
     // SAFETY: dropped once, never used again except to read its bytes.
     unsafe { ManuallyDrop::drop(&mut owned) };
@@ -87,8 +87,8 @@ fn keys_built_at_a_raw_pointer_work_and_layouts_are_compact() {
     let key = unsafe { storage.assume_init_ref() };
     let reference = Aes256Gcm::new(&[5; 32]).unwrap();
     assert_eq!(
-        key.encrypt(&[1; 12], b"", b"abc").unwrap(),
-        reference.encrypt(&[1; 12], b"", b"abc").unwrap()
+        key.seal(&[1; 12], b"", b"abc").unwrap(),
+        reference.seal(&[1; 12], b"", b"abc").unwrap()
     );
     // SAFETY: dropped once.
     unsafe { storage.assume_init_drop() };
@@ -106,7 +106,7 @@ fn generated_nonces_never_repeat_across_threads() {
                     let mut mine = Vec::with_capacity(EACH);
                     for _ in 0..EACH {
                         let mut out = [0u8; 28];
-                        key.encrypt_nonce_appended_generated_to(b"", b"", &mut out)
+                        key.seal_with_generated_nonce_appended_to(b"", b"", &mut out)
                             .unwrap();
                         let mut nonce = [0u8; 12];
                         nonce.copy_from_slice(&out[16..]);
@@ -125,16 +125,18 @@ fn generated_nonces_never_repeat_across_threads() {
     assert_eq!(seen.len(), THREADS * EACH);
 }
 
-fn nonce_appended_round_trip_and_tamper<K: Aead>(key: &K::KeyBytes) {
+fn nonce_appended_round_trip_and_tamper<K: AeadKey>(key: &K::Key) {
     let key = K::new(key).unwrap();
     for len in [0usize, 1, 16, 17, 300] {
         let msg: Vec<u8> = (0..len).map(|i| i as u8).collect();
-        let sealed = key.encrypt_nonce_appended_generated(b"hdr", &msg).unwrap();
+        let sealed = key
+            .seal_with_generated_nonce_appended(b"hdr", &msg)
+            .unwrap();
         assert_eq!(sealed.len(), len + 16 + 12);
-        assert_eq!(key.decrypt_nonce_appended(b"hdr", &sealed).unwrap(), msg);
+        assert_eq!(key.open_with_nonce_appended(b"hdr", &sealed).unwrap(), msg);
         let mut out = vec![0u8; len];
         assert_eq!(
-            key.decrypt_nonce_appended_to(b"hdr", &sealed, &mut out)
+            key.open_with_nonce_appended_to(b"hdr", &sealed, &mut out)
                 .unwrap(),
             len
         );
@@ -145,29 +147,31 @@ fn nonce_appended_round_trip_and_tamper<K: Aead>(key: &K::KeyBytes) {
             bad[i] ^= 0x01;
             let mut out = vec![0xAAu8; len];
             assert_eq!(
-                key.decrypt_nonce_appended_to(b"hdr", &bad, &mut out),
+                key.open_with_nonce_appended_to(b"hdr", &bad, &mut out),
                 Err(Error::Authentication)
             );
             assert!(out.iter().all(|b| *b == 0), "forged plaintext released");
         }
         assert_eq!(
-            key.decrypt_nonce_appended(b"HDR", &sealed),
+            key.open_with_nonce_appended(b"HDR", &sealed),
             Err(Error::Authentication)
         );
         // Two seals of the same message use different nonces.
-        let again = key.encrypt_nonce_appended_generated(b"hdr", &msg).unwrap();
+        let again = key
+            .seal_with_generated_nonce_appended(b"hdr", &msg)
+            .unwrap();
         assert_ne!(again[len + 16..], sealed[len + 16..]);
     }
     for short in 0..28 {
         assert_eq!(
-            key.decrypt_nonce_appended(b"", &vec![0; short]),
+            key.open_with_nonce_appended(b"", &vec![0; short]),
             Err(Error::Truncated)
         );
     }
     // Too small an output buffer: an error, nothing written, no nonce used.
     let mut out = [0xAAu8; 30];
     assert_eq!(
-        key.encrypt_nonce_appended_generated_to(b"", b"abc", &mut out[..30]),
+        key.seal_with_generated_nonce_appended_to(b"", b"abc", &mut out[..30]),
         Err(Error::BufferTooSmall { needed: 31 })
     );
     assert!(out.iter().all(|b| *b == 0xAA));
@@ -184,8 +188,8 @@ fn nonce_appended_sealing_round_trips_and_rejects_tampering() {
 #[test]
 fn generated_nonce_sealing_matches_explicit_nonce_sealing() {
     let key = Aes256GcmSiv::new(&[7; 32]).unwrap();
-    let (nonce, sealed) = key.encrypt_with_generated_nonce(b"a", b"payload").unwrap();
-    assert_eq!(sealed, key.encrypt(&nonce, b"a", b"payload").unwrap());
+    let (nonce, sealed) = key.seal_with_generated_nonce(b"a", b"payload").unwrap();
+    assert_eq!(sealed, key.seal(&nonce, b"a", b"payload").unwrap());
 }
 
 #[path = "../src/model.rs"]
@@ -244,7 +248,7 @@ fn leave_on_stack_deep(block: [u8; 16]) {
 
 /// Building a key in a slot leaves no copy of its round keys on the stack:
 /// the kernels write them into the slot, not into a temporary that is moved.
-fn placement_leaves_no_round_key_on_the_stack<K: Aead>(key: &K::KeyBytes) {
+fn placement_leaves_no_round_key_on_the_stack<K: AeadKey>(key: &K::Key) {
     // Round keys 2.. (0 and 1 are the key itself, which the caller holds).
     let needles: Vec<[u8; 16]> = model::AesKey::new(key.as_ref()).round_keys()[2..].to_vec();
     // The scan finds what a returned call left behind (its self-test), and
@@ -290,7 +294,7 @@ fn a_slot_is_wiped_even_if_its_guard_was_forgotten() {
 }
 
 /// A zero nonce of `K`'s nonce type.
-fn zero_nonce<K: Aead>() -> K::Nonce {
+fn zero_nonce<K: AeadKey>() -> K::Nonce {
     let Ok(nonce) = K::Nonce::try_from(&vec![0u8; K::NONCE_LEN][..]) else {
         panic!("a nonce of {} bytes", K::NONCE_LEN);
     };
@@ -300,7 +304,7 @@ fn zero_nonce<K: Aead>() -> K::Nonce {
 /// Key state that the system zeroes under a placed key (what a wipe-on-fork
 /// page becomes in a child) is refused: no seal, no open, no generated
 /// nonce, `Error::KeyStateLost` each time.
-fn zeroed_key_state_is_refused<K: Aead>(key: &K::KeyBytes) {
+fn zeroed_key_state_is_refused<K: AeadKey>(key: &K::Key) {
     let layout = key_state_layout::<K>();
     // SAFETY: the layout has a non-zero size.
     let at = unsafe { std::alloc::alloc(layout) }.cast::<K>();
@@ -309,7 +313,7 @@ fn zeroed_key_state_is_refused<K: Aead>(key: &K::KeyBytes) {
     unsafe { K::new_at(at, key).unwrap() };
     let nonce = zero_nonce::<K>();
     // SAFETY: built just above; the reference ends before the bytes change.
-    let sealed = unsafe { &*at }.encrypt(&nonce, b"", b"secret").unwrap();
+    let sealed = unsafe { &*at }.seal(&nonce, b"", b"secret").unwrap();
     // What the kernel does to a wiped page: every byte zero. No reference to
     // the key is alive while this writes.
     // SAFETY: `at` is valid for `layout.size()` bytes of writes.
@@ -319,21 +323,15 @@ fn zeroed_key_state_is_refused<K: Aead>(key: &K::KeyBytes) {
     // no salt, no mark); it is what a child would see.
     let wiped = unsafe { &*at };
     let mut buffer = *b"secret";
+    assert_eq!(wiped.seal(&nonce, b"", b"secret"), Err(Error::KeyStateLost));
     assert_eq!(
-        wiped.encrypt(&nonce, b"", b"secret"),
-        Err(Error::KeyStateLost)
-    );
-    assert_eq!(
-        wiped.encrypt_in_place_detached(&nonce, b"", &mut buffer),
+        wiped.seal_in_place_detached(&nonce, b"", &mut buffer),
         Err(Error::KeyStateLost)
     );
     assert_eq!(buffer, *b"secret", "the buffer was touched");
+    assert_eq!(wiped.open(&nonce, b"", &sealed), Err(Error::KeyStateLost));
     assert_eq!(
-        wiped.decrypt(&nonce, b"", &sealed),
-        Err(Error::KeyStateLost)
-    );
-    assert_eq!(
-        wiped.encrypt_nonce_appended_generated(b"", b"secret"),
+        wiped.seal_with_generated_nonce_appended(b"", b"secret"),
         Err(Error::KeyStateLost)
     );
     // SAFETY: dropped once (the zero state drops like any other), then freed.

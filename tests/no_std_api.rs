@@ -8,7 +8,7 @@ use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::placement::KeySlot;
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{Aead, Backend, Error, TAG_LEN};
+use hardware_aead::{AeadKey, Backend, Error, TAG_LEN};
 
 const BACKENDS: [Backend; 4] = [
     Backend::AesNiClmul,
@@ -23,14 +23,14 @@ const MAX_TAG_LEN: usize = 48;
 /// Seals and opens `_to`, in place and nonce-appended on `key`; checks a
 /// forgery leaves zeros and a short buffer is refused. Returns the sealed
 /// bytes of the `_to` call (`100 + K::TAG_LEN` of them, zero after).
-fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + MAX_TAG_LEN] {
+fn exercise<K: AeadKey>(key: &K, nonce: &K::Nonce) -> [u8; 100 + MAX_TAG_LEN] {
     let plaintext: [u8; 100] = core::array::from_fn(|i| i as u8);
     let n = 100 + K::TAG_LEN;
     let mut backing = [0u8; 100 + MAX_TAG_LEN];
     let sealed = &mut backing[..n];
-    assert_eq!(key.encrypt_to(nonce, b"aad", &plaintext, sealed), Ok(n));
+    assert_eq!(key.seal_to(nonce, b"aad", &plaintext, sealed), Ok(n));
     assert_eq!(
-        key.encrypt_to(
+        key.seal_to(
             nonce,
             b"aad",
             &plaintext,
@@ -39,16 +39,16 @@ fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + MAX_TAG_LEN] {
         Err(Error::BufferTooSmall { needed: n })
     );
     let mut opened = [0u8; 100];
-    assert_eq!(key.decrypt_to(nonce, b"aad", sealed, &mut opened), Ok(100));
+    assert_eq!(key.open_to(nonce, b"aad", sealed, &mut opened), Ok(100));
     assert_eq!(opened, plaintext);
 
     let mut buffer = plaintext;
     let tag = key
-        .encrypt_in_place_detached(nonce, b"aad", &mut buffer)
+        .seal_in_place_detached(nonce, b"aad", &mut buffer)
         .expect("seal in place");
     assert_eq!(&buffer[..], &sealed[..100]);
     assert_eq!(tag.as_ref(), &sealed[100..]);
-    key.decrypt_in_place_detached(nonce, b"aad", &mut buffer, &tag)
+    key.open_in_place_detached(nonce, b"aad", &mut buffer, &tag)
         .expect("open in place");
     assert_eq!(buffer, plaintext);
 
@@ -59,7 +59,7 @@ fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + MAX_TAG_LEN] {
     appended[n..len].copy_from_slice(nonce.as_ref());
     let mut out = [0u8; 100];
     assert_eq!(
-        key.decrypt_nonce_appended_to(b"aad", &appended[..len], &mut out),
+        key.open_with_nonce_appended_to(b"aad", &appended[..len], &mut out),
         Ok(100)
     );
     assert_eq!(out, plaintext);
@@ -69,7 +69,7 @@ fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + MAX_TAG_LEN] {
     forged[7] ^= 4;
     let mut out = [0xffu8; 100];
     assert_eq!(
-        key.decrypt_to(nonce, b"aad", &forged[..n], &mut out),
+        key.open_to(nonce, b"aad", &forged[..n], &mut out),
         Err(Error::Authentication)
     );
     assert_eq!(out, [0u8; 100], "forged plaintext released");
@@ -77,7 +77,7 @@ fn exercise<K: Aead>(key: &K, nonce: &K::Nonce) -> [u8; 100 + MAX_TAG_LEN] {
 }
 
 /// Every tier gives the same bytes as `new`'s, and a placed key too.
-fn every_way<K: Aead>(key_bytes: &K::KeyBytes, nonce: &K::Nonce) {
+fn every_way<K: AeadKey>(key_bytes: &K::Key, nonce: &K::Nonce) {
     let key = K::new(key_bytes).expect("a CPU with AES and carry-less multiply");
     let expected = exercise(&key, nonce);
     let mut tiers = 0;
@@ -116,11 +116,11 @@ fn wrong_key_length_and_short_input_are_errors() {
     );
     let key = Aes256GcmSiv::new(&[0; 32]).expect("key");
     assert_eq!(
-        key.decrypt_to(&[0; 12], b"", &[0; 15], &mut [0; 15]),
+        key.open_to(&[0; 12], b"", &[0; 15], &mut [0; 15]),
         Err(Error::Truncated)
     );
     assert_eq!(
-        key.decrypt_nonce_appended_to(b"", &[0; 27], &mut [0; 27]),
+        key.open_with_nonce_appended_to(b"", &[0; 27], &mut [0; 27]),
         Err(Error::Truncated)
     );
 }

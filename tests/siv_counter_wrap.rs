@@ -30,7 +30,7 @@ use common::{
     to_hex,
 };
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Nonce, TAG_LEN};
+use hardware_aead::{AeadKey, TAG_LEN};
 use model::{Block, polyval, polyval_dot};
 
 /// The identity of `dot`: x^128 mod P = x^127 + x^126 + x^121 + 1 as a
@@ -91,7 +91,7 @@ enum Free {
 fn choose_tag(
     rng: &mut TestRng,
     key: &[u8],
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &mut [u8],
     pt: &mut [u8],
     free: Free,
@@ -146,7 +146,7 @@ fn choose_tag(
 
 /// Builds a message whose counter starts at 2^32 − `wrap_block` (so that block
 /// `wrap_block` is the first with counter 0), and checks it everywhere.
-fn check_wrap<K: Aead<Nonce = Nonce>>(
+fn check_wrap<K: AeadKey<Nonce = [u8; 12]>>(
     rng: &mut TestRng,
     pt_len: usize,
     aad_len: usize,
@@ -154,7 +154,7 @@ fn check_wrap<K: Aead<Nonce = Nonce>>(
     wrap_block: u32,
 ) {
     let key = rng.bytes(K::KEY_LEN);
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     let mut aad = rng.bytes(aad_len);
     let mut pt = rng.bytes(pt_len);
     let first_counter = 0u32.wrapping_sub(wrap_block);
@@ -190,7 +190,7 @@ fn check_wrap<K: Aead<Nonce = Nonce>>(
 /// Every wrap position (plus a start at counter 0) in short messages whose
 /// lengths straddle the 8-block and 16-block batch sizes; the free block in the
 /// AAD or the plaintext, with and without further AAD.
-fn every_position<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn every_position<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let mut cases = 0;
     for (i, pt_len) in [17usize, 31, 32, 33, 100, 127, 128, 129, 255, 256, 257, 300]
@@ -215,7 +215,7 @@ fn every_position<K: Aead<Nonce = Nonce>>(seed: u64) {
 /// Long messages: the wrap at several places mod 8 and mod 16 inside a 257-block
 /// message, deep inside a 64 KiB one, and a start at 0x7fffffff (the counter's
 /// top bit turns on, no wrap).
-fn long_messages<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn long_messages<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for wrap_block in [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 255, 256, 257] {
         check_wrap::<K>(&mut rng, 4096 + 5, 20, Free::Aad, wrap_block);

@@ -11,12 +11,12 @@ use common::{
     to_hex,
 };
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Nonce, TAG_LEN, Tag};
+use hardware_aead::{AeadKey, TAG_LEN, Tag};
 
 /// RustCrypto's detached seal (`AeadInOut`): (ciphertext, tag).
-fn rustcrypto_detached(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> (Vec<u8>, [u8; 16]) {
+fn rustcrypto_detached(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> (Vec<u8>, [u8; 16]) {
     let mut buffer = pt.to_vec();
-    let n = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
+    let n = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a [u8; 12] of the right length");
     let t = match key.len() {
         16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
             .expect("key")
@@ -33,13 +33,13 @@ fn rustcrypto_detached(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> (Vec
 /// RustCrypto's detached open (`AeadInOut`) of (ciphertext, tag).
 fn rustcrypto_open_detached(
     key: &[u8],
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &[u8],
     ct: &[u8],
     tag: &[u8; 16],
 ) -> Option<Vec<u8>> {
     let mut buffer = ct.to_vec();
-    let n = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
+    let n = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a [u8; 12] of the right length");
     let t = &aes_gcm_siv::Tag::try_from(&tag[..]).expect("a Tag of the right length");
     match key.len() {
         16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
@@ -55,13 +55,13 @@ fn rustcrypto_open_detached(
 }
 
 /// One message: ours (every backend) against RustCrypto, both ways.
-fn check_message<K: Aead<Nonce = Nonce, Tag = Tag>>(
+fn check_message<K: AeadKey<Nonce = [u8; 12], Tag = Tag>>(
     rng: &mut TestRng,
     pt_len: usize,
     aad_len: usize,
 ) {
     let key = rng.bytes(K::KEY_LEN);
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     let aad = rng.bytes(aad_len);
     let pt = rng.bytes(pt_len);
     let what = format!("{}-byte key, pt {pt_len}, aad {aad_len}", K::KEY_LEN);
@@ -76,7 +76,7 @@ fn check_message<K: Aead<Nonce = Nonce, Tag = Tag>>(
 
     for k in each_backend_from_slice::<K>(&key) {
         let b = k.backend();
-        let ours = k.encrypt(&nonce, &aad, &pt).expect("encrypt");
+        let ours = k.seal(&nonce, &aad, &pt).expect("encrypt");
         assert!(
             ours == theirs,
             "{what} [{b:?}]: differs from RustCrypto\n  key {}\n  nonce {}\n  ours   {}\n  theirs {}",
@@ -88,8 +88,8 @@ fn check_message<K: Aead<Nonce = Nonce, Tag = Tag>>(
 
         let mut buffer = pt.clone();
         let our_tag = k
-            .encrypt_in_place_detached(&nonce, &aad, &mut buffer)
-            .expect("encrypt_in_place_detached");
+            .seal_in_place_detached(&nonce, &aad, &mut buffer)
+            .expect("seal_in_place_detached");
         assert!(
             buffer == their_ct && our_tag == their_tag,
             "{what} [{b:?}]: detached seal differs from RustCrypto's"
@@ -121,7 +121,7 @@ fn check_message<K: Aead<Nonce = Nonce, Tag = Tag>>(
         forged[pt_len + TAG_LEN - 1] ^= 0x40;
         assert_eq!(rustcrypto_siv_open(&key, &nonce, &aad, &forged), None);
         assert!(
-            k.decrypt(&nonce, &aad, &forged).is_err(),
+            k.open(&nonce, &aad, &forged).is_err(),
             "{what} [{b:?}]: a forged tag opened"
         );
     }
@@ -129,7 +129,7 @@ fn check_message<K: Aead<Nonce = Nonce, Tag = Tag>>(
 
 /// Lengths 0..=300 (every tail and every block count up to 18 blocks) with the
 /// AAD length cycling through empty, partial and multi-block values.
-fn small_lengths<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
+fn small_lengths<K: AeadKey<Nonce = [u8; 12], Tag = Tag>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     const AAD_LENS: [usize; 7] = [0, 1, 13, 16, 17, 64, 300];
     for pt_len in 0..=300 {
@@ -145,7 +145,7 @@ fn small_lengths<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
 /// The one-group path (an AAD of at most one block, a text of at most eight)
 /// and its neighbours: every text length up to 130 bytes with AADs of 0, 1,
 /// 15, 16 and 17 bytes, against RustCrypto both ways.
-fn one_group_lengths<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
+fn one_group_lengths<K: AeadKey<Nonce = [u8; 12], Tag = Tag>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for aad_len in [0, 1, 15, 16, 17] {
         for pt_len in 0..=130 {
@@ -165,7 +165,7 @@ fn aes_256_one_group_lengths() {
 }
 
 /// Long messages around the kernels' wide loops, and long AAD.
-fn big_lengths<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
+fn big_lengths<K: AeadKey<Nonce = [u8; 12], Tag = Tag>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for (pt_len, aad_len) in [
         (4096, 0),
@@ -191,7 +191,7 @@ fn aes_256_small_lengths() {
 }
 
 /// Every length of `common::group_boundaries`.
-fn group_boundaries<K: Aead<Nonce = Nonce, Tag = Tag>>(seed: u64) {
+fn group_boundaries<K: AeadKey<Nonce = [u8; 12], Tag = Tag>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for (pt_len, aad_len) in common::group_boundaries() {
         check_message::<K>(&mut rng, pt_len, aad_len);

@@ -12,7 +12,7 @@ mod common;
 use common::{TestRng, each_backend_from_slice};
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Nonce, TAG_LEN};
+use hardware_aead::{AeadKey, TAG_LEN};
 
 const PT_LENS: [usize; 9] = [1, 15, 16, 17, 64, 100, 129, 300, 4096];
 
@@ -60,21 +60,21 @@ fn assert_unrelated(p1: &[u8], p2: &[u8], c1: &[u8], c2: &[u8], what: &str) {
 
 /// Repeating (key, nonce, AAD, plaintext) repeats the output exactly: twice on one
 /// key object, on a second object from `new`, one from `new_from_slice`, and on
-/// every backend; through `encrypt`, `encrypt_to` and the in-place API.
-fn same_inputs_same_output<K: Aead<Nonce = Nonce>>(seed: u64) {
+/// every backend; through `seal`, `seal_to` and the in-place API.
+fn same_inputs_same_output<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for pt_len in [0].into_iter().chain(PT_LENS) {
         let key = rng.bytes(K::KEY_LEN);
-        let key_bytes = K::KeyBytes::try_from(&key[..]).ok().expect("key length");
-        let nonce: Nonce = rng.array();
+        let key_bytes = K::Key::try_from(&key[..]).ok().expect("key length");
+        let nonce: [u8; 12] = rng.array();
         let aad = rng.bytes(pt_len % 40);
         let pt = rng.bytes(pt_len);
         let what = format!("{}-byte key, pt {pt_len}", K::KEY_LEN);
 
         let first = K::new(&key_bytes).unwrap();
-        let reference = first.encrypt(&nonce, &aad, &pt).unwrap();
+        let reference = first.seal(&nonce, &aad, &pt).unwrap();
         assert_eq!(
-            first.encrypt(&nonce, &aad, &pt).unwrap(),
+            first.seal(&nonce, &aad, &pt).unwrap(),
             reference,
             "{what}: sealing twice on one key object"
         );
@@ -87,68 +87,66 @@ fn same_inputs_same_output<K: Aead<Nonce = Nonce>>(seed: u64) {
             let b = k.backend();
             for _ in 0..2 {
                 assert_eq!(
-                    k.encrypt(&nonce, &aad, &pt).unwrap(),
+                    k.seal(&nonce, &aad, &pt).unwrap(),
                     reference,
                     "{what} [{b:?}]: encrypt repeated differently"
                 );
                 let mut out = vec![0u8; pt_len + TAG_LEN];
-                k.encrypt_to(&nonce, &aad, &pt, &mut out).unwrap();
-                assert_eq!(out, reference, "{what} [{b:?}]: encrypt_to");
+                k.seal_to(&nonce, &aad, &pt, &mut out).unwrap();
+                assert_eq!(out, reference, "{what} [{b:?}]: seal_to");
                 let mut buffer = pt.clone();
-                let t = k
-                    .encrypt_in_place_detached(&nonce, &aad, &mut buffer)
-                    .unwrap();
+                let t = k.seal_in_place_detached(&nonce, &aad, &mut buffer).unwrap();
                 assert_eq!(
                     [&buffer[..], t.as_ref()].concat(),
                     reference,
-                    "{what} [{b:?}]: encrypt_in_place_detached"
+                    "{what} [{b:?}]: seal_in_place_detached"
                 );
             }
         }
         // Sealing other messages in between changes nothing.
-        first.encrypt(&nonce, b"other", &pt).unwrap();
-        first.encrypt(&[0u8; 12], &aad, &pt).unwrap();
-        assert_eq!(first.encrypt(&nonce, &aad, &pt).unwrap(), reference);
+        first.seal(&nonce, b"other", &pt).unwrap();
+        first.seal(&[0u8; 12], &aad, &pt).unwrap();
+        assert_eq!(first.seal(&nonce, &aad, &pt).unwrap(), reference);
     }
 }
 
 /// Two plaintexts that differ in one byte (first, middle or last, one bit or all
 /// eight), sealed under one key, nonce and AAD, give unrelated outputs; each opens
 /// to its own plaintext, and the tags cannot be swapped.
-fn one_byte_changed<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn one_byte_changed<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let mut pairs = 0;
     for pt_len in PT_LENS {
         let key = rng.bytes(K::KEY_LEN);
-        let nonce: Nonce = rng.array();
+        let nonce: [u8; 12] = rng.array();
         let aad = rng.bytes(13);
         let p1 = rng.bytes(pt_len);
         for k in each_backend_from_slice::<K>(&key) {
-            let c1 = k.encrypt(&nonce, &aad, &p1).unwrap();
+            let c1 = k.seal(&nonce, &aad, &p1).unwrap();
             for position in [0, pt_len / 2, pt_len - 1] {
                 for mask in [0x01u8, 0x80, 0xff] {
                     let mut p2 = p1.clone();
                     p2[position] ^= mask;
-                    let c2 = k.encrypt(&nonce, &aad, &p2).unwrap();
+                    let c2 = k.seal(&nonce, &aad, &p2).unwrap();
                     let what = format!(
                         "[{:?}] {}-byte key, pt {pt_len}, byte {position} ^= {mask:#04x}",
                         k.backend(),
                         K::KEY_LEN
                     );
                     assert_unrelated(&p1, &p2, &c1, &c2, &what);
-                    assert_eq!(k.decrypt(&nonce, &aad, &c2).unwrap(), p2, "{what}");
+                    assert_eq!(k.open(&nonce, &aad, &c2).unwrap(), p2, "{what}");
 
                     // ct1 with tag2 (and ct2 with tag1) is rejected.
                     let mut swapped = c1.clone();
                     swapped[pt_len..].copy_from_slice(&c2[pt_len..]);
-                    assert!(k.decrypt(&nonce, &aad, &swapped).is_err(), "{what}: swap");
+                    assert!(k.open(&nonce, &aad, &swapped).is_err(), "{what}: swap");
                     let mut swapped = c2.clone();
                     swapped[pt_len..].copy_from_slice(&c1[pt_len..]);
-                    assert!(k.decrypt(&nonce, &aad, &swapped).is_err(), "{what}: swap");
+                    assert!(k.open(&nonce, &aad, &swapped).is_err(), "{what}: swap");
                     pairs += 1;
                 }
             }
-            assert_eq!(k.decrypt(&nonce, &aad, &c1).unwrap(), p1);
+            assert_eq!(k.open(&nonce, &aad, &c1).unwrap(), p1);
         }
     }
     assert!(pairs >= PT_LENS.len() * 9);
@@ -156,11 +154,11 @@ fn one_byte_changed<K: Aead<Nonce = Nonce>>(seed: u64) {
 
 /// The same plaintext under one key and nonce with different AAD (one bit
 /// changed, one byte added, or none at all) gives unrelated outputs too.
-fn aad_changed<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn aad_changed<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for pt_len in PT_LENS {
         let key = rng.bytes(K::KEY_LEN);
-        let nonce: Nonce = rng.array();
+        let nonce: [u8; 12] = rng.array();
         let pt = rng.bytes(pt_len);
         let aad = rng.bytes(20);
         let mut flipped = aad.clone();
@@ -168,13 +166,13 @@ fn aad_changed<K: Aead<Nonce = Nonce>>(seed: u64) {
         let mut longer = aad.clone();
         longer.push(0);
         for k in each_backend_from_slice::<K>(&key) {
-            let c1 = k.encrypt(&nonce, &aad, &pt).unwrap();
+            let c1 = k.seal(&nonce, &aad, &pt).unwrap();
             for (other, name) in [
                 (&flipped[..], "flipped"),
                 (&longer, "longer"),
                 (&[], "empty"),
             ] {
-                let c2 = k.encrypt(&nonce, other, &pt).unwrap();
+                let c2 = k.seal(&nonce, other, &pt).unwrap();
                 let what = format!(
                     "[{:?}] {}-byte key, pt {pt_len}, AAD {name}",
                     k.backend(),
@@ -188,15 +186,15 @@ fn aad_changed<K: Aead<Nonce = Nonce>>(seed: u64) {
 
 /// A plaintext and its extension under one nonce: the shorter ciphertext is not
 /// a prefix of the longer one (the length is authenticated into the counter).
-fn prefix_not_kept<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn prefix_not_kept<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     let long = rng.bytes(300);
     for k in each_backend_from_slice::<K>(&key) {
-        let c_long = k.encrypt(&nonce, b"", &long).unwrap();
+        let c_long = k.seal(&nonce, b"", &long).unwrap();
         for short_len in [16, 17, 32, 100, 299] {
-            let c_short = k.encrypt(&nonce, b"", &long[..short_len]).unwrap();
+            let c_short = k.seal(&nonce, b"", &long[..short_len]).unwrap();
             let what = format!("[{:?}] prefix {short_len} of 300", k.backend());
             assert_unrelated(
                 &long[..short_len],
@@ -256,14 +254,14 @@ fn aes_256_prefix_not_kept() {
 fn gcm_control_shows_keystream_reuse() {
     let mut rng = TestRng::new(0x6c6d);
     let key: [u8; 32] = rng.array();
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     let p1 = rng.bytes(64);
     let mut p2 = p1.clone();
     p2[20] ^= 0x01;
     let k = Aes256Gcm::new(&key).unwrap();
     let (c1, c2) = (
-        k.encrypt(&nonce, b"", &p1).unwrap(),
-        k.encrypt(&nonce, b"", &p2).unwrap(),
+        k.seal(&nonce, b"", &p1).unwrap(),
+        k.seal(&nonce, b"", &p2).unwrap(),
     );
     assert_eq!(xor(&c1[..64], &c2[..64]), xor(&p1, &p2));
     assert_eq!(c1[..16], c2[..16]);

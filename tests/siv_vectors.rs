@@ -5,7 +5,7 @@
 //! copy).
 //!
 //! Every record is checked on every backend this CPU has, through every API
-//! (`encrypt`, `encrypt_to`, `encrypt_in_place_detached` and the three decrypts),
+//! (`seal`, `seal_to`, `seal_in_place_detached` and the three opens),
 //! and the slow model in `src/model.rs` is checked against each record too.
 //! Every file record has a 96-bit nonce and a 128-bit tag, so nothing is skipped;
 //! the number of records checked is asserted per source.
@@ -18,11 +18,11 @@ use common::{
     AeadFormat, AeadRecord, assert_rejected, assert_seals_and_opens, concat,
     each_backend_from_slice, hex, nonce, parse_aead_file, read_vector_file,
 };
+use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Nonce};
 
 /// Seals and opens `pt` on every backend and in the model, expecting `ct || tag`.
-fn check_valid<K: Aead<Nonce = Nonce>>(
+fn check_valid<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8],
     nonce_bytes: &[u8],
     aad: &[u8],
@@ -50,7 +50,7 @@ fn check_valid<K: Aead<Nonce = Nonce>>(
 
 /// Expects `ct || tag` to be rejected on every backend (and by the model), with
 /// outputs zeroed.
-fn check_invalid<K: Aead<Nonce = Nonce>>(
+fn check_invalid<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8],
     nonce_bytes: &[u8],
     aad: &[u8],
@@ -530,7 +530,7 @@ const RFC8452_C3: &[RfcCase] = &[
 /// Checks each case (seal, open, every backend, the model), and that a flipped
 /// tag bit and — when there is one — a flipped ciphertext bit are rejected.
 /// Returns the number of cases.
-fn check_rfc_cases<K: Aead<Nonce = Nonce>>(cases: &[RfcCase], section: &str) -> usize {
+fn check_rfc_cases<K: AeadKey<Nonce = [u8; 12]>>(cases: &[RfcCase], section: &str) -> usize {
     for (index, c) in cases.iter().enumerate() {
         let (key, n, pt, aad, ct, tag) = (
             hex(c.key),
@@ -716,7 +716,7 @@ fn wycheproof_aes_gcm_siv() {
 
 /// A BoringSSL-format AES-GCM-SIV file: every record has a 96-bit nonce and a
 /// 16-byte tag, seals to CT || TAG and opens back. Returns the records checked.
-fn check_siv_file<K: Aead<Nonce = Nonce>>(test: &str, file: &str) -> Option<Vec<AeadRecord>> {
+fn check_siv_file<K: AeadKey<Nonce = [u8; 12]>>(test: &str, file: &str) -> Option<Vec<AeadRecord>> {
     let text = read_vector_file(test, file)?;
     let records = parse_aead_file(&text, AeadFormat::BoringSsl);
     for r in &records {

@@ -12,7 +12,7 @@ use hardware_aead::stream::{
     DecryptingWriter, Decryptor, Encryptor, MAX_SEGMENT_SIZE, Reader, Writer,
 };
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{Aead, Error, aes_gcm, aes_gcm_siv};
+use hardware_aead::{Error, aes_gcm, aes_gcm_siv};
 
 /// Deterministic test bytes.
 fn bytes(len: usize, seed: u8) -> Vec<u8> {
@@ -33,7 +33,7 @@ macro_rules! interop {
             use aead_stream::aead::KeyInit;
             let key = bytes($key_len, 3);
             let prefix = bytes($prefix_len, 9);
-            let ours = <$ours as Aead>::new_from_slice(&key).unwrap();
+            let ours = <$ours>::new_from_slice(&key).unwrap(); // the inherent one, not KeyInit's
             let theirs = <$theirs>::new_from_slice(&key).unwrap();
 
             let mut ours_enc = Encryptor::new(&ours, &prefix).unwrap();

@@ -1,6 +1,6 @@
 //! Forgery rejection: for a set of sealed messages, flipping any single bit of
-//! the ciphertext, the tag, the nonce or the AAD makes `decrypt_to` and
-//! `decrypt_in_place_detached` return `Error::Authentication` and leave their
+//! the ciphertext, the tag, the nonce or the AAD makes `open_to` and
+//! `open_in_place_detached` return `Error::Authentication` and leave their
 //! output all zero. AES-GCM and AES-GCM-SIV, both key sizes, every backend.
 
 mod common;
@@ -8,17 +8,17 @@ mod common;
 use common::{TestRng, each_backend_from_slice, tag};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{Aead, Error, Nonce, TAG_LEN};
+use hardware_aead::{AeadKey, Error, TAG_LEN};
 
 const PT_LENS: [usize; 8] = [0, 1, 15, 16, 17, 64, 129, 300];
 const AAD_LENS: [usize; 2] = [0, 21];
 
-/// Opens `sealed` (ct || tag) through `decrypt_to` (output prefilled with 0xAA)
-/// and `decrypt_in_place_detached`, expecting `Error::Authentication` and all-zero
+/// Opens `sealed` (ct || tag) through `open_to` (output prefilled with 0xAA)
+/// and `open_in_place_detached`, expecting `Error::Authentication` and all-zero
 /// outputs from both.
-fn assert_forgery_rejected<K: Aead<Nonce = Nonce>>(
+fn assert_forgery_rejected<K: AeadKey<Nonce = [u8; 12]>>(
     k: &K,
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &[u8],
     sealed: &[u8],
     what: &dyn Fn() -> String,
@@ -26,26 +26,26 @@ fn assert_forgery_rejected<K: Aead<Nonce = Nonce>>(
     let ct_len = sealed.len() - TAG_LEN;
 
     let mut out = vec![0xAAu8; ct_len];
-    let result = k.decrypt_to(nonce, aad, sealed, &mut out);
+    let result = k.open_to(nonce, aad, sealed, &mut out);
     assert!(
         result == Err(Error::Authentication),
-        "{} [{:?}]: decrypt_to returned {result:?}",
+        "{} [{:?}]: open_to returned {result:?}",
         what(),
         k.backend()
     );
     assert!(
         out.iter().all(|&b| b == 0),
-        "{} [{:?}]: decrypt_to output not wiped",
+        "{} [{:?}]: open_to output not wiped",
         what(),
         k.backend()
     );
 
     let (ct, t) = sealed.split_at(ct_len);
     let mut buffer = ct.to_vec();
-    let result = k.decrypt_in_place_detached(nonce, aad, &mut buffer, &tag(t));
+    let result = k.open_in_place_detached(nonce, aad, &mut buffer, &tag(t));
     assert!(
         result == Err(Error::Authentication),
-        "{} [{:?}]: decrypt_in_place_detached returned {result:?}",
+        "{} [{:?}]: open_in_place_detached returned {result:?}",
         what(),
         k.backend()
     );
@@ -63,18 +63,22 @@ fn flip(bytes: &mut [u8], bit: usize) {
 
 /// Every single-bit change of one message, on every backend. Returns the number
 /// of forgeries tried per backend.
-fn tamper_one<K: Aead<Nonce = Nonce>>(rng: &mut TestRng, pt_len: usize, aad_len: usize) -> usize {
+fn tamper_one<K: AeadKey<Nonce = [u8; 12]>>(
+    rng: &mut TestRng,
+    pt_len: usize,
+    aad_len: usize,
+) -> usize {
     let key = rng.bytes(K::KEY_LEN);
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     let aad = rng.bytes(aad_len);
     let pt = rng.bytes(pt_len);
     let mut tried = 0;
 
     for k in each_backend_from_slice::<K>(&key) {
-        let sealed = k.encrypt(&nonce, &aad, &pt).expect("encrypt");
+        let sealed = k.seal(&nonce, &aad, &pt).expect("encrypt");
         // The unmodified message opens: the rejections below are due to the flips.
         let mut out = vec![0u8; pt_len];
-        assert_eq!(k.decrypt_to(&nonce, &aad, &sealed, &mut out), Ok(pt_len));
+        assert_eq!(k.open_to(&nonce, &aad, &sealed, &mut out), Ok(pt_len));
         assert_eq!(out, pt);
         tried = 0;
 
@@ -145,7 +149,7 @@ fn tamper_one<K: Aead<Nonce = Nonce>>(rng: &mut TestRng, pt_len: usize, aad_len:
     tried
 }
 
-fn tamper_all<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn tamper_all<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let mut tried = 0;
     for pt_len in PT_LENS {
@@ -181,17 +185,17 @@ fn aes_256_gcm_siv_single_bit_flips() {
 }
 
 /// The tag of one key does not verify under another: a wrong key is rejected.
-fn wrong_key<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn wrong_key<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for pt_len in PT_LENS {
-        let nonce: Nonce = rng.array();
+        let nonce: [u8; 12] = rng.array();
         let pt = rng.bytes(pt_len);
         let key_a = rng.bytes(K::KEY_LEN);
         let mut key_b = key_a.clone();
         key_b[K::KEY_LEN - 1] ^= 1;
         let sealed = K::new_from_slice(&key_a)
             .unwrap()
-            .encrypt(&nonce, b"", &pt)
+            .seal(&nonce, b"", &pt)
             .unwrap();
         for k in each_backend_from_slice::<K>(&key_b) {
             assert_forgery_rejected(&k, &nonce, b"", &sealed, &|| {
@@ -214,14 +218,14 @@ fn wrong_key_is_rejected_gcm_siv() {
 
 /// A sealed message with bytes dropped from or added to its end (so that the
 /// tag is read from the wrong place) is rejected, with outputs zeroed.
-fn resized<K: Aead<Nonce = Nonce>>(seed: u64) {
+fn resized<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
-    let nonce: Nonce = rng.array();
+    let nonce: [u8; 12] = rng.array();
     for k in each_backend_from_slice::<K>(&key) {
         for pt_len in PT_LENS {
             let pt = rng.bytes(pt_len);
-            let sealed = k.encrypt(&nonce, b"ad", &pt).unwrap();
+            let sealed = k.seal(&nonce, b"ad", &pt).unwrap();
             let mut variants = vec![
                 ([&sealed[..], &[0u8][..]].concat(), "a zero byte appended"),
                 (

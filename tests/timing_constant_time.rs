@@ -19,18 +19,18 @@
 //! recorded runs are in docs/constant-time.md.
 //!
 //! Experiments, for every key type on every backend this CPU has:
-//! - **tag**: `decrypt_in_place_detached` with a forged tag that differs from
+//! - **tag**: `open_in_place_detached` with a forged tag that differs from
 //!   the right one in the first byte, against one that differs in the last
 //!   byte. A compare that stopped at the first differing byte would separate
 //!   them. Must pass.
-//! - **key**: key setup (`with_backend`), `encrypt_in_place_detached` and drop
+//! - **key**: key setup (`with_backend`), `seal_in_place_detached` and drop
 //!   under the all-zero key, against a fresh random key each time. Must pass.
-//! - **kdf** (XAES-256-GCM and KC-XAES-256-GCM): `encrypt_in_place_detached` under one key
+//! - **kdf** (XAES-256-GCM and KC-XAES-256-GCM): `seal_in_place_detached` under one key
 //!   with the all-zero nonce, against a fresh random nonce each time. The
 //!   nonce is public, but each one derives a secret AES-256 key (its key
 //!   schedule and GHASH powers are computed per message); class 0 derives
 //!   the same one every time, class 1 a new one. Must pass.
-//! - **valid**: `decrypt_in_place_detached` with the right tag, against a
+//! - **valid**: `open_in_place_detached` with the right tag, against a
 //!   forged one. Reported, not asserted: a rejected message is wiped and an
 //!   error is built, so the two classes do different work *after* the one
 //!   compare by design; whether a message was accepted is public anyway (the
@@ -47,7 +47,7 @@ use std::hint::black_box;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{Aead, Backend};
+use hardware_aead::{AeadKey, Backend};
 
 /// Measurements per class unless `CT_MEASUREMENTS` says otherwise.
 const DEFAULT_MEASUREMENTS: usize = 1_000_000;
@@ -250,8 +250,8 @@ fn settle() {
 }
 
 /// The key type's key bytes from a slice of the right length.
-fn key_from<K: Aead>(bytes: &[u8]) -> K::KeyBytes {
-    K::KeyBytes::try_from(bytes).unwrap_or_else(|_| panic!("a {}-byte key", K::KEY_LEN))
+fn key_from<K: AeadKey>(bytes: &[u8]) -> K::Key {
+    K::Key::try_from(bytes).unwrap_or_else(|_| panic!("a {}-byte key", K::KEY_LEN))
 }
 
 struct Outcome {
@@ -264,13 +264,13 @@ struct Outcome {
 }
 
 /// The key type's nonce from a slice of the right length.
-fn nonce_from<K: Aead>(bytes: &[u8]) -> K::Nonce {
+fn nonce_from<K: AeadKey>(bytes: &[u8]) -> K::Nonce {
     K::Nonce::try_from(bytes).unwrap_or_else(|_| panic!("a {}-byte nonce", K::NONCE_LEN))
 }
 
 /// Every experiment on `K` with the fixed nonce `nonce`; with `kdf`, also
 /// the per-message key derivation one (XAES-256-GCM).
-fn run_algorithm<K: Aead>(
+fn run_algorithm<K: AeadKey>(
     algorithm: &'static str,
     nonce: &[u8],
     kdf: bool,
@@ -283,7 +283,7 @@ fn run_algorithm<K: Aead>(
     }
 }
 
-fn run_length<K: Aead>(
+fn run_length<K: AeadKey>(
     algorithm: &'static str,
     nonce: &[u8],
     kdf: bool,
@@ -309,7 +309,7 @@ fn run_length<K: Aead>(
         };
         let mut ciphertext = message.clone();
         let tag = key
-            .encrypt_in_place_detached(&fixed_nonce, AAD, &mut ciphertext)
+            .seal_in_place_detached(&fixed_nonce, AAD, &mut ciphertext)
             .expect("seal");
         let mut buffer = ciphertext.clone();
 
@@ -320,7 +320,7 @@ fn run_length<K: Aead>(
             let forged = forge(&tag, first, !first, rng);
             settle();
             let t0 = timestamp();
-            let r = key.decrypt_in_place_detached(
+            let r = key.open_in_place_detached(
                 &fixed_nonce,
                 AAD,
                 black_box(&mut buffer),
@@ -347,7 +347,7 @@ fn run_length<K: Aead>(
             let forged = forge(&tag, first, forged_mask & !first, rng);
             settle();
             let t0 = timestamp();
-            let r = key.decrypt_in_place_detached(
+            let r = key.open_in_place_detached(
                 &fixed_nonce,
                 AAD,
                 black_box(&mut buffer),
@@ -375,7 +375,7 @@ fn run_length<K: Aead>(
             settle();
             let t0 = timestamp();
             let k = K::with_backend(black_box(&key_bytes), backend).expect("detected above");
-            let tag = k.encrypt_in_place_detached(&fixed_nonce, AAD, black_box(&mut buffer));
+            let tag = k.seal_in_place_detached(&fixed_nonce, AAD, black_box(&mut buffer));
             drop(black_box(k));
             let t1 = timestamp();
             black_box(tag).expect("seal");
@@ -404,7 +404,7 @@ fn run_length<K: Aead>(
             let nonce = nonce_from::<K>(&nonce_bytes);
             settle();
             let t0 = timestamp();
-            let tag = key.encrypt_in_place_detached(black_box(&nonce), AAD, black_box(&mut buffer));
+            let tag = key.seal_in_place_detached(black_box(&nonce), AAD, black_box(&mut buffer));
             let t1 = timestamp();
             black_box(tag).expect("seal");
             t1 - t0

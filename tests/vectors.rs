@@ -4,7 +4,7 @@
 //! `HARDWARE_AEAD_VECTORS` may name another copy).
 //!
 //! Every record is checked on every backend this CPU has, through every API
-//! (`encrypt`, `encrypt_to`, `encrypt_in_place_detached` and the three decrypts),
+//! (`seal`, `seal_to`, `seal_in_place_detached` and the three opens),
 //! and the slow model in `src/model.rs` is checked against each valid record too.
 //!
 //! This crate supports only 96-bit nonces and 128-bit tags, with AES-128 and
@@ -19,11 +19,11 @@ use common::{
     AeadFormat, assert_rejected, assert_seals_and_opens, concat, each_backend_from_slice, hex,
     nonce, parse_aead_file, parse_cavp, read_vector_file,
 };
+use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
-use hardware_aead::{Aead, Nonce};
 
 /// Seals and opens `pt` on every backend and in the model, expecting `ct || tag`.
-fn check_valid<K: Aead<Nonce = Nonce>>(
+fn check_valid<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8],
     nonce_bytes: &[u8],
     aad: &[u8],
@@ -45,7 +45,7 @@ fn check_valid<K: Aead<Nonce = Nonce>>(
 }
 
 /// Expects `ct || tag` to be rejected on every backend, with outputs zeroed.
-fn check_invalid<K: Aead<Nonce = Nonce>>(
+fn check_invalid<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8],
     nonce_bytes: &[u8],
     aad: &[u8],
@@ -265,7 +265,7 @@ fn gcm_spec_test_cases() {
 
 /// A NIST CAVP GCMVS encrypt file: every 96-bit-IV, 128-bit-tag record seals to
 /// CT || Tag (and opens back). Returns the number checked.
-fn check_cavp_encrypt<K: Aead<Nonce = Nonce>>(test: &str, file: &str) -> Option<usize> {
+fn check_cavp_encrypt<K: AeadKey<Nonce = [u8; 12]>>(test: &str, file: &str) -> Option<usize> {
     let text = read_vector_file(test, file)?;
     let records = parse_cavp(&text);
     let mut checked = 0;
@@ -286,7 +286,10 @@ fn check_cavp_encrypt<K: Aead<Nonce = Nonce>>(test: &str, file: &str) -> Option<
 /// A NIST CAVP GCMVS decrypt file: FAIL records are rejected with outputs zeroed,
 /// the others open to PT. Returns (valid, FAIL) counts of 96-bit-IV, 128-bit-tag
 /// records.
-fn check_cavp_decrypt<K: Aead<Nonce = Nonce>>(test: &str, file: &str) -> Option<(usize, usize)> {
+fn check_cavp_decrypt<K: AeadKey<Nonce = [u8; 12]>>(
+    test: &str,
+    file: &str,
+) -> Option<(usize, usize)> {
     let text = read_vector_file(test, file)?;
     let records = parse_cavp(&text);
     let (mut valid, mut failing) = (0, 0);
@@ -358,7 +361,7 @@ struct FileCounts {
 /// 96-bit nonce and a 16-byte tag seals to CT || TAG and opens back. Records with
 /// other nonce lengths are counted (in ring's files they must be the ones marked
 /// `FAILS = WRONG_NONCE_LENGTH`).
-fn check_aead_file<K: Aead<Nonce = Nonce>>(
+fn check_aead_file<K: AeadKey<Nonce = [u8; 12]>>(
     test: &str,
     file: &str,
     format: AeadFormat,

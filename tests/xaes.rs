@@ -23,9 +23,9 @@ use common::{
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::placement::{KeySlot, key_state_layout};
 use hardware_aead::xaes_gcm::{
-    KC_TAG_LEN, KcXaes256Gcm, MAX_AAD_LEN, MAX_PLAINTEXT_LEN, XNONCE_LEN, XNonce, Xaes256Gcm,
+    KC_TAG_LEN, KcXaes256Gcm, MAX_AAD_LEN, MAX_PLAINTEXT_LEN, Xaes256Gcm,
 };
-use hardware_aead::{Aead, Error, TAG_LEN};
+use hardware_aead::{Error, TAG_LEN};
 use proptest::prelude::*;
 use sha3::Shake128;
 use sha3::digest::{ExtendableOutput, Update, XofReader};
@@ -46,7 +46,7 @@ struct Derivation {
 
 /// Steps 1 to 6 of the spec's "Detailed key derivation algorithm", on the
 /// model's FIPS-197 AES.
-fn derive(key: &[u8; 32], nonce: &XNonce) -> Derivation {
+fn derive(key: &[u8; 32], nonce: &[u8; 24]) -> Derivation {
     // 1. L = AES-256ₖ(0x00, ..., 0x00)
     let l = model::aes_encrypt_block(key, &[0u8; 16]);
     // 2. If MSB₁(L) = 0, then K1 = L << 1; Else K1 = (L << 1) ⊕ (0x00, ..., 0x00, 0b10000111)
@@ -83,22 +83,22 @@ fn derive(key: &[u8; 32], nonce: &XNonce) -> Derivation {
 }
 
 /// XAES-256-GCM by the book: the KDF above, then the model's AES-256-GCM.
-fn model_seal(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+fn model_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let d = derive(key, nonce);
     model::gcm_seal(&d.kx, &d.nx, aad, pt)
 }
 
 /// The KDF above, then this crate's AES-256-GCM (fast enough for many cases).
-fn kdf_then_aes256gcm(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+fn kdf_then_aes256gcm(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let d = derive(key, nonce);
     Aes256Gcm::new(&d.kx)
         .expect("AES-256-GCM key")
-        .encrypt(&d.nx, aad, pt)
+        .seal(&d.nx, aad, pt)
         .expect("seal")
 }
 
 /// RustCrypto `xaes-256-gcm`.
-fn rustcrypto_seal(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+fn rustcrypto_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     use xaes_256_gcm::aead::{Aead as _, KeyInit, Payload};
     let peer = xaes_256_gcm::Xaes256Gcm::new_from_slice(key).expect("key");
     peer.encrypt(&xaes_256_gcm::Nonce::from(*nonce), Payload { msg: pt, aad })
@@ -106,7 +106,7 @@ fn rustcrypto_seal(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec
 }
 
 /// RustCrypto `xaes-256-gcm`'s open.
-fn rustcrypto_open(key: &[u8; 32], nonce: &XNonce, aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
+fn rustcrypto_open(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
     use xaes_256_gcm::aead::{Aead as _, KeyInit, Payload};
     let peer = xaes_256_gcm::Xaes256Gcm::new_from_slice(key).expect("key");
     peer.decrypt(
@@ -191,7 +191,7 @@ fn json_vectors() {
             "{what}: only valid records are expected"
         );
         let key: [u8; 32] = array(&field(t, "key"));
-        let nonce: XNonce = array(&field(t, "nonce"));
+        let nonce: [u8; 24] = array(&field(t, "nonce"));
         let (pt, aad, sealed) = (
             field(t, "plaintext"),
             field(t, "aad"),
@@ -234,7 +234,7 @@ fn awslc_vectors() {
     for (i, r) in records.iter().enumerate() {
         let what = format!("AWS-LC record {i}");
         assert!(r.fails.is_none(), "{what}: only valid records are expected");
-        let nonce: XNonce = array(&r.nonce);
+        let nonce: [u8; 24] = array(&r.nonce);
         let sealed = [r.ct.clone(), r.tag.clone()].concat();
         let key: [u8; 32] = array(&r.key);
         assert_eq!(
@@ -273,15 +273,15 @@ fn accumulated(iterations: usize) -> Vec<(String, String)> {
         };
         for i in 0..iterations {
             let key: [u8; 32] = array(&read(32));
-            let nonce: XNonce = array(&read(24));
+            let nonce: [u8; 24] = array(&read(24));
             let pt_len = read(1)[0] as usize;
             let pt = read(pt_len);
             let aad_len = read(1)[0] as usize;
             let aad = read(aad_len);
             let k = Xaes256Gcm::with_backend(&key, backend).expect("key");
-            let sealed = k.encrypt(&nonce, &aad, &pt).expect("seal");
+            let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
             assert_eq!(
-                k.decrypt(&nonce, &aad, &sealed).as_deref(),
+                k.open(&nonce, &aad, &sealed).as_deref(),
                 Ok(&pt[..]),
                 "[{backend:?}] iteration {i}: open"
             );
@@ -336,7 +336,7 @@ fn every_length_matches_the_model_and_rustcrypto() {
     let lengths = (0..=300).chain([511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4100]);
     for (n, len) in lengths.enumerate() {
         let aad_len = [0, 1, 15, 16, 17, 31, 48, 127, 128, 129, 200][n % 11];
-        let nonce: XNonce = rng.array();
+        let nonce: [u8; 24] = rng.array();
         let pt = rng.bytes(len);
         let aad = rng.bytes(aad_len);
         let expected = if len <= 64 {
@@ -360,14 +360,14 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     /// Random keys, nonces, lengths and slice offsets: every backend's
-    /// `encrypt`, `encrypt_to` at an odd offset, in place, and the three
+    /// `seal`, `seal_to` at an odd offset, in place, and the three
     /// opens agree with RustCrypto and with the KDF model; RustCrypto opens
     /// our output; a flipped tag bit is rejected with the outputs zeroed.
     #[test]
     fn differential(seed in any::<u64>(), pt_len in 0usize..=2100, aad_len in 0usize..=300, offset in 1usize..16) {
         let mut rng = TestRng::new(seed);
         let key: [u8; 32] = rng.array();
-        let nonce: XNonce = rng.array();
+        let nonce: [u8; 24] = rng.array();
         let pt = rng.bytes(pt_len);
         let aad = rng.bytes(aad_len);
         let expected = rustcrypto_seal(&key, &nonce, &aad, &pt);
@@ -376,7 +376,7 @@ proptest! {
             let what = format!("{:?}", k.backend());
             assert_seals_and_opens(&k, &nonce, &aad, &pt, &expected, &what);
             let mut backing = vec![0x5Au8; offset + pt_len + TAG_LEN + 16];
-            let n = k.encrypt_to(&nonce, &aad, &pt, &mut backing[offset..offset + pt_len + TAG_LEN]).expect("seal");
+            let n = k.seal_to(&nonce, &aad, &pt, &mut backing[offset..offset + pt_len + TAG_LEN]).expect("seal");
             prop_assert_eq!(&backing[offset..offset + n], &expected[..]);
             prop_assert!(backing[..offset].iter().chain(&backing[offset + n..]).all(|&b| b == 0x5A));
             prop_assert_eq!(rustcrypto_open(&key, &nonce, &aad, &backing[offset..offset + n]), Some(pt.clone()));
@@ -398,12 +398,12 @@ fn every_bit_of_nonce_aad_ciphertext_and_tag_is_authenticated() {
     let mut rng = TestRng::new(0x7ae5_0002);
     for (pt_len, aad_len) in [(0, 0), (1, 3), (16, 16), (33, 7), (70, 20)] {
         let key: [u8; 32] = rng.array();
-        let nonce: XNonce = rng.array();
+        let nonce: [u8; 24] = rng.array();
         let pt = rng.bytes(pt_len);
         let aad = rng.bytes(aad_len);
         for k in each_backend::<Xaes256Gcm>(&key) {
-            let sealed = k.encrypt(&nonce, &aad, &pt).expect("seal");
-            for bit in 0..8 * XNONCE_LEN {
+            let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
+            for bit in 0..8 * Xaes256Gcm::NONCE_LEN {
                 let mut n = nonce;
                 n[bit / 8] ^= 1 << (bit % 8);
                 assert_rejected(&k, &n, &aad, &sealed, &format!("nonce bit {bit}"));
@@ -421,7 +421,7 @@ fn every_bit_of_nonce_aad_ciphertext_and_tag_is_authenticated() {
             // The nonce-appended form: every bit of the appended nonce too.
             let appended = [sealed.clone(), nonce.to_vec()].concat();
             assert_eq!(
-                k.decrypt_nonce_appended(&aad, &appended).as_deref(),
+                k.open_with_nonce_appended(&aad, &appended).as_deref(),
                 Ok(&pt[..])
             );
             for bit in 0..8 * appended.len() {
@@ -429,7 +429,7 @@ fn every_bit_of_nonce_aad_ciphertext_and_tag_is_authenticated() {
                 s[bit / 8] ^= 1 << (bit % 8);
                 let mut out = vec![0xAA; pt_len];
                 assert_eq!(
-                    k.decrypt_nonce_appended_to(&aad, &s, &mut out),
+                    k.open_with_nonce_appended_to(&aad, &s, &mut out),
                     Err(Error::Authentication),
                     "appended bit {bit}"
                 );
@@ -447,10 +447,10 @@ fn every_bit_of_nonce_aad_ciphertext_and_tag_is_authenticated() {
 fn wrong_key_or_nonce_is_rejected() {
     let mut rng = TestRng::new(0x7ae5_0003);
     let (key, other): ([u8; 32], [u8; 32]) = (rng.array(), rng.array());
-    let nonce: XNonce = rng.array();
+    let nonce: [u8; 24] = rng.array();
     let sealed = Xaes256Gcm::new(&key)
         .unwrap()
-        .encrypt(&nonce, b"a", b"message")
+        .seal(&nonce, b"a", b"message")
         .unwrap();
     for k in each_backend::<Xaes256Gcm>(&other) {
         assert_rejected(&k, &nonce, b"a", &sealed, "other key");
@@ -479,23 +479,20 @@ fn bad_input_is_a_typed_error() {
     assert!(Xaes256Gcm::new_from_slice(&[0; 32]).is_ok());
     // Too short to hold a tag, or a tag and a nonce.
     for len in 0..TAG_LEN {
+        assert_eq!(key.open(&nonce, b"", &vec![0; len]), Err(Error::Truncated));
         assert_eq!(
-            key.decrypt(&nonce, b"", &vec![0; len]),
-            Err(Error::Truncated)
-        );
-        assert_eq!(
-            key.decrypt_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
+            key.open_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
             Err(Error::Truncated)
         );
     }
-    for len in 0..TAG_LEN + XNONCE_LEN {
+    for len in 0..TAG_LEN + Xaes256Gcm::NONCE_LEN {
         assert_eq!(
-            key.decrypt_nonce_appended(b"", &vec![0; len]),
+            key.open_with_nonce_appended(b"", &vec![0; len]),
             Err(Error::Truncated),
             "{len}"
         );
         assert_eq!(
-            key.decrypt_nonce_appended_to(b"", &vec![0; len], &mut [0; 64]),
+            key.open_with_nonce_appended_to(b"", &vec![0; len], &mut [0; 64]),
             Err(Error::Truncated),
             "{len}"
         );
@@ -503,20 +500,20 @@ fn bad_input_is_a_typed_error() {
     // Output buffers one byte short: nothing written.
     let mut out = vec![0xAAu8; 5 + TAG_LEN - 1];
     assert_eq!(
-        key.encrypt_to(&nonce, b"", b"hello", &mut out),
+        key.seal_to(&nonce, b"", b"hello", &mut out),
         Err(Error::BufferTooSmall { needed: 21 })
     );
     assert!(out.iter().all(|&b| b == 0xAA));
-    let mut out = vec![0xAAu8; 5 + TAG_LEN + XNONCE_LEN - 1];
+    let mut out = vec![0xAAu8; 5 + TAG_LEN + Xaes256Gcm::NONCE_LEN - 1];
     assert_eq!(
-        key.encrypt_nonce_appended_generated_to(b"", b"hello", &mut out),
+        key.seal_with_generated_nonce_appended_to(b"", b"hello", &mut out),
         Err(Error::BufferTooSmall { needed: 45 })
     );
     assert!(out.iter().all(|&b| b == 0xAA));
-    let sealed = key.encrypt(&nonce, b"", b"hello").unwrap();
+    let sealed = key.seal(&nonce, b"", b"hello").unwrap();
     let mut out = [0xAAu8; 4];
     assert_eq!(
-        key.decrypt_to(&nonce, b"", &sealed, &mut out),
+        key.open_to(&nonce, b"", &sealed, &mut out),
         Err(Error::BufferTooSmall { needed: 5 })
     );
     assert_eq!(out, [0xAA; 4]);
@@ -535,28 +532,28 @@ fn generated_nonces_are_random_and_appended_after_the_tag() {
     let mut seen = std::collections::HashSet::new();
     for i in 0..2000usize {
         let pt = vec![i as u8; i % 50];
-        let sealed = key.encrypt_nonce_appended_generated(b"ad", &pt).unwrap();
-        assert_eq!(sealed.len(), pt.len() + TAG_LEN + XNONCE_LEN);
-        let nonce: XNonce = array(&sealed[sealed.len() - XNONCE_LEN..]);
+        let sealed = key.seal_with_generated_nonce_appended(b"ad", &pt).unwrap();
+        assert_eq!(sealed.len(), pt.len() + TAG_LEN + Xaes256Gcm::NONCE_LEN);
+        let nonce: [u8; 24] = array(&sealed[sealed.len() - Xaes256Gcm::NONCE_LEN..]);
         assert!(seen.insert(nonce), "a generated nonce repeated");
         assert_eq!(
-            key.encrypt(&nonce, b"ad", &pt).unwrap(),
-            sealed[..sealed.len() - XNONCE_LEN]
+            key.seal(&nonce, b"ad", &pt).unwrap(),
+            sealed[..sealed.len() - Xaes256Gcm::NONCE_LEN]
         );
-        assert_eq!(key.decrypt_nonce_appended(b"ad", &sealed).unwrap(), pt);
+        assert_eq!(key.open_with_nonce_appended(b"ad", &sealed).unwrap(), pt);
         let mut out = vec![0u8; pt.len()];
         assert_eq!(
-            key.decrypt_nonce_appended_to(b"ad", &sealed, &mut out),
+            key.open_with_nonce_appended_to(b"ad", &sealed, &mut out),
             Ok(pt.len())
         );
         assert_eq!(out, pt);
     }
-    let (nonce, sealed) = key.encrypt_with_generated_nonce(b"", b"x").unwrap();
+    let (nonce, sealed) = key.seal_with_generated_nonce(b"", b"x").unwrap();
     assert!(!seen.contains(&nonce));
-    assert_eq!(key.decrypt(&nonce, b"", &sealed).unwrap(), b"x");
+    assert_eq!(key.open(&nonce, b"", &sealed).unwrap(), b"x");
     // No byte position of the nonces is constant (a counter or a fixed salt
     // would leave some): each takes many values over 2000 nonces.
-    for i in 0..XNONCE_LEN {
+    for i in 0..Xaes256Gcm::NONCE_LEN {
         let values: std::collections::HashSet<u8> = seen.iter().map(|n| n[i]).collect();
         assert!(
             values.len() > 100,
@@ -566,10 +563,13 @@ fn generated_nonces_are_random_and_appended_after_the_tag() {
     }
     let mut out = [0u8; 64];
     let n = key
-        .encrypt_nonce_appended_generated_to(b"", b"abc", &mut out)
+        .seal_with_generated_nonce_appended_to(b"", b"abc", &mut out)
         .unwrap();
-    assert_eq!(n, 3 + TAG_LEN + XNONCE_LEN);
-    assert_eq!(key.decrypt_nonce_appended(b"", &out[..n]).unwrap(), b"abc");
+    assert_eq!(n, 3 + TAG_LEN + Xaes256Gcm::NONCE_LEN);
+    assert_eq!(
+        key.open_with_nonce_appended(b"", &out[..n]).unwrap(),
+        b"abc"
+    );
 }
 
 #[test]
@@ -581,8 +581,8 @@ fn generated_nonces_from_many_threads() {
             std::thread::spawn(move || {
                 (0..200)
                     .map(|_| {
-                        let (nonce, sealed) = key.encrypt_with_generated_nonce(b"", b"m").unwrap();
-                        assert_eq!(key.decrypt(&nonce, b"", &sealed).unwrap(), b"m");
+                        let (nonce, sealed) = key.seal_with_generated_nonce(b"", b"m").unwrap();
+                        assert_eq!(key.open(&nonce, b"", &sealed).unwrap(), b"m");
                         nonce
                     })
                     .collect::<Vec<_>>()
@@ -614,11 +614,11 @@ fn key_state_is_small_and_wiped() {
     let mut slot = KeySlot::<Xaes256Gcm>::new();
     {
         let key = Xaes256Gcm::new_in(&mut slot, &[0x5c; 32]).unwrap();
-        let sealed = key.encrypt(&[2; 24], b"", b"placed").unwrap();
+        let sealed = key.seal(&[2; 24], b"", b"placed").unwrap();
         assert_eq!(
             Xaes256Gcm::new(&[0x5c; 32])
                 .unwrap()
-                .decrypt(&[2; 24], b"", &sealed)
+                .open(&[2; 24], b"", &sealed)
                 .unwrap(),
             b"placed"
         );
@@ -646,7 +646,7 @@ fn new_at_builds_the_same_key() {
     // SAFETY: initialised just above.
     let key = unsafe { &*at };
     let sealed = key
-        .encrypt(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", b"XAES-256-GCM")
+        .seal(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", b"XAES-256-GCM")
         .unwrap();
     assert_eq!(
         to_hex(&sealed),
@@ -666,7 +666,7 @@ fn new_at_builds_the_same_key() {
 /// The key commitment of IACR ePrint 2025/758 (AWS-LC's key-committing
 /// XAES-256-GCM), by the book on the model's AES: X = AES-256ₖ("XCMT" ‖
 /// N[:12]); KCᵢ = AES-256ₖ(X ⊕ (N[12:] ‖ 0x00 0x01 0x00 i) ⊕ K1), i = 1, 2.
-fn model_commitment(key: &[u8; 32], nonce: &XNonce) -> [u8; 32] {
+fn model_commitment(key: &[u8; 32], nonce: &[u8; 24]) -> [u8; 32] {
     let d = derive(key, nonce);
     let mut x0 = [0u8; 16];
     x0[..4].copy_from_slice(b"XCMT");
@@ -687,7 +687,7 @@ fn model_commitment(key: &[u8; 32], nonce: &XNonce) -> [u8; 32] {
 /// KC-XAES-256-GCM by the book: XAES-256-GCM's `ciphertext ‖ tag` (the
 /// slow model up to 64 bytes, the KDF and this crate's AES-256-GCM beyond),
 /// then the commitment.
-fn model_kc_seal(key: &[u8; 32], nonce: &XNonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+fn model_kc_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let mut sealed = if pt.len() <= 64 {
         model_seal(key, nonce, aad, pt)
     } else {
@@ -713,7 +713,7 @@ fn kc_awslc_vectors() {
         let what = format!("AWS-LC KC record {i}");
         assert!(r.fails.is_none(), "{what}: only valid records are expected");
         assert_eq!(r.tag.len(), KC_TAG_LEN, "{what}: tag and commitment");
-        let nonce: XNonce = array(&r.nonce);
+        let nonce: [u8; 24] = array(&r.nonce);
         let key: [u8; 32] = array(&r.key);
         let sealed = [r.ct.clone(), r.tag.clone()].concat();
         assert_eq!(
@@ -740,12 +740,12 @@ fn kc_every_length_matches_the_model() {
     let lengths = (0..=300).chain([511, 512, 513, 1024, 2049, 4100]);
     for (n, len) in lengths.enumerate() {
         let aad_len = [0, 1, 15, 16, 17, 48, 129][n % 7];
-        let nonce: XNonce = rng.array();
+        let nonce: [u8; 24] = rng.array();
         let pt = rng.bytes(len);
         let aad = rng.bytes(aad_len);
         let expected = model_kc_seal(&key, &nonce, &aad, &pt);
         assert_eq!(
-            plain.encrypt(&nonce, &aad, &pt).unwrap(),
+            plain.seal(&nonce, &aad, &pt).unwrap(),
             expected[..len + TAG_LEN],
             "{len}: XAES-256-GCM's bytes"
         );
@@ -763,13 +763,13 @@ fn kc_every_bit_is_authenticated() {
     let mut rng = TestRng::new(0x7ae5_00c2);
     for (pt_len, aad_len) in [(0, 0), (5, 3), (33, 7), (200, 20)] {
         let key: [u8; 32] = rng.array();
-        let nonce: XNonce = rng.array();
+        let nonce: [u8; 24] = rng.array();
         let pt = rng.bytes(pt_len);
         let aad = rng.bytes(aad_len);
         for k in each_backend::<KcXaes256Gcm>(&key) {
-            let sealed = k.encrypt(&nonce, &aad, &pt).expect("seal");
+            let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
             assert_eq!(sealed.len(), pt_len + KC_TAG_LEN);
-            for bit in 0..8 * XNONCE_LEN {
+            for bit in 0..8 * Xaes256Gcm::NONCE_LEN {
                 let mut n = nonce;
                 n[bit / 8] ^= 1 << (bit % 8);
                 assert_rejected(&k, &n, &aad, &sealed, &format!("KC nonce bit {bit}"));
@@ -788,38 +788,38 @@ fn kc_every_bit_is_authenticated() {
     }
 }
 
-/// The whole `Aead` surface on KC-XAES-256-GCM: lengths, too-short inputs,
+/// The whole `AeadKey` surface on KC-XAES-256-GCM: lengths, too-short inputs,
 /// generated nonces (24 random bytes, appended after the 48-byte tag),
 /// placement, the key state's size (XAES-256-GCM's) and wiping.
 #[test]
 fn kc_api_lengths_generated_nonces_and_key_state() {
     assert_eq!(KcXaes256Gcm::TAG_LEN, 48);
-    assert_eq!(KcXaes256Gcm::NONCE_LEN, XNONCE_LEN);
+    assert_eq!(KcXaes256Gcm::NONCE_LEN, 24);
     assert_eq!(size_of::<KcXaes256Gcm>(), size_of::<Xaes256Gcm>());
     let key = KcXaes256Gcm::new(&[0x5c; 32]).unwrap();
     let nonce = [1u8; 24];
     for len in 0..KC_TAG_LEN {
         assert_eq!(
-            key.decrypt(&nonce, b"", &vec![0; len]),
+            key.open(&nonce, b"", &vec![0; len]),
             Err(Error::Truncated),
             "{len}"
         );
         assert_eq!(
-            key.decrypt_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
+            key.open_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
             Err(Error::Truncated),
             "{len}"
         );
     }
-    for len in 0..KC_TAG_LEN + XNONCE_LEN {
+    for len in 0..KC_TAG_LEN + Xaes256Gcm::NONCE_LEN {
         assert_eq!(
-            key.decrypt_nonce_appended(b"", &vec![0; len]),
+            key.open_with_nonce_appended(b"", &vec![0; len]),
             Err(Error::Truncated),
             "{len}"
         );
     }
     let mut out = vec![0xAAu8; 5 + KC_TAG_LEN - 1];
     assert_eq!(
-        key.encrypt_to(&nonce, b"", b"hello", &mut out),
+        key.seal_to(&nonce, b"", b"hello", &mut out),
         Err(Error::BufferTooSmall {
             needed: 5 + KC_TAG_LEN
         })
@@ -829,24 +829,24 @@ fn kc_api_lengths_generated_nonces_and_key_state() {
     let mut seen = std::collections::HashSet::new();
     for i in 0..200usize {
         let pt = vec![i as u8; i % 40];
-        let sealed = key.encrypt_nonce_appended_generated(b"ad", &pt).unwrap();
-        assert_eq!(sealed.len(), pt.len() + KC_TAG_LEN + XNONCE_LEN);
-        let n: XNonce = array(&sealed[sealed.len() - XNONCE_LEN..]);
+        let sealed = key.seal_with_generated_nonce_appended(b"ad", &pt).unwrap();
+        assert_eq!(sealed.len(), pt.len() + KC_TAG_LEN + Xaes256Gcm::NONCE_LEN);
+        let n: [u8; 24] = array(&sealed[sealed.len() - Xaes256Gcm::NONCE_LEN..]);
         assert!(seen.insert(n), "a generated nonce repeated");
         assert_eq!(
-            key.encrypt(&n, b"ad", &pt).unwrap(),
-            sealed[..sealed.len() - XNONCE_LEN]
+            key.seal(&n, b"ad", &pt).unwrap(),
+            sealed[..sealed.len() - Xaes256Gcm::NONCE_LEN]
         );
-        assert_eq!(key.decrypt_nonce_appended(b"ad", &sealed).unwrap(), pt);
+        assert_eq!(key.open_with_nonce_appended(b"ad", &sealed).unwrap(), pt);
     }
-    let (n, sealed) = key.encrypt_with_generated_nonce(b"", b"x").unwrap();
-    assert_eq!(key.decrypt(&n, b"", &sealed).unwrap(), b"x");
+    let (n, sealed) = key.seal_with_generated_nonce(b"", b"x").unwrap();
+    assert_eq!(key.open(&n, b"", &sealed).unwrap(), b"x");
 
     let mut slot = KeySlot::<KcXaes256Gcm>::new();
     {
         let placed = KcXaes256Gcm::new_in(&mut slot, &[0x5c; 32]).unwrap();
-        let sealed = placed.encrypt(&[2; 24], b"", b"placed").unwrap();
-        assert_eq!(key.decrypt(&[2; 24], b"", &sealed).unwrap(), b"placed");
+        let sealed = placed.seal(&[2; 24], b"", b"placed").unwrap();
+        assert_eq!(key.open(&[2; 24], b"", &sealed).unwrap(), b"placed");
         let debug = format!("{:?}", *placed);
         assert!(debug.starts_with("KcXaes256Gcm"), "{debug}");
         assert!(!debug.contains("5c") && !debug.contains("92"), "{debug}");
@@ -887,7 +887,7 @@ fn xor16(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
 /// ciphertext C₁ ‖ C₂, GHASH = C₁·H³ ⊕ C₂·H² ⊕ L·H, so the two keys' tags
 /// are equal when C₂·(Ha² ⊕ Hb²) = C₁·(Ha³ ⊕ Hb³) ⊕ L·(Ha ⊕ Hb) ⊕ Ea(J0) ⊕
 /// Eb(J0): C₁ is chosen, C₂ solved for. Returns `C ‖ tag`.
-fn salamander(key_a: &[u8; 32], key_b: &[u8; 32], nonce: &XNonce, c1: [u8; 16]) -> Vec<u8> {
+fn salamander(key_a: &[u8; 32], key_b: &[u8; 32], nonce: &[u8; 24], c1: [u8; 16]) -> Vec<u8> {
     let (da, db) = (derive(key_a, nonce), derive(key_b, nonce));
     let (ha, hb) = (
         model::gcm_hash_subkey(&da.kx),
@@ -936,7 +936,7 @@ fn kc_refuses_a_ciphertext_built_for_two_keys() {
     );
     for _ in 0..4 {
         let (key_a, key_b): ([u8; 32], [u8; 32]) = (rng.array(), rng.array());
-        let nonce: XNonce = rng.array();
+        let nonce: [u8; 24] = rng.array();
         let sealed = salamander(&key_a, &key_b, &nonce, rng.array());
         let (mut opened_a, mut opened_b) = (None, None);
         for (ka, kb) in each_backend::<Xaes256Gcm>(&key_a)
@@ -944,10 +944,10 @@ fn kc_refuses_a_ciphertext_built_for_two_keys() {
             .zip(each_backend::<Xaes256Gcm>(&key_b))
         {
             let a = ka
-                .decrypt(&nonce, b"", &sealed)
+                .open(&nonce, b"", &sealed)
                 .expect("XAES-256-GCM opens it under key A");
             let b = kb
-                .decrypt(&nonce, b"", &sealed)
+                .open(&nonce, b"", &sealed)
                 .expect("XAES-256-GCM opens it under key B");
             assert_ne!(a, b, "two keys, two plaintexts");
             assert_eq!(*opened_a.get_or_insert(a.clone()), a);
@@ -960,7 +960,7 @@ fn kc_refuses_a_ciphertext_built_for_two_keys() {
                 .zip(each_backend::<KcXaes256Gcm>(other))
             {
                 assert_eq!(
-                    k.decrypt(&nonce, b"", &committed).ok(),
+                    k.open(&nonce, b"", &committed).ok(),
                     *plaintext,
                     "{:?}",
                     k.backend()

@@ -8,7 +8,7 @@ use std::hint::black_box;
 use aes_gcm::aead::KeyInit;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
-use hardware_aead::{Aead, Backend};
+use hardware_aead::{AeadKey, Backend};
 
 /// The plaintext sizes, in bytes: 1500 is a network packet.
 pub const SIZES: [usize; 9] = [
@@ -39,7 +39,7 @@ const TIERS: [(&str, Backend); 3] = [
 ];
 
 /// This crate's keys for one algorithm: one per tier this CPU has, and the one
-/// [`Aead::new`] picks.
+/// [`AeadKey::new`] picks.
 pub struct Keys<Hw> {
     /// `(entry name, key)` for every tier `with_backend` accepts, best first.
     pub tiers: Vec<(&'static str, Hw)>,
@@ -47,11 +47,11 @@ pub struct Keys<Hw> {
     pub default: Option<Hw>,
 }
 
-impl<Hw: Aead> Keys<Hw> {
+impl<Hw: AeadKey> Keys<Hw> {
     /// Builds every key the CPU allows from `key` and says on stdout which tiers
     /// are measured under `name`.
     pub fn new(name: &str, key: &[u8]) -> Self {
-        let Ok(key_bytes) = Hw::KeyBytes::try_from(key) else {
+        let Ok(key_bytes) = Hw::Key::try_from(key) else {
             panic!("{name}: a key of {} bytes", Hw::KEY_LEN);
         };
         let mut tiers = Vec::new();
@@ -81,13 +81,13 @@ impl<Hw: Aead> Keys<Hw> {
 /// UnboundKey::new(..))`, where it has the algorithm) and RustCrypto's `Rc`
 /// (`KeyInit::new_from_slice`, entry `rc_name`). Every key is dropped inside the timing, so a wipe on drop
 /// is part of what is measured.
-pub fn bench_setup<Hw: Aead, Rc: KeyInit>(
+pub fn bench_setup<Hw: AeadKey, Rc: KeyInit>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     key: &[u8],
     aws_lc: Option<&'static aws_lc_rs::aead::Algorithm>,
     rc_name: &str,
 ) {
-    let Ok(key_bytes) = Hw::KeyBytes::try_from(key) else {
+    let Ok(key_bytes) = Hw::Key::try_from(key) else {
         panic!("a key of {} bytes", Hw::KEY_LEN);
     };
     for (entry, backend) in TIERS {

@@ -9,7 +9,7 @@
 #![no_main]
 
 use aes_gcm::aead::{Aead as _, KeyInit, Payload};
-use hardware_aead::{Aead, Nonce};
+use hardware_aead::AeadKey;
 use hardware_aead_fuzz::{Alg, BACKENDS, Input, NONCE_LEN, make_key, stretch};
 use libfuzzer_sys::fuzz_target;
 use ring::aead as ring_aead;
@@ -78,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
 fn ring_seal(
     alg: &'static ring_aead::Algorithm,
     key: &[u8],
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &[u8],
     plaintext: &[u8],
 ) -> Vec<u8> {
@@ -93,9 +93,9 @@ fn ring_seal(
     buffer
 }
 
-fn compare<K: Aead<Nonce = Nonce>>(
+fn compare<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8; 32],
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &[u8],
     plaintext: &[u8],
     peers: &[Vec<u8>],
@@ -104,12 +104,12 @@ fn compare<K: Aead<Nonce = Nonce>>(
         let Some(k) = make_key::<K>(key, Some(backend)) else {
             continue;
         };
-        let ours = k.encrypt(nonce, aad, plaintext).expect("seal");
+        let ours = k.seal(nonce, aad, plaintext).expect("seal");
         for (i, theirs) in peers.iter().enumerate() {
             assert_eq!(&ours, theirs, "{backend:?} differs from peer {i}");
         }
         assert_eq!(
-            k.decrypt(nonce, aad, &peers[0])
+            k.open(nonce, aad, &peers[0])
                 .expect("open the peer's sealing"),
             plaintext
         );

@@ -14,7 +14,7 @@
 //! (`check_fixed_message`).
 #![no_main]
 
-use hardware_aead::{Aead, Nonce, TAG_LEN};
+use hardware_aead::{AeadKey, TAG_LEN};
 use hardware_aead_fuzz::{
     Alg, BACKENDS, Input, NONCE_LEN, OpenApi, check_fixed_message, dispatch, make_key, open_checked,
 };
@@ -35,12 +35,12 @@ fuzz_target!(|data: &[u8]| {
     dispatch!(alg, run(backend, api, mutate, &key, &nonce, aad, input));
 });
 
-fn run<K: Aead<Nonce = Nonce>>(
+fn run<K: AeadKey<Nonce = [u8; 12]>>(
     backend: hardware_aead::Backend,
     api: OpenApi,
     mutate: bool,
     key: &[u8; 32],
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &[u8],
     mut input: Input<'_>,
 ) {
@@ -56,7 +56,7 @@ fn run<K: Aead<Nonce = Nonce>>(
     let pos = usize::from(input.u16());
     let value = input.byte();
     let plaintext = input.rest();
-    let mut sealed = key.encrypt(nonce, aad, plaintext).expect("seal");
+    let mut sealed = key.seal(nonce, aad, plaintext).expect("seal");
     if let OpenApi::NonceAppended = api {
         sealed.extend_from_slice(nonce);
     }

@@ -11,7 +11,7 @@
 //! the bit the tamper check changes.
 #![no_main]
 
-use hardware_aead::{Aead, Nonce, TAG_LEN};
+use hardware_aead::{AeadKey, TAG_LEN};
 use hardware_aead_fuzz::{
     Alg, BACKENDS, Input, NONCE_LEN, OpenApi, dispatch, make_key, open_checked, stretch,
 };
@@ -34,9 +34,9 @@ fuzz_target!(|data: &[u8]| {
     dispatch!(alg, run(&key, &nonce, aad, &plaintext, offsets, flip));
 });
 
-fn run<K: Aead<Nonce = Nonce>>(
+fn run<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8; 32],
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &[u8],
     plaintext: &[u8],
     offsets: u8,
@@ -50,7 +50,7 @@ fn run<K: Aead<Nonce = Nonce>>(
             continue;
         };
         // encrypt
-        let sealed = k.encrypt(nonce, aad, plaintext).expect("seal");
+        let sealed = k.seal(nonce, aad, plaintext).expect("seal");
         assert_eq!(sealed.len(), plaintext.len() + TAG_LEN);
         match &reference {
             None => reference = Some(sealed.clone()),
@@ -59,10 +59,10 @@ fn run<K: Aead<Nonce = Nonce>>(
                 "{backend:?} seals differently from the first backend"
             ),
         }
-        // encrypt_to at an offset, guard bytes around
+        // seal_to at an offset, guard bytes around
         let mut out = vec![GUARD; out_off + sealed.len() + 9];
         let n = k
-            .encrypt_to(nonce, aad, plaintext, &mut out[out_off..])
+            .seal_to(nonce, aad, plaintext, &mut out[out_off..])
             .expect("seal_to");
         assert_eq!(&out[out_off..out_off + n], &sealed[..]);
         assert!(
@@ -74,17 +74,17 @@ fn run<K: Aead<Nonce = Nonce>>(
         // too small: nothing written
         if !sealed.is_empty() {
             let mut small = vec![GUARD; sealed.len() - 1];
-            assert!(k.encrypt_to(nonce, aad, plaintext, &mut small).is_err());
+            assert!(k.seal_to(nonce, aad, plaintext, &mut small).is_err());
             assert!(
                 small.iter().all(|&b| b == GUARD),
-                "encrypt_to wrote into a too-small buffer"
+                "seal_to wrote into a too-small buffer"
             );
         }
         // in place at an offset
         let mut buffer = vec![GUARD; in_off + plaintext.len() + 9];
         buffer[in_off..in_off + plaintext.len()].copy_from_slice(plaintext);
         let tag = k
-            .encrypt_in_place_detached(nonce, aad, &mut buffer[in_off..in_off + plaintext.len()])
+            .seal_in_place_detached(nonce, aad, &mut buffer[in_off..in_off + plaintext.len()])
             .expect("seal in place");
         assert_eq!(
             &buffer[in_off..in_off + plaintext.len()],
@@ -97,7 +97,7 @@ fn run<K: Aead<Nonce = Nonce>>(
                 .chain(&buffer[in_off + plaintext.len()..])
                 .all(|&b| b == GUARD)
         );
-        k.decrypt_in_place_detached(
+        k.open_in_place_detached(
             nonce,
             aad,
             &mut buffer[in_off..in_off + plaintext.len()],
@@ -106,7 +106,7 @@ fn run<K: Aead<Nonce = Nonce>>(
         .expect("open in place");
         assert_eq!(&buffer[in_off..in_off + plaintext.len()], plaintext);
         // every opening API returns the plaintext
-        for api in [OpenApi::Decrypt, OpenApi::DecryptTo, OpenApi::InPlace] {
+        for api in [OpenApi::Open, OpenApi::OpenTo, OpenApi::InPlace] {
             let opened = open_checked(&k, api, nonce, aad, &sealed);
             assert_eq!(
                 opened.as_deref(),
@@ -116,7 +116,7 @@ fn run<K: Aead<Nonce = Nonce>>(
         }
         // generated nonce, appended
         let appended = k
-            .encrypt_nonce_appended_generated(aad, plaintext)
+            .seal_with_generated_nonce_appended(aad, plaintext)
             .expect("seal, generated nonce");
         let opened = open_checked(&k, OpenApi::NonceAppended, nonce, aad, &appended);
         assert_eq!(opened.as_deref(), Some(plaintext));
@@ -124,7 +124,7 @@ fn run<K: Aead<Nonce = Nonce>>(
         let mut tampered = sealed.clone();
         let bit = flip % (tampered.len() * 8);
         tampered[bit / 8] ^= 1 << (bit % 8);
-        for api in [OpenApi::Decrypt, OpenApi::DecryptTo, OpenApi::InPlace] {
+        for api in [OpenApi::Open, OpenApi::OpenTo, OpenApi::InPlace] {
             assert!(
                 open_checked(&k, api, nonce, aad, &tampered).is_none(),
                 "a one-bit change was accepted"

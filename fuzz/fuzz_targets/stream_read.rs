@@ -20,7 +20,7 @@
 use std::io::{BufRead, Read, Write};
 
 use hardware_aead::stream::{DecryptingWriter, Reader, Writer};
-use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm};
+use hardware_aead::xaes_gcm::Xaes256Gcm;
 use hardware_aead_fuzz::Input;
 use libfuzzer_sys::fuzz_target;
 

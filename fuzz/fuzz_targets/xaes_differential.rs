@@ -17,7 +17,7 @@
 
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{Aead, Error};
+use hardware_aead::{AeadKey, Error};
 use hardware_aead_fuzz::{BACKENDS, Input, make_key, stretch};
 use libfuzzer_sys::fuzz_target;
 use xaes_256_gcm::aead::{Aead as _, KeyInit, Payload};
@@ -47,20 +47,20 @@ fuzz_target!(|data: &[u8]| {
         let Some(k) = make_key::<Xaes256Gcm>(&key, Some(backend)) else {
             continue;
         };
-        let ours = k.encrypt(&nonce, &aad, &plaintext).expect("seal");
+        let ours = k.seal(&nonce, &aad, &plaintext).expect("seal");
         assert_eq!(ours, expected, "{backend:?} differs from RustCrypto");
         let opened = peer.decrypt(&peer_nonce, Payload { msg: &ours, aad: &aad });
         assert_eq!(opened.expect("RustCrypto opens our sealing"), plaintext);
-        assert_eq!(k.decrypt(&nonce, &aad, &expected).expect("open"), plaintext);
+        assert_eq!(k.open(&nonce, &aad, &expected).expect("open"), plaintext);
 
         assert_flipped_bit_rejected(&k, &nonce, &aad, &ours, flip, plaintext.len());
 
         let Some(kc) = make_key::<KcXaes256Gcm>(&key, Some(backend)) else {
             continue;
         };
-        let sealed = kc.encrypt(&nonce, &aad, &plaintext).expect("KC seal");
+        let sealed = kc.seal(&nonce, &aad, &plaintext).expect("KC seal");
         assert_eq!(sealed, expected_kc, "{backend:?}: KC differs from XAES and the model's commitment");
-        assert_eq!(kc.decrypt(&nonce, &aad, &sealed).expect("KC open"), plaintext);
+        assert_eq!(kc.open(&nonce, &aad, &sealed).expect("KC open"), plaintext);
         // The same choice, counted over the KC sealing (32 bytes longer).
         assert_flipped_bit_rejected(&kc, &nonce, &aad, &sealed, flip, plaintext.len());
     }
@@ -68,7 +68,7 @@ fuzz_target!(|data: &[u8]| {
 
 /// One bit flipped among the nonce's, the AAD's and the sealing's (bit
 /// `flip` modulo their count) is rejected, with the output left zero.
-fn assert_flipped_bit_rejected<K: Aead<Nonce = [u8; 24]>>(
+fn assert_flipped_bit_rejected<K: AeadKey<Nonce = [u8; 24]>>(
     key: &K,
     nonce: &[u8; 24],
     aad: &[u8],
@@ -87,7 +87,7 @@ fn assert_flipped_bit_rejected<K: Aead<Nonce = [u8; 24]>>(
         s[byte - n.len() - a.len()] ^= mask;
     }
     let mut out = vec![0xa5u8; text_len];
-    assert_eq!(key.decrypt_to(&n, &a, &s, &mut out), Err(Error::Authentication), "bit {bit}");
+    assert_eq!(key.open_to(&n, &a, &s, &mut out), Err(Error::Authentication), "bit {bit}");
     assert!(out.iter().all(|&b| b == 0), "forged plaintext left in the output");
 }
 
@@ -126,5 +126,5 @@ fn model_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], plaintext: &[u8]) ->
         t[12..].copy_from_slice(&[0x00, 0x01, 0x00, i as u8 + 1]);
         half.copy_from_slice(&encrypt((x ^ u128::from_be_bytes(t) ^ k1).to_be_bytes()));
     }
-    (Aes256Gcm::new(&kx).unwrap().encrypt(&nx, aad, plaintext).unwrap(), commitment)
+    (Aes256Gcm::new(&kx).unwrap().seal(&nx, aad, plaintext).unwrap(), commitment)
 }

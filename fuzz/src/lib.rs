@@ -6,7 +6,7 @@
 //! the fuzzer never wastes runs on a parse error. `fuzz/README.md` says how to
 //! run the targets and where the seeds come from.
 
-use hardware_aead::{Aead, Backend, Error, Nonce};
+use hardware_aead::{AeadKey, Backend, Error};
 
 /// Every backend the API names; those the CPU (or build) lacks are skipped.
 pub const BACKENDS: [Backend; 4] = [
@@ -116,12 +116,12 @@ macro_rules! dispatch {
 
 /// A key of type `K` from the first `K::KEY_LEN` bytes of `key`, on `backend`
 /// (or the default tier for `None`); `None` if this CPU lacks the backend.
-pub fn make_key<K: Aead>(key: &[u8; 32], backend: Option<Backend>) -> Option<K> {
+pub fn make_key<K: AeadKey>(key: &[u8; 32], backend: Option<Backend>) -> Option<K> {
     let bytes = &key[..K::KEY_LEN];
     match backend {
         None => Some(K::new_from_slice(bytes).expect("the default tier exists here")),
         Some(b) => {
-            let kb = K::KeyBytes::try_from(bytes).unwrap_or_else(|_| unreachable!("KEY_LEN bytes"));
+            let kb = K::Key::try_from(bytes).unwrap_or_else(|_| unreachable!("KEY_LEN bytes"));
             match K::with_backend(&kb, b) {
                 Ok(k) => Some(k),
                 Err(Error::UnsupportedCpu { .. }) => None,
@@ -134,13 +134,13 @@ pub fn make_key<K: Aead>(key: &[u8; 32], backend: Option<Backend>) -> Option<K> 
 /// The ways of opening a message the API offers.
 #[derive(Clone, Copy, Debug)]
 pub enum OpenApi {
-    /// `decrypt(nonce, aad, ciphertext || tag)`.
-    Decrypt,
-    /// `decrypt_to` into a buffer with slack after it.
-    DecryptTo,
-    /// `decrypt_in_place_detached`.
+    /// `open(nonce, aad, ciphertext || tag)`.
+    Open,
+    /// `open_to` into a buffer with slack after it.
+    OpenTo,
+    /// `open_in_place_detached`.
     InPlace,
-    /// `decrypt_nonce_appended(aad, ciphertext || tag || nonce)`.
+    /// `open_with_nonce_appended(aad, ciphertext || tag || nonce)`.
     NonceAppended,
 }
 
@@ -148,8 +148,8 @@ impl OpenApi {
     /// The API named by the low two bits of `b`.
     pub fn from_byte(b: u8) -> Self {
         match b & 3 {
-            0 => OpenApi::Decrypt,
-            1 => OpenApi::DecryptTo,
+            0 => OpenApi::Open,
+            1 => OpenApi::OpenTo,
             2 => OpenApi::InPlace,
             _ => OpenApi::NonceAppended,
         }
@@ -166,16 +166,16 @@ const FILL: u8 = 0xa5;
 /// - no panic (libFuzzer reports one);
 /// - an input shorter than a tag (plus nonce) is `Truncated`, any other
 ///   failure is `Authentication`;
-/// - on failure the plaintext area of the output is all zero, and `decrypt_to`
+/// - on failure the plaintext area of the output is all zero, and `open_to`
 ///   never writes past it;
 /// - on success the plaintext, sealed again under the same key, nonce and AAD,
 ///   gives back exactly `data`: nothing opens but a genuine sealing.
 ///
 /// Returns the plaintext if the message opened.
-pub fn open_checked<K: Aead<Nonce = Nonce>>(
+pub fn open_checked<K: AeadKey<Nonce = [u8; 12]>>(
     key: &K,
     api: OpenApi,
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &[u8],
     data: &[u8],
 ) -> Option<Vec<u8>> {
@@ -184,14 +184,14 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
         _ => K::TAG_LEN,
     };
     let (result, nonce, sealed) = match api {
-        OpenApi::Decrypt => (key.decrypt(nonce, aad, data), *nonce, data),
-        OpenApi::DecryptTo => {
+        OpenApi::Open => (key.open(nonce, aad, data), *nonce, data),
+        OpenApi::OpenTo => {
             let text_len = data.len().saturating_sub(K::TAG_LEN);
             let mut out = vec![FILL; text_len + 7];
-            let r = key.decrypt_to(nonce, aad, data, &mut out);
+            let r = key.open_to(nonce, aad, data, &mut out);
             assert!(
                 out[text_len..].iter().all(|&b| b == FILL),
-                "decrypt_to wrote past the plaintext"
+                "open_to wrote past the plaintext"
             );
             let r = r.map(|n| {
                 assert_eq!(n, text_len);
@@ -200,7 +200,7 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
             if matches!(r, Err(Error::Authentication)) {
                 assert!(
                     out[..text_len].iter().all(|&b| b == 0),
-                    "forged plaintext left in decrypt_to's output"
+                    "forged plaintext left in open_to's output"
                 );
             }
             (r, *nonce, data)
@@ -214,7 +214,7 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
                 unreachable!("TAG_LEN bytes")
             };
             let mut buffer = ct.to_vec();
-            let r = key.decrypt_in_place_detached(nonce, aad, &mut buffer, &tag);
+            let r = key.open_in_place_detached(nonce, aad, &mut buffer, &tag);
             if r == Err(Error::Authentication) {
                 assert!(
                     buffer.iter().all(|&b| b == 0),
@@ -224,7 +224,7 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
             (r.map(|()| buffer), *nonce, data)
         }
         OpenApi::NonceAppended => {
-            let r = key.decrypt_nonce_appended(aad, data);
+            let r = key.open_with_nonce_appended(aad, data);
             if data.len() < min {
                 (r, [0u8; NONCE_LEN], data)
             } else {
@@ -236,7 +236,7 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
     match result {
         Ok(plaintext) => {
             let again = key
-                .encrypt(&nonce, aad, &plaintext)
+                .seal(&nonce, aad, &plaintext)
                 .expect("seal of an opened message");
             assert_eq!(
                 again, sealed,
@@ -265,7 +265,7 @@ pub fn open_checked<K: Aead<Nonce = Nonce>>(
 
 /// The fixed message of the forgery check: under this key, nonce and AAD, the
 /// only input that may open is the sealing of `FIXED_PLAINTEXT`.
-pub const FIXED_NONCE: Nonce = *b"fixed nonce!";
+pub const FIXED_NONCE: [u8; 12] = *b"fixed nonce!";
 /// See [`FIXED_NONCE`].
 pub const FIXED_AAD: &[u8] = b"fixed associated data";
 /// See [`FIXED_NONCE`].
@@ -273,12 +273,12 @@ pub const FIXED_PLAINTEXT: &[u8] = b"the one message this key ever sealed";
 
 /// Checks that `candidate` opens under the fixed key, nonce and AAD only if it
 /// is the one sealed message.
-pub fn check_fixed_message<K: Aead<Nonce = Nonce>>(candidate: &[u8]) {
+pub fn check_fixed_message<K: AeadKey<Nonce = [u8; 12]>>(candidate: &[u8]) {
     let key = make_key::<K>(&[0x42; 32], None).expect("default tier");
     let sealed = key
-        .encrypt(&FIXED_NONCE, FIXED_AAD, FIXED_PLAINTEXT)
+        .seal(&FIXED_NONCE, FIXED_AAD, FIXED_PLAINTEXT)
         .expect("seal");
-    match key.decrypt(&FIXED_NONCE, FIXED_AAD, candidate) {
+    match key.open(&FIXED_NONCE, FIXED_AAD, candidate) {
         Ok(p) => {
             assert_eq!(
                 candidate,

@@ -1,10 +1,10 @@
 //! The sealed half of the trait: what each algorithm supplies (`Core`), the
 //! one tag check (`verify_or_wipe`) and `impl_aead!`, which writes `Core`,
-//! [`Aead`](super::Aead) and `Debug` for a key type.
+//! [`AeadKey`], the inherent methods and `Debug` for a key type.
 
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
 
+use super::AeadKey;
 use crate::backend::Tier;
 use crate::block::{wipe, wipe_bytes};
 use crate::error::Error;
@@ -12,45 +12,33 @@ use crate::inout::InOut;
 
 /// What an algorithm supplies: construction from a detected tier, the length
 /// limits, and the core seal/open over an in/out buffer. Not nameable outside
-/// the crate, so only this crate's types implement [`Aead`](super::Aead).
+/// the crate, so only this crate's types implement [`AeadKey`]. The key,
+/// nonce and tag types are [`AeadKey`]'s (callers name them there), so the
+/// methods that take them are bound on it.
 pub trait Core: Sized {
     /// Builds the key state at `at` without moving it afterwards.
     ///
     /// # Safety
     /// `at` must be valid for writes of `Self` and aligned for it.
-    unsafe fn init_at(at: *mut Self, tier: Tier, key: &Self::KeyBytes);
+    unsafe fn init_at(at: *mut Self, tier: Tier, key: &<Self as AeadKey>::Key)
+    where
+        Self: AeadKey;
 
     /// The next nonce for the generated-nonce methods: the key's counter
     /// sequence (96-bit nonces), or fresh random bytes (XAES-256-GCM's
     /// 192-bit nonces).
     #[cfg(feature = "std")]
-    fn generate_nonce(&self) -> Result<Self::Nonce, Error>;
-
-    /// The key bytes, `[u8; 16]` or `[u8; 32]`.
-    type KeyBytes: AsRef<[u8]> + Zeroize + for<'a> TryFrom<&'a [u8]>;
-
-    /// The nonce: `[u8; 12]` ([`Nonce`](super::Nonce)), or `[u8; 24]` for
-    /// XAES-256-GCM.
-    type Nonce: AsRef<[u8]> + Copy + Send + Sync + for<'a> TryFrom<&'a [u8]>;
-
-    /// What a seal appends to the ciphertext and an open checks, as one
-    /// array: `[u8; 16]` ([`Tag`](super::Tag)), or `[u8; 48]` for
-    /// KC-XAES-256-GCM (the GCM tag, then the key commitment). Its length
-    /// is a multiple of 16 (`verify_or_wipe` compares 16 bytes at a time).
-    type Tag: AsRef<[u8]>
-        + AsMut<[u8]>
-        + Copy
-        + Send
-        + Sync
-        + Zeroize
-        + core::fmt::Debug
-        + PartialEq
-        + for<'a> TryFrom<&'a [u8]>;
+    fn generate_nonce(&self) -> Result<<Self as AeadKey>::Nonce, Error>
+    where
+        Self: AeadKey;
 
     /// Builds the key state on an already detected tier, in the value it
     /// returns (through [`init_at`](Core::init_at): no copy of the key
     /// state is made on the way).
-    fn from_tier(tier: Tier, key: &Self::KeyBytes) -> Self {
+    fn from_tier(tier: Tier, key: &<Self as AeadKey>::Key) -> Self
+    where
+        Self: AeadKey,
+    {
         let mut state = core::mem::MaybeUninit::<Self>::uninit();
         // SAFETY: `state` is valid for writes of `Self` and aligned for it,
         // and `init_at` initialises every field of it.
@@ -82,18 +70,27 @@ pub trait Core: Sized {
     }
 
     /// Encrypts `data` and returns the tag. Lengths are already checked.
-    fn seal_core(&self, nonce: &Self::Nonce, aad: &[u8], data: &mut InOut<'_>) -> Self::Tag;
+    fn seal_core(
+        &self,
+        nonce: &<Self as AeadKey>::Nonce,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+    ) -> <Self as AeadKey>::Tag
+    where
+        Self: AeadKey;
 
     /// Decrypts `data` and returns the tag the algorithm computes for it, to
     /// be compared by the caller. Lengths are already checked. The plaintext
     /// it writes is unauthenticated until that comparison succeeds.
     fn open_core(
         &self,
-        nonce: &Self::Nonce,
+        nonce: &<Self as AeadKey>::Nonce,
         aad: &[u8],
         data: &mut InOut<'_>,
-        tag: &Self::Tag,
-    ) -> Self::Tag;
+        tag: &<Self as AeadKey>::Tag,
+    ) -> <Self as AeadKey>::Tag
+    where
+        Self: AeadKey;
 }
 
 /// The one place that decides whether decrypted bytes are released: compares the
@@ -138,8 +135,9 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
     }
 }
 
-/// Implements the sealed `Core`, [`Aead`] and a `Debug` that shows no key bytes
-/// for an algorithm's key type. The type has one field, `key`, of the backend
+/// Implements the sealed `Core`, [`AeadKey`], the inherent methods
+/// (`impl_inherent!`) and a `Debug` that shows no key bytes for an
+/// algorithm's key type. The type has one field, `key`, of the backend
 /// key-state type `state` (with `init_at`, `tier` and `nonces`); the
 /// algorithm's `check_lengths`, `seal` and `open` (the last two taking
 /// `&self.key` first) are named in the call, so a reader sees at the call
@@ -154,10 +152,6 @@ macro_rules! impl_aead {
         open = $open:path $(,)?
     ) => {
         impl $crate::aead::sealed::Core for $name {
-            type KeyBytes = [u8; $key_len];
-            type Nonce = $crate::Nonce;
-            type Tag = $crate::Tag;
-
             unsafe fn init_at(at: *mut Self, tier: $crate::backend::Tier, key: &[u8; $key_len]) {
                 // SAFETY: `at` is valid for writes and aligned (caller), so is
                 // its only field.
@@ -201,16 +195,22 @@ macro_rules! impl_aead {
             }
         }
 
-        impl $crate::Aead for $name {
+        impl $crate::AeadKey for $name {
+            type Key = [u8; $key_len];
+            type Nonce = $crate::Nonce;
+            type Tag = $crate::Tag;
+
             const KEY_LEN: usize = $key_len;
             const NONCE_LEN: usize = $crate::NONCE_LEN;
             const TAG_LEN: usize = $crate::TAG_LEN;
         }
 
+        $crate::aead::impl_inherent!($name, key_len = $key_len, nonce_len = 12, tag = $crate::Tag);
+
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct(stringify!($name))
-                    .field("backend", &$crate::Aead::backend(self))
+                    .field("backend", &self.backend())
                     .finish_non_exhaustive()
             }
         }

@@ -12,7 +12,7 @@ use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{HEADER_LEN, Header, MIN_RECORD_SIZE, RECORD_OVERHEAD, SALT_LEN};
-use crate::aead::{Aead, Nonce, TAG_LEN};
+use crate::aead::{Nonce, TAG_LEN};
 use crate::aes_gcm::Aes128Gcm;
 use crate::block::{wipe_bytes, wipe_memory};
 use crate::error::Error;
@@ -223,10 +223,7 @@ impl Sealer {
         let padding_at = self.extend(padding)?;
         self.out.get_mut(padding_at).unwrap_or_default().fill(0);
         let record = self.out.get_mut(self.start..self.end).unwrap_or_default();
-        let tag = self
-            .key
-            .aead
-            .encrypt_in_place_detached(&nonce, b"", record)?;
+        let tag = self.key.aead.seal_in_place_detached(&nonce, b"", record)?;
         self.append(&tag)?;
         self.padding -= padding as u64;
         self.start = self.end;
@@ -445,7 +442,7 @@ impl Opener {
                 let to = to
                     .get_mut(..text_len)
                     .ok_or(Error::BufferTooSmall { needed: text_len })?;
-                self.key.aead.decrypt_to(&nonce, b"", from, to)?;
+                self.key.aead.open_to(&nonce, b"", from, to)?;
                 to
             }
             RecordBytes::InPlace(buffer) => {
@@ -454,7 +451,7 @@ impl Opener {
                 received.copy_from_slice(tag);
                 self.key
                     .aead
-                    .decrypt_in_place_detached(&nonce, b"", text, &received)?;
+                    .open_in_place_detached(&nonce, b"", text, &received)?;
                 text
             }
         };

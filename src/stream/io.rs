@@ -27,7 +27,7 @@ use alloc::vec;
 use std::io;
 
 use super::{DEFAULT_SEGMENT_SIZE, MAX_NONCE_LEN, MAX_SEGMENT_SIZE, NONCE_OVERHEAD};
-use crate::aead::Aead;
+use crate::aead::AeadKey;
 use crate::block::wipe_bytes;
 use crate::error::Error;
 
@@ -50,7 +50,7 @@ struct Header {
 
 impl Header {
     /// The header length for key type `A`.
-    fn len_for<A: Aead>() -> usize {
+    fn len_for<A: AeadKey>() -> usize {
         A::NONCE_LEN - NONCE_OVERHEAD + 4
     }
 

@@ -37,5 +37,5 @@ fn nonce_layout_is_prefix_position_flag() {
     );
     let sealed = enc.encrypt_next(b"x", b"y").unwrap();
     let nonce = [1, 2, 3, 4, 5, 6, 7, 0x0a, 0x0b, 0x0c, 0x0d, 0];
-    assert_eq!(key.decrypt(&nonce, b"x", &sealed).unwrap(), b"y");
+    assert_eq!(key.open(&nonce, b"x", &sealed).unwrap(), b"y");
 }

@@ -2,7 +2,7 @@
 //! and `siv_differential.rs` (AES-GCM-SIV, against RustCrypto): one random case,
 //! every API, every backend, odd offsets and guard bytes.
 
-use hardware_aead::{Aead, Error, Nonce, TAG_LEN};
+use hardware_aead::{AeadKey, Error, TAG_LEN};
 use proptest::prelude::*;
 
 use super::{TestRng, each_backend_from_slice, tag, to_hex};
@@ -67,7 +67,7 @@ pub fn guards_intact(backing: &[u8], offset: usize, len: usize) -> bool {
 /// peer opens our `_to` output (`peer_open`); every decrypt API returns the
 /// plaintext; and with a forged tag every decrypt fails and wipes exactly its
 /// output.
-pub fn check_apis<K: Aead<Nonce = Nonce>>(
+pub fn check_apis<K: AeadKey<Nonce = [u8; 12]>>(
     c: &Case,
     expected: &[u8],
     peer_open: impl Fn(&[u8]) -> Option<Vec<u8>>,
@@ -85,7 +85,7 @@ pub fn check_apis<K: Aead<Nonce = Nonce>>(
 
         // Vec API.
         let sealed = k
-            .encrypt(&c.nonce, aad, pt)
+            .seal(&c.nonce, aad, pt)
             .map_err(|e| TestCaseError::fail(format!("{b:?} encrypt: {e}")))?;
         prop_assert!(
             sealed == expected,
@@ -98,47 +98,47 @@ pub fn check_apis<K: Aead<Nonce = Nonce>>(
         // `_to` API, into an unaligned slice with guard bytes around it.
         let mut out_backing = at_offset(&[], c.out_offset, sealed_len);
         let n = k
-            .encrypt_to(
+            .seal_to(
                 &c.nonce,
                 aad,
                 pt,
                 &mut out_backing[c.out_offset..c.out_offset + sealed_len],
             )
-            .map_err(|e| TestCaseError::fail(format!("{b:?} encrypt_to: {e}")))?;
+            .map_err(|e| TestCaseError::fail(format!("{b:?} seal_to: {e}")))?;
         prop_assert_eq!(n, sealed_len);
         prop_assert!(
             out_backing[c.out_offset..c.out_offset + n] == expected[..],
-            "[{:?}] encrypt_to differs",
+            "[{:?}] seal_to differs",
             b
         );
         prop_assert!(
             peer_open(&out_backing[c.out_offset..c.out_offset + n]).as_deref() == Some(&c.pt[..]),
-            "[{:?}] the peer cannot open encrypt_to's output",
+            "[{:?}] the peer cannot open seal_to's output",
             b
         );
         prop_assert!(
             guards_intact(&out_backing, c.out_offset, n),
-            "[{:?}] encrypt_to wrote outside",
+            "[{:?}] seal_to wrote outside",
             b
         );
 
         // In place, at an unaligned offset.
         let mut buffer_backing = at_offset(pt, c.in_offset, 0);
         let t = k
-            .encrypt_in_place_detached(
+            .seal_in_place_detached(
                 &c.nonce,
                 aad,
                 &mut buffer_backing[c.in_offset..c.in_offset + pt.len()],
             )
-            .map_err(|e| TestCaseError::fail(format!("{b:?} encrypt_in_place_detached: {e}")))?;
+            .map_err(|e| TestCaseError::fail(format!("{b:?} seal_in_place_detached: {e}")))?;
         prop_assert!(
             buffer_backing[c.in_offset..c.in_offset + pt.len()] == *expected_ct,
-            "[{:?}] encrypt_in_place_detached ciphertext differs",
+            "[{:?}] seal_in_place_detached ciphertext differs",
             b
         );
         prop_assert!(
             t.as_ref() == expected_tag,
-            "[{:?}] encrypt_in_place_detached tag differs",
+            "[{:?}] seal_in_place_detached tag differs",
             b
         );
         prop_assert!(
@@ -152,41 +152,41 @@ pub fn check_apis<K: Aead<Nonce = Nonce>>(
         let sealed_in = &sealed_backing[c.in_offset..c.in_offset + sealed_len];
 
         let opened = k
-            .decrypt(&c.nonce, aad, sealed_in)
+            .open(&c.nonce, aad, sealed_in)
             .map_err(|e| TestCaseError::fail(format!("{b:?} decrypt: {e}")))?;
         prop_assert!(opened == c.pt, "[{:?}] decrypt differs", b);
 
         let mut out_backing = at_offset(&[], c.out_offset, c.pt.len());
         let n = k
-            .decrypt_to(
+            .open_to(
                 &c.nonce,
                 aad,
                 sealed_in,
                 &mut out_backing[c.out_offset..c.out_offset + c.pt.len()],
             )
-            .map_err(|e| TestCaseError::fail(format!("{b:?} decrypt_to: {e}")))?;
+            .map_err(|e| TestCaseError::fail(format!("{b:?} open_to: {e}")))?;
         prop_assert_eq!(n, c.pt.len());
         prop_assert!(
             out_backing[c.out_offset..c.out_offset + n] == c.pt[..],
-            "[{:?}] decrypt_to differs",
+            "[{:?}] open_to differs",
             b
         );
         prop_assert!(
             guards_intact(&out_backing, c.out_offset, n),
-            "[{:?}] decrypt_to wrote outside",
+            "[{:?}] open_to wrote outside",
             b
         );
 
-        k.decrypt_in_place_detached(
+        k.open_in_place_detached(
             &c.nonce,
             aad,
             &mut buffer_backing[c.in_offset..c.in_offset + pt.len()],
             &tag(expected_tag),
         )
-        .map_err(|e| TestCaseError::fail(format!("{b:?} decrypt_in_place_detached: {e}")))?;
+        .map_err(|e| TestCaseError::fail(format!("{b:?} open_in_place_detached: {e}")))?;
         prop_assert!(
             buffer_backing[c.in_offset..c.in_offset + pt.len()] == c.pt[..],
-            "[{:?}] decrypt_in_place_detached differs",
+            "[{:?}] open_in_place_detached differs",
             b
         );
         prop_assert!(
@@ -202,7 +202,7 @@ pub fn check_apis<K: Aead<Nonce = Nonce>>(
         let bit = (c.in_offset * 8 + c.out_offset) % (TAG_LEN * 8);
         forged[c.pt.len() + bit / 8] ^= 1 << (bit % 8);
         let mut out_backing = at_offset(&vec![0xAAu8; c.pt.len()], c.out_offset, 0);
-        let result = k.decrypt_to(
+        let result = k.open_to(
             &c.nonce,
             aad,
             &forged,
@@ -213,16 +213,16 @@ pub fn check_apis<K: Aead<Nonce = Nonce>>(
             out_backing[c.out_offset..c.out_offset + c.pt.len()]
                 .iter()
                 .all(|&x| x == 0),
-            "[{:?}] decrypt_to left bytes after a forgery",
+            "[{:?}] open_to left bytes after a forgery",
             b
         );
         prop_assert!(
             guards_intact(&out_backing, c.out_offset, c.pt.len()),
-            "[{:?}] failed decrypt_to wrote outside",
+            "[{:?}] failed open_to wrote outside",
             b
         );
         let mut buffer_backing = at_offset(expected_ct, c.in_offset, 0);
-        let result = k.decrypt_in_place_detached(
+        let result = k.open_in_place_detached(
             &c.nonce,
             aad,
             &mut buffer_backing[c.in_offset..c.in_offset + c.pt.len()],
@@ -233,7 +233,7 @@ pub fn check_apis<K: Aead<Nonce = Nonce>>(
             buffer_backing[c.in_offset..c.in_offset + c.pt.len()]
                 .iter()
                 .all(|&x| x == 0),
-            "[{:?}] decrypt_in_place_detached left bytes after a forgery",
+            "[{:?}] open_in_place_detached left bytes after a forgery",
             b
         );
         prop_assert!(

@@ -11,7 +11,7 @@ pub mod api_check;
 
 use std::path::PathBuf;
 
-use hardware_aead::{Aead, Backend, Error, Nonce};
+use hardware_aead::{AeadKey, Backend, Error};
 
 // ---------------------------------------------------------------------------
 // Lengths
@@ -61,7 +61,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 }
 
 /// `bytes` as a 12-byte nonce; panics on another length.
-pub fn nonce(bytes: &[u8]) -> Nonce {
+pub fn nonce(bytes: &[u8]) -> [u8; 12] {
     bytes
         .try_into()
         .unwrap_or_else(|_| panic!("nonce of {} bytes, expected 12", bytes.len()))
@@ -136,7 +136,7 @@ pub const ALL_BACKENDS: [Backend; 4] = [
 
 /// The key on every backend for which `with_backend` succeeds. Any error other
 /// than `UnsupportedCpu` fails the test, and so does having no backend at all.
-pub fn each_backend<K: Aead>(key: &K::KeyBytes) -> Vec<K> {
+pub fn each_backend<K: AeadKey>(key: &K::Key) -> Vec<K> {
     let mut keys = Vec::new();
     for backend in ALL_BACKENDS {
         match K::with_backend(key, backend) {
@@ -165,8 +165,8 @@ pub fn each_backend<K: Aead>(key: &K::KeyBytes) -> Vec<K> {
 }
 
 /// [`each_backend`] from a key slice of the right length.
-pub fn each_backend_from_slice<K: Aead>(key: &[u8]) -> Vec<K> {
-    let key_bytes = match K::KeyBytes::try_from(key) {
+pub fn each_backend_from_slice<K: AeadKey>(key: &[u8]) -> Vec<K> {
+    let key_bytes = match K::Key::try_from(key) {
         Ok(k) => k,
         Err(_) => panic!("key of {} bytes, expected {}", key.len(), K::KEY_LEN),
     };
@@ -174,9 +174,9 @@ pub fn each_backend_from_slice<K: Aead>(key: &[u8]) -> Vec<K> {
 }
 
 /// Checks, through every API of `k`, that `sealed` (= ct || tag) is the sealing of
-/// `pt` and opens to it: `encrypt`, `encrypt_to`, `encrypt_in_place_detached`,
-/// `decrypt`, `decrypt_to`, `decrypt_in_place_detached`. `what` names the case.
-pub fn assert_seals_and_opens<K: Aead>(
+/// `pt` and opens to it: `seal`, `seal_to`, `seal_in_place_detached`,
+/// `open`, `open_to`, `open_in_place_detached`. `what` names the case.
+pub fn assert_seals_and_opens<K: AeadKey>(
     k: &K,
     nonce: &K::Nonce,
     aad: &[u8],
@@ -189,7 +189,7 @@ pub fn assert_seals_and_opens<K: Aead>(
     let (ct, expected_tag) = sealed.split_at(pt.len());
 
     let got = k
-        .encrypt(nonce, aad, pt)
+        .seal(nonce, aad, pt)
         .unwrap_or_else(|e| panic!("{what} [{backend:?}]: encrypt: {e:?}"));
     assert!(
         got == sealed,
@@ -200,33 +200,33 @@ pub fn assert_seals_and_opens<K: Aead>(
 
     let mut out = vec![0xAAu8; sealed.len()];
     let n = k
-        .encrypt_to(nonce, aad, pt, &mut out)
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: encrypt_to: {e:?}"));
-    assert_eq!(n, sealed.len(), "{what} [{backend:?}]: encrypt_to length");
+        .seal_to(nonce, aad, pt, &mut out)
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: seal_to: {e:?}"));
+    assert_eq!(n, sealed.len(), "{what} [{backend:?}]: seal_to length");
     assert!(
         out == sealed,
-        "{what} [{backend:?}]: encrypt_to output differs"
+        "{what} [{backend:?}]: seal_to output differs"
     );
 
     let mut buffer = pt.to_vec();
     let t = k
-        .encrypt_in_place_detached(nonce, aad, &mut buffer)
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: encrypt_in_place_detached: {e:?}"));
+        .seal_in_place_detached(nonce, aad, &mut buffer)
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: seal_in_place_detached: {e:?}"));
     assert!(
         buffer == ct,
-        "{what} [{backend:?}]: encrypt_in_place_detached ciphertext differs"
+        "{what} [{backend:?}]: seal_in_place_detached ciphertext differs"
     );
     assert!(
         t.as_ref() == expected_tag,
-        "{what} [{backend:?}]: encrypt_in_place_detached tag differs"
+        "{what} [{backend:?}]: seal_in_place_detached tag differs"
     );
 
     assert_opens(k, nonce, aad, sealed, pt, what);
 }
 
-/// Checks that `sealed` opens to `pt` through `decrypt`, `decrypt_to` and
-/// `decrypt_in_place_detached`.
-pub fn assert_opens<K: Aead>(
+/// Checks that `sealed` opens to `pt` through `open`, `open_to` and
+/// `open_in_place_detached`.
+pub fn assert_opens<K: AeadKey>(
     k: &K,
     nonce: &K::Nonce,
     aad: &[u8],
@@ -236,63 +236,60 @@ pub fn assert_opens<K: Aead>(
 ) {
     let backend = k.backend();
     let got = k
-        .decrypt(nonce, aad, sealed)
+        .open(nonce, aad, sealed)
         .unwrap_or_else(|e| panic!("{what} [{backend:?}]: decrypt: {e:?}"));
     assert!(got == pt, "{what} [{backend:?}]: decrypt plaintext differs");
 
     let mut out = vec![0xAAu8; pt.len()];
     let n = k
-        .decrypt_to(nonce, aad, sealed, &mut out)
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: decrypt_to: {e:?}"));
-    assert_eq!(n, pt.len(), "{what} [{backend:?}]: decrypt_to length");
-    assert!(
-        out == pt,
-        "{what} [{backend:?}]: decrypt_to plaintext differs"
-    );
+        .open_to(nonce, aad, sealed, &mut out)
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: open_to: {e:?}"));
+    assert_eq!(n, pt.len(), "{what} [{backend:?}]: open_to length");
+    assert!(out == pt, "{what} [{backend:?}]: open_to plaintext differs");
 
     let (ct, t) = sealed.split_at(pt.len());
     let mut buffer = ct.to_vec();
-    k.decrypt_in_place_detached(nonce, aad, &mut buffer, &tag(t))
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: decrypt_in_place_detached: {e:?}"));
+    k.open_in_place_detached(nonce, aad, &mut buffer, &tag(t))
+        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: open_in_place_detached: {e:?}"));
     assert!(
         buffer == pt,
-        "{what} [{backend:?}]: decrypt_in_place_detached plaintext differs"
+        "{what} [{backend:?}]: open_in_place_detached plaintext differs"
     );
 }
 
 /// Checks that `sealed` (ct || tag, at least `K::TAG_LEN` bytes) is rejected with
-/// `Error::Authentication` by `decrypt`, `decrypt_to` and
-/// `decrypt_in_place_detached`, and that both outputs are left all zero.
-pub fn assert_rejected<K: Aead>(k: &K, nonce: &K::Nonce, aad: &[u8], sealed: &[u8], what: &str) {
+/// `Error::Authentication` by `open`, `open_to` and
+/// `open_in_place_detached`, and that both outputs are left all zero.
+pub fn assert_rejected<K: AeadKey>(k: &K, nonce: &K::Nonce, aad: &[u8], sealed: &[u8], what: &str) {
     let backend = k.backend();
     let ct_len = sealed.len() - K::TAG_LEN;
     assert_eq!(
-        k.decrypt(nonce, aad, sealed),
+        k.open(nonce, aad, sealed),
         Err(Error::Authentication),
         "{what} [{backend:?}]: decrypt accepted a forgery"
     );
 
     let mut out = vec![0xAAu8; ct_len];
     assert_eq!(
-        k.decrypt_to(nonce, aad, sealed, &mut out),
+        k.open_to(nonce, aad, sealed, &mut out),
         Err(Error::Authentication),
-        "{what} [{backend:?}]: decrypt_to accepted a forgery"
+        "{what} [{backend:?}]: open_to accepted a forgery"
     );
     assert!(
         out.iter().all(|&b| b == 0),
-        "{what} [{backend:?}]: decrypt_to left output bytes after a failure"
+        "{what} [{backend:?}]: open_to left output bytes after a failure"
     );
 
     let (ct, t) = sealed.split_at(ct_len);
     let mut buffer = ct.to_vec();
     assert_eq!(
-        k.decrypt_in_place_detached(nonce, aad, &mut buffer, &tag(t)),
+        k.open_in_place_detached(nonce, aad, &mut buffer, &tag(t)),
         Err(Error::Authentication),
-        "{what} [{backend:?}]: decrypt_in_place_detached accepted a forgery"
+        "{what} [{backend:?}]: open_in_place_detached accepted a forgery"
     );
     assert!(
         buffer.iter().all(|&b| b == 0),
-        "{what} [{backend:?}]: decrypt_in_place_detached left bytes after a failure"
+        "{what} [{backend:?}]: open_in_place_detached left bytes after a failure"
     );
 }
 
@@ -310,7 +307,7 @@ fn ring_key(key: &[u8]) -> ring::aead::LessSafeKey {
 }
 
 /// ring's AES-GCM seal: ct || tag.
-pub fn ring_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+pub fn ring_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let key = ring_key(key);
     let mut buffer = pt.to_vec();
     let t = key
@@ -325,7 +322,7 @@ pub fn ring_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
 }
 
 /// ring's AES-GCM open of ct || tag.
-pub fn ring_open(key: &[u8], nonce: &Nonce, aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
+pub fn ring_open(key: &[u8], nonce: &[u8; 12], aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
     let key = ring_key(key);
     let mut buffer = sealed.to_vec();
     let len = key
@@ -341,10 +338,10 @@ pub fn ring_open(key: &[u8], nonce: &Nonce, aad: &[u8], sealed: &[u8]) -> Option
 }
 
 /// RustCrypto `aes-gcm-siv` 0.12 seal: ct || tag.
-pub fn rustcrypto_siv_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> Vec<u8> {
+pub fn rustcrypto_siv_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     use aes_gcm_siv::aead::{Aead as _, KeyInit, Payload};
     let payload = Payload { msg: pt, aad };
-    let nonce = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
+    let nonce = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a [u8; 12] of the right length");
     match key.len() {
         16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
             .expect("key")
@@ -360,13 +357,13 @@ pub fn rustcrypto_siv_seal(key: &[u8], nonce: &Nonce, aad: &[u8], pt: &[u8]) -> 
 /// RustCrypto `aes-gcm-siv` 0.12 open of ct || tag.
 pub fn rustcrypto_siv_open(
     key: &[u8],
-    nonce: &Nonce,
+    nonce: &[u8; 12],
     aad: &[u8],
     sealed: &[u8],
 ) -> Option<Vec<u8>> {
     use aes_gcm_siv::aead::{Aead as _, KeyInit, Payload};
     let payload = Payload { msg: sealed, aad };
-    let nonce = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a Nonce of the right length");
+    let nonce = &aes_gcm_siv::Nonce::try_from(&nonce[..]).expect("a [u8; 12] of the right length");
     match key.len() {
         16 => aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
             .expect("key")

@@ -1,4 +1,4 @@
-//! Calls every method of the `Aead` trait on every key type and every backend
+//! Calls every method of the `AeadKey` trait on every key type and every backend
 //! this CPU has, and the random generator, with inputs the optimiser cannot
 //! see, so that the release binary holds the code a user's program would hold
 //! (with the `ece` feature, RFC 8188's record sealing too).
@@ -10,7 +10,7 @@ use std::hint::black_box;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{Aead, Backend};
+use hardware_aead::{AeadKey, Backend};
 
 const BACKENDS: [Backend; 4] = [
     Backend::AesNiClmul,
@@ -21,7 +21,7 @@ const BACKENDS: [Backend; 4] = [
 
 /// Every method once, through a generic function as a user's code would call it.
 #[inline(never)]
-fn exercise<K: Aead>(name: &str, key_bytes: &K::KeyBytes, nonce: &K::Nonce) {
+fn exercise<K: AeadKey>(name: &str, key_bytes: &K::Key, nonce: &K::Nonce) {
     for backend in BACKENDS {
         let Ok(key) = K::with_backend(black_box(key_bytes), backend) else {
             continue;
@@ -29,34 +29,34 @@ fn exercise<K: Aead>(name: &str, key_bytes: &K::KeyBytes, nonce: &K::Nonce) {
         let nonce = black_box(*nonce);
         let aad = black_box(vec![1u8; 33]);
         let message = black_box(vec![2u8; 600]);
-        let sealed = key.encrypt(&nonce, &aad, &message).expect("seal");
-        let opened = key.decrypt(&nonce, &aad, &sealed).expect("open");
+        let sealed = key.seal(&nonce, &aad, &message).expect("seal");
+        let opened = key.open(&nonce, &aad, &sealed).expect("open");
         assert_eq!(opened, message);
 
         let mut out = vec![0u8; message.len() + K::TAG_LEN];
         let n = key
-            .encrypt_to(&nonce, &aad, &message, &mut out)
+            .seal_to(&nonce, &aad, &message, &mut out)
             .expect("seal_to");
         let mut back = vec![0u8; message.len()];
-        key.decrypt_to(&nonce, &aad, &out[..n], &mut back)
+        key.open_to(&nonce, &aad, &out[..n], &mut back)
             .expect("open_to");
 
         let mut buffer = message.clone();
         let tag = key
-            .encrypt_in_place_detached(&nonce, &aad, &mut buffer)
+            .seal_in_place_detached(&nonce, &aad, &mut buffer)
             .expect("seal in place");
         let mut forged = tag;
         let last = K::TAG_LEN - 1;
         forged.as_mut()[last] ^= black_box(1);
         assert!(
-            key.decrypt_in_place_detached(&nonce, &aad, &mut buffer, &forged)
+            key.open_in_place_detached(&nonce, &aad, &mut buffer, &forged)
                 .is_err()
         );
         let sealed = key
-            .encrypt_nonce_appended_generated(&aad, &message)
+            .seal_with_generated_nonce_appended(&aad, &message)
             .expect("seal, generated nonce");
         assert_eq!(
-            key.decrypt_nonce_appended(&aad, &sealed).expect("open"),
+            key.open_with_nonce_appended(&aad, &sealed).expect("open"),
             message
         );
         println!("{name} on {backend:?}: ok");

@@ -5,7 +5,7 @@ use core::ops::Deref;
 use std::io::{self, BufRead, Read, Write};
 
 use super::{Header, MAX_HEADER_LEN, SecretBuf, checked_segment_size, grown_len, poisoned};
-use crate::aead::Aead;
+use crate::aead::AeadKey;
 use crate::error::Error;
 use crate::stream::Decryptor;
 
@@ -45,7 +45,7 @@ struct Opening<K> {
     header: Header,
 }
 
-impl<K: Deref<Target: Aead>> Opening<K> {
+impl<K: Deref<Target: AeadKey>> Opening<K> {
     fn new(key: K) -> Self {
         Self {
             state: State::Header { key, read: 0 },
@@ -148,7 +148,7 @@ impl<K: Deref<Target: Aead>> Opening<K> {
 
 /// `ciphertext ‖ tag` split at `text_len`: the ciphertext, and a copy of the tag.
 /// (`text_len` is `sealed.len() − A::TAG_LEN`, so the tag converts.)
-fn split_tag<A: Aead>(sealed: &mut [u8], text_len: usize) -> Result<(&mut [u8], A::Tag), Error> {
+fn split_tag<A: AeadKey>(sealed: &mut [u8], text_len: usize) -> Result<(&mut [u8], A::Tag), Error> {
     let (text, tag_bytes) = sealed.split_at_mut(text_len);
     let tag = A::Tag::try_from(tag_bytes).map_err(|_| Error::Truncated)?;
     Ok((text, tag))
@@ -168,7 +168,7 @@ fn split_tag<A: Aead>(sealed: &mut [u8], text_len: usize) -> Result<(&mut [u8], 
 ///
 /// ```
 /// use std::io::{Read, Write};
-/// use hardware_aead::{Aead, Error, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
+/// use hardware_aead::{Error, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
 ///
 /// # fn main() -> std::io::Result<()> {
 /// let key = Xaes256Gcm::new(&[0x24; 32])?;
@@ -182,7 +182,7 @@ fn split_tag<A: Aead>(sealed: &mut [u8], text_len: usize) -> Result<(&mut [u8], 
 ///            Some(&Error::Authentication));
 /// # Ok(()) }
 /// ```
-pub struct Reader<R: Read, K: Deref<Target: Aead>> {
+pub struct Reader<R: Read, K: Deref<Target: AeadKey>> {
     inner: R,
     opening: Opening<K>,
     /// Ciphertext read ahead (`buf[consumed..filled]`) and, before
@@ -195,13 +195,13 @@ pub struct Reader<R: Read, K: Deref<Target: Aead>> {
     plain_end: usize,
 }
 
-impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
+impl<R: Read, K: Deref<Target: AeadKey>> Reader<R, K> {
     /// A reader of the stream on `inner`, sealed under `key`. It reads the
     /// header on the first `read`.
     ///
     /// ```
     /// use std::io::{Read, Write};
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
     /// # fn main() -> std::io::Result<()> {
     /// let key = std::sync::Arc::new(Xaes256Gcm::new(&[5; 32])?);
     /// let mut writer = Writer::new(key.clone(), Vec::new())?;
@@ -228,7 +228,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
     /// The reader it reads from.
     ///
     /// ```
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Reader};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Reader};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Xaes256Gcm::new(&[5; 32])?;
     /// let reader = Reader::new(&key, &b"not read yet"[..]);
@@ -242,7 +242,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
     /// The reader it reads from.
     ///
     /// ```
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Reader};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Reader};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Xaes256Gcm::new(&[5; 32])?;
     /// let reader = Reader::new(&key, &b"not read yet"[..]);
@@ -257,7 +257,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
     /// bytes the stream needs (as with [`std::io::BufReader::get_mut`]).
     ///
     /// ```
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Reader};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Reader};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Xaes256Gcm::new(&[5; 32])?;
     /// let mut reader = Reader::new(&key, std::io::Cursor::new(vec![0u8; 8]));
@@ -362,7 +362,7 @@ impl<R: Read, K: Deref<Target: Aead>> Reader<R, K> {
     }
 }
 
-impl<R: Read, K: Deref<Target: Aead>> Read for Reader<R, K> {
+impl<R: Read, K: Deref<Target: AeadKey>> Read for Reader<R, K> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         if out.is_empty() {
             return Ok(0);
@@ -396,7 +396,7 @@ impl<R: Read, K: Deref<Target: Aead>> Read for Reader<R, K> {
 ///
 /// ```
 /// use std::io::Write;
-/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::{DecryptingWriter, Writer}};
+/// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::{DecryptingWriter, Writer}};
 ///
 /// # fn main() -> std::io::Result<()> {
 /// let key = Xaes256Gcm::new(&[0x24; 32])?;
@@ -411,7 +411,7 @@ impl<R: Read, K: Deref<Target: Aead>> Read for Reader<R, K> {
 /// assert_eq!(opener.finish()?, b"pushed through in pieces");
 /// # Ok(()) }
 /// ```
-pub struct DecryptingWriter<W: Write, K: Deref<Target: Aead>> {
+pub struct DecryptingWriter<W: Write, K: Deref<Target: AeadKey>> {
     inner: W,
     opening: Opening<K>,
     /// Sealed bytes received (`buf[..filled]`), opened in place once a
@@ -422,12 +422,12 @@ pub struct DecryptingWriter<W: Write, K: Deref<Target: Aead>> {
     broken: bool,
 }
 
-impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
+impl<W: Write, K: Deref<Target: AeadKey>> DecryptingWriter<W, K> {
     /// A decrypting writer for a stream sealed under `key`, writing the
     /// plaintext to `inner`.
     ///
     /// ```
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let opener = DecryptingWriter::new(&key, std::io::sink());
@@ -447,7 +447,7 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
     /// The writer the plaintext goes to.
     ///
     /// ```
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let opener = DecryptingWriter::new(&key, Vec::<u8>::new());
@@ -462,7 +462,7 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
     /// mixes those bytes into the plaintext.
     ///
     /// ```
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::DecryptingWriter};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let mut opener = DecryptingWriter::new(&key, Vec::<u8>::new());
@@ -479,7 +479,7 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
     ///
     /// ```
     /// use std::io::Write;
-    /// use hardware_aead::{Aead, Error, xaes_gcm::Xaes256Gcm, stream::{DecryptingWriter, Writer}};
+    /// use hardware_aead::{Error, xaes_gcm::Xaes256Gcm, stream::{DecryptingWriter, Writer}};
     /// # fn main() -> std::io::Result<()> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let mut writer = Writer::new(&key, Vec::new())?;
@@ -547,7 +547,7 @@ impl<W: Write, K: Deref<Target: Aead>> DecryptingWriter<W, K> {
     }
 }
 
-impl<W: Write, K: Deref<Target: Aead>> Write for DecryptingWriter<W, K> {
+impl<W: Write, K: Deref<Target: AeadKey>> Write for DecryptingWriter<W, K> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         if let State::Failed(error) = self.opening.state {
             return Err(io::Error::from(error));
@@ -567,7 +567,7 @@ impl<W: Write, K: Deref<Target: Aead>> Write for DecryptingWriter<W, K> {
     }
 }
 
-impl<W: Write, K: Deref<Target: Aead>> core::fmt::Debug for DecryptingWriter<W, K> {
+impl<W: Write, K: Deref<Target: AeadKey>> core::fmt::Debug for DecryptingWriter<W, K> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DecryptingWriter")
             .field("failed", &matches!(self.opening.state, State::Failed(_)))
@@ -584,7 +584,7 @@ impl<W: Write, K: Deref<Target: Aead>> core::fmt::Debug for DecryptingWriter<W, 
 ///
 /// ```
 /// use std::io::{BufRead, Write};
-/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
+/// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
 ///
 /// # fn main() -> std::io::Result<()> {
 /// let key = Xaes256Gcm::new(&[0x24; 32])?;
@@ -596,7 +596,7 @@ impl<W: Write, K: Deref<Target: Aead>> core::fmt::Debug for DecryptingWriter<W, 
 /// assert_eq!(lines, ["first line", "second line"]);
 /// # Ok(()) }
 /// ```
-impl<R: Read, K: Deref<Target: Aead>> BufRead for Reader<R, K> {
+impl<R: Read, K: Deref<Target: AeadKey>> BufRead for Reader<R, K> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         // No caller buffer: each segment is opened in the reader's.
         while self.plain_start == self.plain_end && self.advance(&mut [])?.is_some() {}
@@ -608,7 +608,7 @@ impl<R: Read, K: Deref<Target: Aead>> BufRead for Reader<R, K> {
     }
 }
 
-impl<R: Read, K: Deref<Target: Aead>> core::fmt::Debug for Reader<R, K> {
+impl<R: Read, K: Deref<Target: AeadKey>> core::fmt::Debug for Reader<R, K> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let state = match self.opening.state {
             State::Header { .. } => "header",

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use super::{FIRST_BUFFER, Header, SecretBuf, poisoned};
 use crate::Error;
-use crate::aead::Aead;
+use crate::aead::AeadKey;
 use crate::stream::{DEFAULT_SEGMENT_SIZE, Encryptor};
 
 /// Encrypts everything written to it into a STREAM on `W`.
@@ -25,7 +25,7 @@ use crate::stream::{DEFAULT_SEGMENT_SIZE, Encryptor};
 ///
 /// ```
 /// use std::io::{Read, Write};
-/// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
+/// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::{Reader, Writer}};
 ///
 /// # fn main() -> std::io::Result<()> {
 /// let key = Xaes256Gcm::new(&[0x24; 32])?;
@@ -39,7 +39,7 @@ use crate::stream::{DEFAULT_SEGMENT_SIZE, Encryptor};
 /// assert_eq!(plaintext, b"a stream of any length");
 /// # Ok(()) }
 /// ```
-pub struct Writer<W: Write, K: Deref<Target: Aead>> {
+pub struct Writer<W: Write, K: Deref<Target: AeadKey>> {
     inner: W,
     encryptor: Option<Encryptor<K>>,
     header: Header,
@@ -52,7 +52,7 @@ pub struct Writer<W: Write, K: Deref<Target: Aead>> {
     held: usize,
 }
 
-impl<W: Write, K: Deref<Target: Aead<Nonce = [u8; 24]>>> Writer<W, K> {
+impl<W: Write, K: Deref<Target: AeadKey<Nonce = [u8; 24]>>> Writer<W, K> {
     /// A stream on `inner` under an XAES-256-GCM key, with a random 19-byte
     /// prefix and [`DEFAULT_SEGMENT_SIZE`](crate::stream::DEFAULT_SEGMENT_SIZE)
     /// segments. One key can encrypt any number of streams this way: each
@@ -60,7 +60,7 @@ impl<W: Write, K: Deref<Target: Aead<Nonce = [u8; 24]>>> Writer<W, K> {
     /// [`Error::Entropy`](crate::Error::Entropy) if the OS gave no randomness.
     ///
     /// ```
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Writer};
     /// # fn main() -> std::io::Result<()> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let sealed = Writer::new(&key, Vec::new())?.finish()?;
@@ -76,7 +76,7 @@ impl<W: Write, K: Deref<Target: Aead<Nonce = [u8; 24]>>> Writer<W, K> {
     ///
     /// ```
     /// use std::io::Write;
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Writer};
     /// # fn main() -> std::io::Result<()> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let mut writer = Writer::with_segment_size(&key, 1024, Vec::new())?;
@@ -92,7 +92,7 @@ impl<W: Write, K: Deref<Target: Aead<Nonce = [u8; 24]>>> Writer<W, K> {
     }
 }
 
-impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
+impl<W: Write, K: Deref<Target: AeadKey>> Writer<W, K> {
     /// A stream on `inner` with a prefix the caller chose, for any key type.
     /// The prefix (`NONCE_LEN − 5` bytes, else
     /// [`Error::InvalidPrefixLength`](crate::Error::InvalidPrefixLength)) must
@@ -102,7 +102,7 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     ///
     /// ```
     /// use std::io::{Read, Write};
-    /// use hardware_aead::{Aead, aes_gcm::Aes256Gcm, stream::{Reader, Writer}};
+    /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Reader, Writer}};
     /// # fn main() -> std::io::Result<()> {
     /// let key = Aes256Gcm::new(&[1; 32])?;
     /// let file_number: u64 = 17; // unique per stream under this key
@@ -140,7 +140,7 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     ///
     /// ```
     /// use std::io::Write;
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Writer};
     /// # fn main() -> std::io::Result<()> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let mut writer = Writer::new(&key, Vec::new())?;
@@ -170,7 +170,7 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     ///
     /// ```
     /// use std::io::Write;
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Writer};
     /// # fn main() -> std::io::Result<()> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let mut writer = Writer::new(&key, Vec::new())?;
@@ -187,7 +187,7 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     /// stream (as with [`std::io::BufWriter::get_mut`]).
     ///
     /// ```
-    /// use hardware_aead::{Aead, xaes_gcm::Xaes256Gcm, stream::Writer};
+    /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Writer};
     /// # fn main() -> std::io::Result<()> {
     /// let key = Xaes256Gcm::new(&[1; 32])?;
     /// let mut writer = Writer::new(&key, Vec::<u8>::new())?;
@@ -263,7 +263,7 @@ impl<W: Write, K: Deref<Target: Aead>> Writer<W, K> {
     }
 }
 
-impl<W: Write, K: Deref<Target: Aead>> Write for Writer<W, K> {
+impl<W: Write, K: Deref<Target: AeadKey>> Write for Writer<W, K> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         if self.encryptor.is_none() {
             return Err(poisoned());
@@ -298,7 +298,7 @@ impl<W: Write, K: Deref<Target: Aead>> Write for Writer<W, K> {
     }
 }
 
-impl<W: Write, K: Deref<Target: Aead>> core::fmt::Debug for Writer<W, K> {
+impl<W: Write, K: Deref<Target: AeadKey>> core::fmt::Debug for Writer<W, K> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Writer")
             .field("segment_size", &self.header.segment_size())
