@@ -173,7 +173,13 @@ impl Tier {
 
 /// Calls the kernel of `$tier` with its token first, then `$args`: the one
 /// place where a tier meets its kernels. Each operation of each algorithm is
-/// one invocation, that is one `match`.
+/// one invocation, that is one `match`. The second form is for the kernels
+/// that run on the AES-NI code on every x86_64 tier (key setup, XAES's key
+/// derivation and short path, the generator's keystream, RFC 8188's
+/// appended block): they take the AES-NI token every x86_64 tier implies
+/// (`Tier::aesni`), or on aarch64 the ARMv8 one. Either way the ARMv8
+/// kernels run with data-independent timing set around them, where the CPU
+/// has it.
 macro_rules! on_tier {
     (
         $tier:expr,
@@ -202,11 +208,28 @@ macro_rules! on_tier {
             }
         }
     };
+    (
+        $tier:expr,
+        every_x86_64_tier: $aesni:path,
+        armv8: $armv8:path,
+        ($($arg:expr),* $(,)?)
+    ) => {{
+        // SAFETY: every x86_64 tier's token holds the AES-NI token, which
+        // proves the AES-NI tier's features were detected.
+        #[cfg(target_arch = "x86_64")]
+        let out = unsafe { $aesni($tier.aesni(), $($arg),*) };
+        #[cfg(target_arch = "aarch64")]
+        let out = {
+            let _dit = aarch64::DitGuard::new();
+            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+            unsafe { $armv8($tier.armv8(), $($arg),*) }
+        };
+        out
+    }};
 }
 
-// XAES-256-GCM's dispatch. Its key derivation and short path run the AES-NI
-// (ARMv8) kernels on every tier of their architecture, so it calls them by
-// `#[cfg]` with the tier's AES-NI token, not through `on_tier!`.
+// XAES-256-GCM's dispatch: its key derivation and short path run the
+// AES-NI (ARMv8) kernels on every tier (`on_tier!`'s second form).
 pub(crate) mod xaes;
 
 /// Expands `key` into `round_keys` on `tier`'s AES instructions (`ROUND_KEYS` = 11 for
@@ -216,18 +239,12 @@ pub(crate) fn expand_key<const ROUND_KEYS: usize, const KB: usize>(
     key: &[u8; KB],
     round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
 ) {
-    // SAFETY: the AES-NI token proves its features were detected.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        x86_64::aes::expand(tier.aesni(), key, round_keys)
-    }
-    #[cfg(target_arch = "aarch64")]
-    let _dit = aarch64::DitGuard::new();
-    // SAFETY: the ARMv8 token proves its features were detected.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        aarch64::aes::expand(tier.armv8(), key, round_keys)
-    }
+    on_tier!(
+        tier,
+        every_x86_64_tier: x86_64::aes::expand,
+        armv8: aarch64::aes::expand,
+        (key, round_keys)
+    )
 }
 
 /// AES encryption of one block under `round_keys` on `tier`'s instructions:
@@ -238,18 +255,12 @@ pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
     round_keys: &RoundKeys<ROUND_KEYS>,
     block: &Block,
 ) -> Block {
-    // SAFETY: the AES-NI token proves its features were detected.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        x86_64::aes::encrypt_block(tier.aesni(), round_keys, block)
-    }
-    #[cfg(target_arch = "aarch64")]
-    let _dit = aarch64::DitGuard::new();
-    // SAFETY: the ARMv8 token proves its features were detected.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        aarch64::aes::encrypt_block(tier.armv8(), round_keys, block)
-    }
+    on_tier!(
+        tier,
+        every_x86_64_tier: x86_64::aes::encrypt_block,
+        armv8: aarch64::aes::encrypt_block,
+        (round_keys, block)
+    )
 }
 
 /// Expands `key` into `round_keys` and computes H^1..H^8 into `h_powers`, on
@@ -260,18 +271,12 @@ pub(crate) fn init_gcm_key<const ROUND_KEYS: usize, const KB: usize>(
     round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
     h_powers: &mut MaybeUninit<HPowers>,
 ) {
-    // SAFETY: the AES-NI token proves its features were detected.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        x86_64::gcm_aesni::init_key(tier.aesni(), key, round_keys, h_powers)
-    }
-    #[cfg(target_arch = "aarch64")]
-    let _dit = aarch64::DitGuard::new();
-    // SAFETY: the ARMv8 token proves its features were detected.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        aarch64::gcm::init_key(tier.armv8(), key, round_keys, h_powers)
-    }
+    on_tier!(
+        tier,
+        every_x86_64_tier: x86_64::gcm_aesni::init_key,
+        armv8: aarch64::gcm::init_key,
+        (key, round_keys, h_powers)
+    )
 }
 
 /// GCM encryption of `data` with the key state `round_keys`, `h_powers`,
@@ -350,18 +355,12 @@ pub(crate) fn gcm_append_block<const ROUND_KEYS: usize>(
     block: &mut Block,
     n: usize,
 ) -> Block {
-    // SAFETY: the AES-NI token proves its features were detected.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        x86_64::gcm_aesni::append_block(tier.aesni(), round_keys, h_powers, ext, head_tag, block, n)
-    }
-    #[cfg(target_arch = "aarch64")]
-    let _dit = aarch64::DitGuard::new();
-    // SAFETY: the ARMv8 token proves its features were detected.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        aarch64::gcm::append_block(tier.armv8(), round_keys, h_powers, ext, head_tag, block, n)
-    }
+    on_tier!(
+        tier,
+        every_x86_64_tier: x86_64::gcm_aesni::append_block,
+        armv8: aarch64::gcm::append_block,
+        (round_keys, h_powers, ext, head_tag, block, n)
+    )
 }
 
 /// GCM-SIV encryption of `data` under the key-generating key's
@@ -414,16 +413,10 @@ pub(crate) fn siv_open<const ROUND_KEYS: usize>(
     allow(dead_code, reason = "the generator needs getrandom")
 )]
 pub(crate) fn keystream(tier: Tier, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
-    // SAFETY: every x86_64 tier implies the AES-NI features (`Tier::aesni`).
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        x86_64::aes::keystream(tier.aesni(), key, next, out)
-    }
-    #[cfg(target_arch = "aarch64")]
-    let _dit = aarch64::DitGuard::new();
-    // SAFETY: the ARMv8 token proves AES was detected.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        aarch64::aes::keystream(tier.armv8(), key, next, out)
-    }
+    on_tier!(
+        tier,
+        every_x86_64_tier: x86_64::aes::keystream,
+        armv8: aarch64::aes::keystream,
+        (key, next, out)
+    )
 }

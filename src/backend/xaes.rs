@@ -91,18 +91,12 @@ const fn tail(i: u8) -> u128 {
 /// CMAC's subkey K1 from K's round keys, on `tier` (the kernels quote the
 /// spec's steps 1 and 2).
 pub(crate) fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
-    // SAFETY: the AES-NI token proves its features were detected.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        x86_64::xaes::cmac_subkey(tier.aesni(), round_keys)
-    }
-    #[cfg(target_arch = "aarch64")]
-    let _dit = aarch64::DitGuard::new();
-    // SAFETY: the ARMv8 token proves its features were detected.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        aarch64::xaes::cmac_subkey(tier.armv8(), round_keys)
-    }
+    on_tier!(
+        tier,
+        every_x86_64_tier: x86_64::xaes::cmac_subkey,
+        armv8: aarch64::xaes::cmac_subkey,
+        (round_keys)
+    )
 }
 
 /// Fills `key` with the AES-256-GCM key state for one message: Kx =
@@ -118,18 +112,12 @@ pub(crate) fn derive_key<const COMMIT: bool>(
     key: &mut MessageKey,
     commitment: &mut [Block; 2],
 ) {
-    // SAFETY: the AES-NI token proves its features were detected.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        x86_64::xaes::derive_key::<COMMIT>(tier.aesni(), round_keys, k1, nonce, key, commitment)
-    }
-    #[cfg(target_arch = "aarch64")]
-    let _dit = aarch64::DitGuard::new();
-    // SAFETY: the ARMv8 token proves its features were detected.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        aarch64::xaes::derive_key::<COMMIT>(tier.armv8(), round_keys, k1, nonce, key, commitment)
-    }
+    on_tier!(
+        tier,
+        every_x86_64_tier: x86_64::xaes::derive_key::<COMMIT>,
+        armv8: aarch64::xaes::derive_key::<COMMIT>,
+        (round_keys, k1, nonce, key, commitment)
+    )
 }
 
 /// Seal (`SEAL`) or open of a message of at most [`SHORT_MAX`] bytes:
@@ -150,40 +138,12 @@ pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
     len_block: u128,
 ) -> Block {
     let powers = powers_needed(aad.len(), data.len());
-    // SAFETY: the AES-NI token proves its features were detected.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        x86_64::xaes::gcm_short::<SEAL, COMMIT>(
-            tier.aesni(),
-            round_keys,
-            k1,
-            nonce,
-            commitment,
-            powers,
-            j0,
-            aad,
-            data,
-            len_block,
-        )
-    }
-    #[cfg(target_arch = "aarch64")]
-    let _dit = aarch64::DitGuard::new();
-    // SAFETY: the ARMv8 token proves its features were detected.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        aarch64::xaes::gcm_short::<SEAL, COMMIT>(
-            tier.armv8(),
-            round_keys,
-            k1,
-            nonce,
-            commitment,
-            powers,
-            j0,
-            aad,
-            data,
-            len_block,
-        )
-    }
+    on_tier!(
+        tier,
+        every_x86_64_tier: x86_64::xaes::gcm_short::<SEAL, COMMIT>,
+        armv8: aarch64::xaes::gcm_short::<SEAL, COMMIT>,
+        (round_keys, k1, nonce, commitment, powers, j0, aad, data, len_block)
+    )
 }
 
 #[cfg(test)]
