@@ -40,7 +40,7 @@ pub type Tag = [u8; 16];
 /// ```
 pub const TAG_LEN: usize = 16;
 
-pub(crate) use crate::nonce::{NONCE_LEN, Nonce};
+pub(crate) use crate::nonce::Nonce;
 
 pub(crate) mod inherent;
 pub(crate) mod sealed;

@@ -331,16 +331,22 @@ pub struct Aes256Gcm {
 impl_aead!(
     Aes128Gcm,
     key_len = 16,
+    nonce_len = 12,
+    tag = crate::Tag,
+    nonces = counter,
     state = GcmKey,
     check_lengths = check_lengths,
     seal = seal,
-    open = open
+    open = open,
 );
 impl_aead!(
     Aes256Gcm,
     key_len = 32,
+    nonce_len = 12,
+    tag = crate::Tag,
+    nonces = counter,
     state = GcmKey,
     check_lengths = check_lengths,
     seal = seal,
-    open = open
+    open = open,
 );

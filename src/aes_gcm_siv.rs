@@ -154,18 +154,24 @@ pub struct Aes256GcmSiv {
 impl_aead!(
     Aes128GcmSiv,
     key_len = 16,
+    nonce_len = 12,
+    tag = crate::Tag,
+    nonces = counter,
     state = SivKey,
     check_lengths = check_lengths,
     seal = seal,
-    open = open
+    open = open,
 );
 impl_aead!(
     Aes256GcmSiv,
     key_len = 32,
+    nonce_len = 12,
+    tag = crate::Tag,
+    nonces = counter,
     state = SivKey,
     check_lengths = check_lengths,
     seal = seal,
-    open = open
+    open = open,
 );
 
 #[cfg(test)]

@@ -121,9 +121,6 @@ pub mod xaes_gcm;
 mod model;
 
 pub use crate::aead::{AeadKey, TAG_LEN, Tag};
-// The 96-bit nonce, for the crate's own code (`crate::Nonce`); callers name
-// it `<K as AeadKey>::Nonce` or `[u8; 12]`.
-pub(crate) use crate::aead::{NONCE_LEN, Nonce};
 pub use crate::backend::Backend;
 pub use crate::error::Error;
 

@@ -52,10 +52,6 @@ use crate::random::fork;
 /// callers name it `<K as AeadKey>::Nonce` or `[u8; 12]`).
 pub(crate) type Nonce = [u8; 12];
 
-/// The length of a [`Nonce`] in bytes (crate-private; callers write
-/// `Aes256Gcm::NONCE_LEN`).
-pub(crate) const NONCE_LEN: usize = 12;
-
 #[cfg(feature = "std")]
 /// The lock bit of [`NonceSequence::state`]; the other 63 bits are the fork
 /// generation the salt belongs to (0: no salt yet).

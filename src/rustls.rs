@@ -74,10 +74,11 @@ use ::rustls::{
 };
 use zeroize::Zeroize;
 
+use crate::aead::Nonce;
 use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use crate::backend::{self, Tier};
 use crate::block::{Block, RoundKeys};
-use crate::{Error, Nonce, Tag};
+use crate::{Error, Tag};
 
 /// Bytes of a GCM tag.
 const TAG_LEN: usize = 16;

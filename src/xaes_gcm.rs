@@ -62,12 +62,9 @@
 //! # Ok(()) }
 //! ```
 
-use crate::aead::Tag;
-use crate::aead::sealed::Core;
+use crate::aead::{Tag, impl_aead};
 use crate::aes_gcm::{length_block, pre_counter_block};
-use crate::backend::Tier;
 use crate::block::Block;
-use crate::error::Error;
 use crate::inout::InOut;
 use crate::key::XaesKey;
 
@@ -75,9 +72,6 @@ use crate::key::XaesKey;
 /// derivation, the last 12 are the AES-256-GCM nonce Nₓ. (Callers name it
 /// `<Xaes256Gcm as AeadKey>::Nonce` or `[u8; 24]`.)
 type XaesNonce = [u8; 24];
-
-/// The length of an [`XaesNonce`] in bytes (`Xaes256Gcm::NONCE_LEN` to callers).
-const XAES_NONCE_LEN: usize = 24;
 
 /// The longest plaintext XAES-256-GCM allows, in bytes: that of AES-256-GCM
 /// under the derived key ([`aes_gcm::MAX_PLAINTEXT_LEN`](crate::aes_gcm::MAX_PLAINTEXT_LEN),
@@ -150,84 +144,28 @@ fn seal_or_open<const SEAL: bool, const COMMIT: bool>(
     (tag, commitment)
 }
 
-/// The sealed `Core`, [`AeadKey`](crate::AeadKey), the inherent methods and
-/// `Debug` of an XAES key type
-/// (one field, `key: XaesKey`): `commit` says whether the kernels compute
-/// the key commitment, `tag_of` builds the type's tag from the GCM tag and
-/// the commitment.
-macro_rules! impl_xaes {
-    ($name:ident, tag = $Tag:ty, commit = $commit:literal, tag_of = $tag_of:path) => {
-        impl Core for $name {
-            unsafe fn init_at(at: *mut Self, tier: Tier, key: &[u8; 32]) {
-                // SAFETY: `at` is valid for writes and aligned (caller), so
-                // is its only field.
-                unsafe { XaesKey::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
-            }
-
-            #[cfg(feature = "std")]
-            fn generate_nonce(&self) -> Result<XaesNonce, Error> {
-                let mut nonce = [0u8; XAES_NONCE_LEN];
-                crate::random::fill(&mut nonce)?;
-                Ok(nonce)
-            }
-
-            fn tier(&self) -> Tier {
-                self.key.tier()
-            }
-
-            fn is_live(&self) -> bool {
-                self.key.is_live()
-            }
-
-            fn check_lengths(aad_len: usize, text_len: usize) -> Result<(), Error> {
-                crate::aes_gcm::check_lengths(aad_len as u64, text_len as u64)
-            }
-
-            fn seal_core(&self, nonce: &XaesNonce, aad: &[u8], data: &mut InOut<'_>) -> $Tag {
-                let (tag, commitment) = seal_or_open::<true, $commit>(&self.key, nonce, aad, data);
-                $tag_of(tag, commitment)
-            }
-
-            fn open_core(
-                &self,
-                nonce: &XaesNonce,
-                aad: &[u8],
-                data: &mut InOut<'_>,
-                _tag: &$Tag,
-            ) -> $Tag {
-                let (tag, commitment) = seal_or_open::<false, $commit>(&self.key, nonce, aad, data);
-                $tag_of(tag, commitment)
-            }
-        }
-
-        impl crate::AeadKey for $name {
-            type Key = [u8; 32];
-            type Nonce = XaesNonce;
-            type Tag = $Tag;
-
-            const KEY_LEN: usize = 32;
-            const NONCE_LEN: usize = XAES_NONCE_LEN;
-            const TAG_LEN: usize = core::mem::size_of::<$Tag>();
-        }
-
-        crate::aead::impl_inherent!($name, key_len = 32, nonce_len = 24, tag = $Tag);
-
-        impl core::fmt::Debug for $name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
-                    .finish_non_exhaustive()
-            }
-        }
-    };
+/// XAES-256-GCM's seal: the GCM tag (no commitment is computed).
+fn seal(key: &XaesKey, nonce: &XaesNonce, aad: &[u8], data: &mut InOut<'_>) -> Tag {
+    seal_or_open::<true, false>(key, nonce, aad, data).0
 }
 
-/// XAES-256-GCM's tag: the GCM tag alone (no commitment is computed).
-fn gcm_tag(tag: Tag, _commitment: [Block; 2]) -> Tag {
-    tag
+/// XAES-256-GCM's open: the GCM tag computed over the ciphertext, for the
+/// trait to compare with the received one.
+fn open(key: &XaesKey, nonce: &XaesNonce, aad: &[u8], data: &mut InOut<'_>, _tag: &Tag) -> Tag {
+    seal_or_open::<false, false>(key, nonce, aad, data).0
 }
 
-impl_xaes!(Xaes256Gcm, tag = Tag, commit = false, tag_of = gcm_tag);
+impl_aead!(
+    Xaes256Gcm,
+    key_len = 32,
+    nonce_len = 24,
+    tag = Tag,
+    nonces = random,
+    state = XaesKey,
+    check_lengths = crate::aes_gcm::check_lengths,
+    seal = seal,
+    open = open,
+);
 
 /// What a [`KcXaes256Gcm`] seal appends: the GCM tag (16 bytes), then the
 /// key commitment (32 bytes), as aws-lc's key-committing XAES-256-GCM writes
@@ -313,7 +251,7 @@ pub struct KcXaes256Gcm {
 }
 
 /// KC-XAES-256-GCM's tag: the GCM tag, then the commitment's two blocks.
-fn committed_tag(tag: Tag, commitment: [Block; 2]) -> KcTag {
+fn committed_tag((tag, commitment): (Tag, [Block; 2])) -> KcTag {
     let mut out = [0u8; KC_TAG_LEN];
     out[..16].copy_from_slice(&tag);
     out[16..32].copy_from_slice(&commitment[0]);
@@ -321,11 +259,34 @@ fn committed_tag(tag: Tag, commitment: [Block; 2]) -> KcTag {
     out
 }
 
-impl_xaes!(
+/// KC-XAES-256-GCM's seal: the GCM tag and the key commitment, from one
+/// kernel call.
+fn kc_seal(key: &XaesKey, nonce: &XaesNonce, aad: &[u8], data: &mut InOut<'_>) -> KcTag {
+    committed_tag(seal_or_open::<true, true>(key, nonce, aad, data))
+}
+
+/// KC-XAES-256-GCM's open: the GCM tag over the ciphertext and the
+/// commitment, for the trait to compare with the received 48 bytes at once.
+fn kc_open(
+    key: &XaesKey,
+    nonce: &XaesNonce,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    _tag: &KcTag,
+) -> KcTag {
+    committed_tag(seal_or_open::<false, true>(key, nonce, aad, data))
+}
+
+impl_aead!(
     KcXaes256Gcm,
+    key_len = 32,
+    nonce_len = 24,
     tag = KcTag,
-    commit = true,
-    tag_of = committed_tag
+    nonces = random,
+    state = XaesKey,
+    check_lengths = crate::aes_gcm::check_lengths,
+    seal = kc_seal,
+    open = kc_open,
 );
 
 #[cfg(test)]

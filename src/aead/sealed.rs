@@ -137,15 +137,23 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
 
 /// Implements the sealed `Core`, [`AeadKey`], the inherent methods
 /// (`impl_inherent!`) and a `Debug` that shows no key bytes for an
-/// algorithm's key type. The type has one field, `key`, of the backend
-/// key-state type `state` (with `init_at`, `tier` and `nonces`); the
+/// algorithm's key type, every one of them (AES-GCM, AES-GCM-SIV, XAES and
+/// KC-XAES). The type has one field, `key`, of the backend key-state type
+/// `state` (with `init_at`, `tier`, `is_live`); its nonces are
+/// `[u8; nonce_len]`, its tag `tag`; `nonces` says where generated nonces
+/// come from (`counter`: the key's salted counter sequence, `nonces()`;
+/// `random`: the operating system, for XAES's 192-bit nonces). The
 /// algorithm's `check_lengths`, `seal` and `open` (the last two taking
-/// `&self.key` first) are named in the call, so a reader sees at the call
-/// site what the trait methods run. One body serves every key type.
+/// `&self.key` first; `open` returns the tag it computed) are named in the
+/// call, so a reader sees at the call site what the trait methods run. One
+/// body serves every key type.
 macro_rules! impl_aead {
     (
         $name:ident,
         key_len = $key_len:literal,
+        nonce_len = $nonce_len:literal,
+        tag = $Tag:ty,
+        nonces = $nonces:ident,
         state = $State:ident,
         check_lengths = $check_lengths:path,
         seal = $seal:path,
@@ -159,8 +167,8 @@ macro_rules! impl_aead {
             }
 
             #[cfg(feature = "std")]
-            fn generate_nonce(&self) -> Result<$crate::Nonce, $crate::Error> {
-                self.key.nonces().next()
+            fn generate_nonce(&self) -> Result<[u8; $nonce_len], $crate::Error> {
+                $crate::aead::sealed::impl_aead!(@generate $nonces, self, $nonce_len)
             }
 
             fn tier(&self) -> $crate::backend::Tier {
@@ -177,35 +185,35 @@ macro_rules! impl_aead {
 
             fn seal_core(
                 &self,
-                nonce: &$crate::Nonce,
+                nonce: &[u8; $nonce_len],
                 aad: &[u8],
                 data: &mut $crate::inout::InOut<'_>,
-            ) -> $crate::Tag {
+            ) -> $Tag {
                 $seal(&self.key, nonce, aad, data)
             }
 
             fn open_core(
                 &self,
-                nonce: &$crate::Nonce,
+                nonce: &[u8; $nonce_len],
                 aad: &[u8],
                 data: &mut $crate::inout::InOut<'_>,
-                tag: &$crate::Tag,
-            ) -> $crate::Tag {
+                tag: &$Tag,
+            ) -> $Tag {
                 $open(&self.key, nonce, aad, data, tag)
             }
         }
 
         impl $crate::AeadKey for $name {
             type Key = [u8; $key_len];
-            type Nonce = $crate::Nonce;
-            type Tag = $crate::Tag;
+            type Nonce = [u8; $nonce_len];
+            type Tag = $Tag;
 
             const KEY_LEN: usize = $key_len;
-            const NONCE_LEN: usize = $crate::NONCE_LEN;
-            const TAG_LEN: usize = $crate::TAG_LEN;
+            const NONCE_LEN: usize = $nonce_len;
+            const TAG_LEN: usize = core::mem::size_of::<$Tag>();
         }
 
-        $crate::aead::impl_inherent!($name, key_len = $key_len, nonce_len = 12, tag = $crate::Tag);
+        $crate::aead::impl_inherent!($name, key_len = $key_len, nonce_len = $nonce_len, tag = $Tag);
 
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -215,5 +223,13 @@ macro_rules! impl_aead {
             }
         }
     };
+    (@generate counter, $self:ident, $nonce_len:literal) => {
+        $self.key.nonces().next()
+    };
+    (@generate random, $self:ident, $nonce_len:literal) => {{
+        let mut nonce = [0u8; $nonce_len];
+        $crate::random::fill(&mut nonce)?;
+        Ok(nonce)
+    }};
 }
 pub(crate) use impl_aead;

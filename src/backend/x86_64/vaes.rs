@@ -338,7 +338,7 @@ mod tests {
         len: usize,
     ) {
         use core::mem::MaybeUninit;
-        let nonce: crate::Nonce = core::array::from_fn(|i| i as u8 ^ 0x3c);
+        let nonce: [u8; 12] = core::array::from_fn(|i| i as u8 ^ 0x3c);
         let plain: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
         let (mut rk, mut hp) = (MaybeUninit::uninit(), MaybeUninit::uninit());
         // SAFETY: `t` proves the tier's features, which include the AES-NI
