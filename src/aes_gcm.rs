@@ -166,24 +166,15 @@ fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
 }
 
 #[cfg(feature = "ece")]
-impl Aes128Gcm {
-    /// RFC 8188's record sealing: AES-128-GCM with empty AAD of `data ‖
-    /// byte` into `out`, returning the tag, without copying `data` (see
-    /// [`seal_with_trailing_byte`]). Checks the key state and the length
-    /// like every seal; `out` must hold `data.len() + 1` bytes.
-    pub(crate) fn seal_with_trailing_byte(
+impl crate::aead::sealed::TrailingByte for Aes128Gcm {
+    fn seal_with_trailing_byte_core(
         &self,
         nonce: &Nonce,
         data: &[u8],
         byte: u8,
         out: &mut [u8],
-    ) -> Result<Tag, Error> {
-        let len = data.len().checked_add(1).ok_or(Error::InputTooLong)?;
-        crate::aead::sealed::Core::check_call(self, 0, len)?;
-        let Some(out) = out.get_mut(..len) else {
-            return Err(Error::BufferTooSmall { needed: len });
-        };
-        Ok(seal_with_trailing_byte(&self.key, nonce, data, byte, out))
+    ) -> Tag {
+        seal_with_trailing_byte(&self.key, nonce, data, byte, out)
     }
 }
 
@@ -253,6 +244,7 @@ mod tests {
 
     #[cfg(feature = "ece")]
     fn trailing_byte_on(backend: crate::Backend) {
+        use crate::aead::sealed::TrailingByte;
         use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
         let k128 = Aes128Gcm::with_backend(&[0x42; 16], backend).unwrap();
         let k256 = Aes256Gcm::with_backend(&[0x24; 32], backend).unwrap();

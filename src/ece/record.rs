@@ -12,6 +12,7 @@ use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{HEADER_LEN, Header, MIN_RECORD_SIZE, RECORD_OVERHEAD, SALT_LEN};
+use crate::aead::sealed::TrailingByte;
 use crate::aead::{Nonce, TAG_LEN};
 use crate::aes_gcm::Aes128Gcm;
 use crate::block::{wipe_bytes, wipe_memory};
@@ -232,7 +233,7 @@ impl Sealer {
 
     /// Seals `data` as a middle record without padding straight from the
     /// caller's bytes: no copy of it next to the delimiter
-    /// (`Aes128Gcm::seal_with_trailing_byte`). The record being filled
+    /// (`aead::sealed::TrailingByte`, which AES-128-GCM implements). The record being filled
     /// must be empty.
     fn seal_middle_from(&mut self, data: &[u8]) -> Result<(), Error> {
         let nonce = self.key.next_nonce()?;
