@@ -89,10 +89,18 @@ aesni_clmul! {
 /// rounds as `asm!` blocks, the broadcast of a block into every lane, the
 /// broadcast round keys of the CTR-only pass and GCM-SIV's one-group path.
 /// Expanded once in each tier file, inside its `#[target_feature]` list
-/// (`$tier!`), where the names `Reg`, `Key`, `Token` and the imports they
-/// use are the tier's own.
+/// (`$tier!`), with the tier's token, register type (a round key in every
+/// lane is a register too), register class and broadcast instruction
+/// given in the call; every other name it uses is a full path. A macro
+/// because `asm!` takes the register class only as a literal token.
 macro_rules! vaes_register_pieces {
-    ($tier:ident, $class:ident, $broadcast:literal) => {
+    (
+        $tier:ident,
+        token = $Token:ty,
+        reg = $Reg:ty,
+        class = $class:ident,
+        broadcast = $broadcast:literal $(,)?
+    ) => {
         $tier! {
             /// One AES round on a group with round key `*k` (16 bytes), as
             /// one `asm!` block that broadcasts the key into a scratch register
@@ -104,13 +112,13 @@ macro_rules! vaes_register_pieces {
             /// scheduled at the top of the group, every round key of the group
             /// then live at once, and spilled to the stack.
             #[inline]
-            fn aes_round<B, const N: usize>(b: &mut [Reg; N], k: &B) {
+            fn aes_round<B, const N: usize>(b: &mut [$Reg; N], k: &B) {
                 const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
                 let kp = core::ptr::from_ref(k);
                 if let Some(q) = b.first_chunk_mut::<8>() {
-                    aes_round_asm!(vex $class, $broadcast [kp] Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
                 } else if let Some(q) = b.first_chunk_mut::<4>() {
-                    aes_round_asm!(vex $class, $broadcast [kp] Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
                 }
             }
 
@@ -122,16 +130,16 @@ macro_rules! vaes_register_pieces {
             /// the multiplier and the AES units take turns instead of working
             /// together.
             #[inline]
-            fn aes_round_pinned<B, const N: usize>(b: &mut [Reg; N], k: &B, pin: &mut [Reg; 4]) {
+            fn aes_round_pinned<B, const N: usize>(b: &mut [$Reg; N], k: &B, pin: &mut [$Reg; 4]) {
                 const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
                 let kp = core::ptr::from_ref(k);
                 let [p0, p1, p2, p3] = pin;
                 if let Some(q) = b.first_chunk_mut::<8>() {
-                    aes_round_asm!(vex $class, $broadcast [kp] Reg;
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
                         0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
                         8: *p0, 9: *p1, 10: *p2, 11: *p3);
                 } else if let Some(q) = b.first_chunk_mut::<4>() {
-                    aes_round_asm!(vex $class, $broadcast [kp] Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
                 }
             }
 
@@ -141,9 +149,9 @@ macro_rules! vaes_register_pieces {
             /// and spill the result when registers run short: the group loops'
             /// rounds therefore broadcast their keys themselves ([`aes_round`]).
             #[inline]
-            fn broadcast_block<B>(k: &B) -> Key {
+            fn broadcast_block<B>(k: &B) -> $Reg {
                 const { assert!(size_of::<B>() >= 16) };
-                let out: Key;
+                let out: $Reg;
                 // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
                 // asserted above) into a register; no other memory, no stack, no
                 // flags. The tier's target features provide the instruction.
@@ -163,14 +171,14 @@ macro_rules! vaes_register_pieces {
             /// that reads the GCM-SIV message keys (just derived, on the caller's
             /// stack) at every round runs at half speed on Zen 5, from these at full.
             #[inline]
-            fn ctr_keys<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS]) -> [Key; ROUND_KEYS] {
+            fn ctr_keys<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS]) -> [$Reg; ROUND_KEYS] {
                 core::array::from_fn(|i| broadcast_block(&rk[i]))
             }
 
             /// Wipes [`ctr_keys`]'s copies.
             #[inline]
-            fn wipe_ctr_keys<const ROUND_KEYS: usize>(keys: &mut [Key; ROUND_KEYS]) {
-                keys.zeroize();
+            fn wipe_ctr_keys<const ROUND_KEYS: usize>(keys: &mut [$Reg; ROUND_KEYS]) {
+                ::zeroize::Zeroize::zeroize(keys);
             }
 
             /// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else
@@ -185,15 +193,15 @@ macro_rules! vaes_register_pieces {
             #[inline(never)]
             #[allow(clippy::too_many_arguments)]
             fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
-                _token: Token,
-                keys: &RoundKeys<ROUND_KEYS>,
+                _token: $Token,
+                keys: &$crate::block::RoundKeys<ROUND_KEYS>,
                 nonce: u128,
                 aad: &[u8],
-                data: &mut InOut<'_>,
+                data: &mut $crate::inout::InOut<'_>,
                 tag: u128,
                 len_block: u128,
-            ) -> Block {
-                siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+            ) -> $crate::block::Block {
+                $crate::backend::x86_64::siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
             }
         }
     };

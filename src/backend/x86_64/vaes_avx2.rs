@@ -11,12 +11,9 @@
 use crate::cpu::vaes_avx2;
 use core::arch::x86_64::*;
 
-use zeroize::Zeroize;
-
-use super::aes::aes_round_asm;
 use super::ctr::for_hash;
+use super::gcm_aesni;
 use super::vaes_register_pieces;
-use super::{gcm_aesni, siv};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx2;
 use crate::cpu::x86_64::vaes_avx2 as tier;
@@ -294,7 +291,13 @@ mod engine;
 #[path = "vaes.rs"]
 mod vaes;
 
-vaes_register_pieces!(vaes_avx2, ymm_reg, "vbroadcasti128");
+vaes_register_pieces!(
+    vaes_avx2,
+    token = VaesAvx2,
+    reg = __m256i,
+    class = ymm_reg,
+    broadcast = "vbroadcasti128"
+);
 
 vaes_avx2! {
     /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).

@@ -21,10 +21,9 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::aes_round_asm;
 use super::ctr::for_hash;
+use super::gcm_aesni;
 use super::vaes_register_pieces;
-use super::{gcm_aesni, siv};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx512;
 use crate::cpu::x86_64::vaes_avx512 as tier;
@@ -544,7 +543,13 @@ mod engine;
 #[path = "vaes.rs"]
 mod vaes;
 
-vaes_register_pieces!(vaes_avx512, zmm_reg, "vbroadcasti32x4");
+vaes_register_pieces!(
+    vaes_avx512,
+    token = VaesAvx512,
+    reg = __m512i,
+    class = zmm_reg,
+    broadcast = "vbroadcasti32x4"
+);
 
 vaes_avx512! {
     /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
