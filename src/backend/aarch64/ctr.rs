@@ -55,13 +55,16 @@ pub(super) const GROUP: usize = 128;
 /// with two pairs of multiplies among its rounds (after its second and its
 /// fifth). In llvm-mca's Neoverse N1 model, which runs the plain path, the
 /// 128-entry reorder buffer is full most cycles and V0 alone runs `AESE`,
-/// `AESMC` and `PMULL`: with eight-block rounds, the multiplies LLVM moved
-/// to the top of the loop issued first and the rounds queued behind them;
-/// in halves, AES-256-GCM seal went from 31.14 / 18.63 to 31.01 / 18.01
-/// cycles a block (open 30.89 / 18.01 → 30.76 / 18.51, which the shift
-/// reduction then brought to 30.39 / 17.76; `scripts/aarch64-model.sh`).
-/// On N2, V1 and V2 (the EOR3 path) the halves model the same or up to 1 %
-/// faster. Four blocks still hide a round's latency on every modelled core.
+/// `AESMC` and `PMULL`, so every other operation the model sends to V0
+/// costs the loop a cycle: with eight-block rounds V0 took 11 of the fused
+/// seal group's XORs, shuffles and spill stores, in halves 6 (measured, the
+/// model's choice; why the order changes it was not worked out). AES-256-GCM
+/// seal went from 31.14 / 18.63 to 31.01 / 18.01 cycles a block (open
+/// 30.89 / 18.01 → 30.76 / 18.51, which the shift reduction then brought to
+/// 30.39 / 17.76; `scripts/aarch64-model.sh`). On N2, V1 and V2 (the EOR3
+/// path) the halves model the same or up to 1 % faster. The two halves are
+/// independent, so an out-of-order core can still overlap one half's last
+/// rounds with the other's first.
 ///
 /// The plain path reduces by shifts (`pmull::reduce_by_shifts`), the EOR3
 /// path with two multiplies (`pmull::reduce`).
