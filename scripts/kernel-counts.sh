@@ -25,6 +25,7 @@ build() {
         cargo build --release --quiet --manifest-path "$tree/scripts/ct-probe/Cargo.toml" \
         --target-dir "$out/$stem-target"
     objdump -d --no-show-raw-insn -C "$out/$stem-target/release/ct-probe" >"$out/$stem.s"
+    objdump -R "$out/$stem-target/release/ct-probe" >"$out/$stem.relocs"
 }
 
 rm -rf "$out/base"

@@ -4,11 +4,14 @@
     kernel_counts.py BEFORE.s AFTER.s [--tolerance 0.03]
 
 BEFORE.s and AFTER.s are `objdump -d --no-show-raw-insn -C` of the probe built
-with v0 symbol names (scripts/kernel-counts.sh makes both). For every kernel
+with v0 symbol names (scripts/kernel-counts.sh makes both), each beside its
+`objdump -R` as BEFORE.relocs and AFTER.relocs, which name the targets of
+calls through the GOT (`call *slot(%rip)`: LLVM's call to a function that
+the crate's rlib exports with default visibility). For every kernel
 entry point that scripts/ct_check.py requires (the key schedules, each tier's
 GCM and GCM-SIV seal and open for both key sizes, XAES's pieces) it prints, in
 each build, the instructions of the entry point and of every crate function it
-reaches by direct calls (what a call runs, wherever LLVM drew the function
+reaches by calls (what a call runs, wherever LLVM drew the function
 boundaries), and among them the AES rounds and carry-less multiplies.
 
 A refactoring that should change no kernel (issue 29's "proof nothing got
@@ -26,17 +29,31 @@ from ct_check import AES_ANY, CLMUL, FUNC_RE, INSN_RE, REQUIRED  # noqa: E402
 
 CRATE = "hardware_aead::"
 CALL = re.compile(r"^call\s+[0-9a-f]+ <(.*)>$")
+GOT_CALL = re.compile(r"^call\s+\*0x[0-9a-f]+\(%rip\)\s+#\s+([0-9a-f]+)")
+RELATIVE = re.compile(r"^([0-9a-f]+)\s+R_X86_64_RELATIVE\s+\*ABS\*\+0x([0-9a-f]+)$")
+
+
+def got_slots(path):
+    """GOT slot address -> the address its RELATIVE relocation stores."""
+    slots = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = RELATIVE.match(line.strip())
+            if m:
+                slots[int(m.group(1), 16)] = int(m.group(2), 16)
+    return slots
 
 
 def functions(path):
     """Function name -> (instruction count, aes, clmul, names it calls)."""
-    out, cur = {}, None
+    out, cur, starts, got_calls = {}, None, {}, []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = FUNC_RE.match(line.rstrip("\n"))
             if m:
                 cur = [0, 0, 0, set()]
                 out[m.group(2)] = cur
+                starts[int(m.group(1), 16)] = m.group(2)
                 continue
             m = INSN_RE.match(line.rstrip("\n")) if cur is not None else None
             if not m:
@@ -51,6 +68,14 @@ def functions(path):
             c = CALL.match(body)
             if c and c.group(1).startswith(CRATE):
                 cur[3].add(c.group(1))
+            g = GOT_CALL.match(body)
+            if g:
+                got_calls.append((cur, int(g.group(1), 16)))
+    slots = got_slots(path[: -len(".s")] + ".relocs")
+    for caller, slot in got_calls:
+        name = starts.get(slots.get(slot, -1), "")
+        if name.startswith(CRATE):
+            caller[3].add(name)
     return out
 
 

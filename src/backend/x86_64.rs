@@ -1,13 +1,15 @@
 //! x86_64 kernels. The AES-NI files have aarch64 counterparts with the same
 //! function names and contracts (`aes`, `clmul` ↔ `pmull`, `ctr`, `gcm_aesni` ↔
-//! `gcm`, `siv`, `xaes`); the wide tiers (`vaes_*`, with `engine.rs` and
-//! `vaes.rs` mounted in each) have none.
+//! `gcm`, `siv`, `xaes`); the wide tiers (`vaes_*`, over `engine.rs` and
+//! `vaes.rs`) have none.
 
 pub(crate) mod aes;
 pub(crate) mod clmul;
 mod ctr;
+mod engine;
 pub(crate) mod gcm_aesni;
 pub(crate) mod siv;
+mod vaes;
 pub(crate) mod vaes_avx2;
 pub(crate) mod vaes_avx512;
 pub(crate) mod xaes;

@@ -182,6 +182,18 @@ impl AesNiClmul {
     }
 }
 
+aesni_clmul! {
+    /// The AES-NI token, made inside the tier's own code: a function
+    /// compiled with the tier's features (this one) runs only where the
+    /// CPU has them, since calling it from anywhere else is `unsafe` with
+    /// exactly that condition. For the tier's functions that take no
+    /// token but call code that asks for one (`backend::x86_64::engine`).
+    #[inline]
+    pub(crate) fn aesni_clmul_proved() -> AesNiClmul {
+        AesNiClmul(())
+    }
+}
+
 /// The VAES + VPCLMULQDQ tier on 256-bit registers: the only place its feature
 /// list is written. It contains the whole AES-NI list, so its token can stand in
 /// for an [`AesNiClmul`] token ([`VaesAvx2::aesni`]).

@@ -42,12 +42,14 @@
 use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
-/// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`.
+/// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`,
+/// in each 128-bit lane of a register of type `R` (one lane for `__m128i`; the
+/// wide tiers' sums hold two or four).
 #[derive(Clone, Copy)]
-pub(crate) struct Unreduced {
-    pub(crate) lo: __m128i,
-    pub(crate) mid: __m128i,
-    pub(crate) hi: __m128i,
+pub(crate) struct Unreduced<R = __m128i> {
+    pub(crate) lo: R,
+    pub(crate) mid: R,
+    pub(crate) hi: R,
 }
 
 aesni_clmul! {

@@ -1,6 +1,6 @@
 //! Counter mode with the universal hash stitched in, on AES-NI + PCLMULQDQ:
-//! the AES-NI tier's pieces for the stitched engine (`engine.rs`, mounted
-//! here as `engine` and compiled with this tier's features), shared by
+//! the AES-NI tier's pieces for the stitched engine (`engine.rs`: the
+//! token's `impl Tier` below), shared by
 //! AES-GCM (`gcm_aesni.rs`) and AES-GCM-SIV (`siv.rs`), and the passes
 //! around it (counter blocks, the AAD's and GCM-SIV's hash, the tail).
 //!
@@ -36,46 +36,128 @@ use super::clmul::{
     Unreduced, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys,
     mul_acc_k, reduce, unreduced_zero,
 };
+use super::engine::{self, BIG, Powers, Tier, groups_end, state_finish, state_from};
 use super::{load, load_blocks, store};
 use crate::block::{HPowers, wipe};
-use crate::cpu::x86_64::aesni_clmul as tier;
+use crate::cpu::AesNiClmul;
+use crate::cpu::x86_64::aesni_clmul_proved;
 use crate::inout::InOut;
-use engine::{Powers, groups_end, hash_output, state_finish, state_from};
 
 /// Bytes per bulk iteration: eight blocks, one group of the engine.
 pub(super) const GROUP: usize = 128;
 const _: () = assert!(GROUP == RB * BIG);
 
-/// Registers per group: eight, of one block each (the engine's `BIG`).
-const BIG: usize = 8;
-
-/// How `engine::hash_output` runs its first group (CTR alone): before the
-/// group loop. The shape this tier's loop was tuned in; as a branch inside
-/// the loop, LLVM does not peel it here and the loop carries both paths.
-const PEEL_FIRST: bool = true;
-
-/// Bytes per register.
+/// Bytes per register: one block.
 const RB: usize = 16;
 
-/// A register of blocks: one block.
-type Reg = __m128i;
+/// The AES-NI tier's pieces for the engine: a register is one block
+/// (xmm), the group eight of them. Each method calls the tier's function
+/// of the same or the named piece; `self` proves the features they are
+/// compiled with.
+// SAFETY: the token exists only where the CPU has the tier's features,
+// SSE2 among them (`cpu::x86_64::aesni_clmul!`).
+unsafe impl Tier<RB> for AesNiClmul {
+    type Reg = __m128i;
 
-/// A round key (in its one lane).
-type Key = __m128i;
+    /// Before the group loop: the shape this tier's loop was tuned in; as
+    /// a branch inside the loop, LLVM does not peel it here and the loop
+    /// carries both paths.
+    const PEEL_FIRST: bool = true;
 
-aesni_clmul! {
-    /// The engine's `mul_acc`: `clmul::mul_acc_k`, three multiplies
-    /// (`MULS` is always 3 on this tier).
-    #[inline]
-    fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m128i, b: __m128i, bk: __m128i) {
-        const { assert!(MULS == 3) };
-        mul_acc_k(acc, a, b, bk);
+    #[inline(always)]
+    fn load_reg(self, bytes: &[u8; RB]) -> __m128i {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { load(bytes) }
     }
 
-    /// The engine's `mul_acc_in_pairs`: this tier adds each product on its
-    /// own (`mul_acc`; `held` and `first` unused).
-    #[inline]
+    #[inline(always)]
+    fn store_reg(self, out: &mut [u8; RB], v: __m128i) {
+        // SAFETY: `self` proves the tier's features.
+        *out = unsafe { store(v) };
+    }
+
+    #[inline(always)]
+    fn xor(self, a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: `self` proves the tier's features (SSE2).
+        unsafe { _mm_xor_si128(a, b) }
+    }
+
+    /// A register has one lane: the block itself.
+    #[inline(always)]
+    fn widen(self, x: __m128i) -> __m128i {
+        x
+    }
+
+    #[inline(always)]
+    fn for_hash_reg<const GCM: bool>(self, x: __m128i) -> __m128i {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { for_hash::<GCM>(x) }
+    }
+
+    #[inline(always)]
+    fn counters_group<const GCM: bool, const N: usize>(self, ctr: &mut __m128i) -> [__m128i; N] {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { counter_blocks::<GCM, N>(ctr) }
+    }
+
+    #[inline(always)]
+    fn broadcast_block<B>(self, k: &B) -> __m128i {
+        broadcast_block(k)
+    }
+
+    #[inline(always)]
+    fn aes_round<B, const N: usize>(self, b: &mut [__m128i; N], k: &B) {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { aes_round(b, k) }
+    }
+
+    #[inline(always)]
+    fn aes_round_pinned<B, const N: usize>(
+        self,
+        b: &mut [__m128i; N],
+        k: &B,
+        pin: &mut [__m128i; 4],
+    ) {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { aes_round_pinned(b, k, pin) }
+    }
+
+    #[inline(always)]
+    fn aes_last(self, b: __m128i, k: __m128i) -> __m128i {
+        // SAFETY: `self` proves the tier's features (AES-NI).
+        unsafe { _mm_aesenclast_si128(b, k) }
+    }
+
+    /// The loaded schedule itself, already in registers (a copy of
+    /// registers costs nothing).
+    #[inline(always)]
+    fn ctr_keys<B, const ROUND_KEYS: usize>(self, rk: &[B; ROUND_KEYS]) -> [__m128i; ROUND_KEYS] {
+        core::array::from_fn(|i| broadcast_block(&rk[i]))
+    }
+
+    /// Nothing to wipe: [`ctr_keys`](Tier::ctr_keys) made no copy in
+    /// memory (the caller wipes its schedule).
+    #[inline(always)]
+    fn wipe_ctr_keys<const ROUND_KEYS: usize>(self, _keys: &mut [__m128i; ROUND_KEYS]) {}
+
+    #[inline(always)]
+    fn unreduced_zero(self) -> Unreduced {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { unreduced_zero() }
+    }
+
+    /// `clmul::mul_acc_k`: three multiplies (`MULS` is always 3 here).
+    #[inline(always)]
+    fn mul_acc<const MULS: usize>(self, acc: &mut Unreduced, a: __m128i, b: __m128i, bk: __m128i) {
+        const { assert!(MULS == 3) };
+        // SAFETY: `self` proves the tier's features.
+        unsafe { mul_acc_k(acc, a, b, bk) }
+    }
+
+    /// Each product added on its own (`held` and `first` unused).
+    #[inline(always)]
     fn mul_acc_in_pairs<const MULS: usize>(
+        self,
         acc: &mut Unreduced,
         _held: &mut Unreduced,
         _first: bool,
@@ -83,21 +165,34 @@ aesni_clmul! {
         b: __m128i,
         bk: __m128i,
     ) {
-        mul_acc::<MULS>(acc, a, b, bk);
+        self.mul_acc::<MULS>(acc, a, b, bk);
     }
 
-    /// The engine's `sum_done`: `clmul::karatsuba_done`.
-    #[inline]
-    fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
+    /// `clmul::karatsuba_done`.
+    #[inline(always)]
+    fn sum_done<const MULS: usize>(self, w: Unreduced) -> Unreduced {
         const { assert!(MULS == 3) };
-        karatsuba_done(w)
+        // SAFETY: `self` proves the tier's features.
+        unsafe { karatsuba_done(w) }
+    }
+
+    /// `clmul::reduce`.
+    #[inline(always)]
+    fn sum_value(self, w: Unreduced) -> __m128i {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { reduce(w) }
     }
 }
 
-// The stitched engine, compiled for this tier (as each VAES tier does).
-#[allow(clippy::duplicate_mod, reason = "compiled once per tier")]
-#[path = "engine.rs"]
-mod engine;
+/// The block `*k` (16 bytes: a round key or a hash power) in a register;
+/// an xmm register has one lane, so this is a plain load.
+#[inline(always)]
+fn broadcast_block<B>(k: &B) -> __m128i {
+    const { assert!(size_of::<B>() == 16) };
+    // SAFETY: `*k` is 16 readable bytes (asserted above); `loadu` has no
+    // alignment requirement.
+    unsafe { _mm_loadu_si128(core::ptr::from_ref(k).cast()) }
+}
 
 /// The part of a tail after its keystream: `$ks` (`M` blocks) XORed with
 /// the tail's `$rest` bytes, already read into `$buf` (`B` bytes, zero past
@@ -271,42 +366,6 @@ aesni_clmul! {
         acc
     }
 
-    /// A register from its bytes.
-    #[inline]
-    fn load_reg(bytes: &[u8; RB]) -> Reg {
-        load(bytes)
-    }
-
-    /// A register into its bytes.
-    #[inline]
-    fn store_reg(out: &mut [u8; RB], v: Reg) {
-        *out = store(v);
-    }
-
-    /// XOR.
-    #[inline]
-    fn xor(a: __m128i, b: __m128i) -> __m128i {
-        _mm_xor_si128(a, b)
-    }
-
-    /// A block in a register's first lane: the register itself.
-    #[inline]
-    fn widen(x: __m128i) -> __m128i {
-        x
-    }
-
-    /// [`for_hash`] under the engine's name.
-    #[inline]
-    fn for_hash_reg<const GCM: bool>(x: __m128i) -> __m128i {
-        for_hash::<GCM>(x)
-    }
-
-    /// [`counter_blocks`] under the engine's name.
-    #[inline]
-    fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N] {
-        counter_blocks::<GCM, N>(ctr)
-    }
-
     /// One AES round on a group. A group of eight is one `asm!` block, so
     /// the group goes round by round, eight independent `aesenc` at a time:
     /// with intrinsics, LLVM emitted the engine's CTR-only group (the first
@@ -314,7 +373,7 @@ aesni_clmul! {
     /// block before the next block's, and a 128-byte AES-128-GCM seal took
     /// 119 ns instead of 93 on Zen 1.
     #[inline]
-    fn aes_round<B, const N: usize>(b: &mut [Reg; N], k: &B) {
+    fn aes_round<B, const N: usize>(b: &mut [__m128i; N], k: &B) {
         let k = broadcast_block(k);
         if let Some(b) = b.first_chunk_mut::<8>() {
             aes_round_asm!(sse xmm_reg, k;
@@ -336,7 +395,7 @@ aesni_clmul! {
     /// code; the legacy encoding is correct there too (it leaves the upper
     /// lanes of the registers alone, and nothing reads them).
     #[inline]
-    fn aes_round_pinned<B, const N: usize>(b: &mut [Reg; N], k: &B, pin: &mut [Reg; 4]) {
+    fn aes_round_pinned<B, const N: usize>(b: &mut [__m128i; N], k: &B, pin: &mut [__m128i; 4]) {
         const { assert!(N == BIG) };
         let k = broadcast_block(k);
         let [p0, p1, p2, p3] = pin;
@@ -347,44 +406,10 @@ aesni_clmul! {
         }
     }
 
-    /// The last AES round of one register.
-    #[inline]
-    fn aes_last(b: __m128i, k: __m128i) -> __m128i {
-        _mm_aesenclast_si128(b, k)
-    }
-
-    /// The block `*k` (16 bytes: a round key or a hash power) in a register;
-    /// an xmm register has one lane, so this is a plain load.
-    #[inline]
-    fn broadcast_block<B>(k: &B) -> Key {
-        const { assert!(size_of::<B>() == 16) };
-        // SAFETY: `*k` is 16 readable bytes (asserted above); `loadu` has no
-        // alignment requirement.
-        unsafe { _mm_loadu_si128(core::ptr::from_ref(k).cast()) }
-    }
-
-    /// The round keys [`engine::ctr_only`] reads: the loaded schedule
-    /// itself, already in registers (a copy of registers costs nothing).
-    #[inline]
-    fn ctr_keys<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS]) -> [Key; ROUND_KEYS] {
-        core::array::from_fn(|i| broadcast_block(&rk[i]))
-    }
-
-    /// Nothing to wipe: [`ctr_keys`] made no copy in memory (the caller
-    /// wipes its schedule).
-    #[inline]
-    fn wipe_ctr_keys<const ROUND_KEYS: usize>(_keys: &mut [Key; ROUND_KEYS]) {}
-
-    /// The value of an unreduced sum.
-    #[inline]
-    fn sum_value(w: Unreduced) -> __m128i {
-        reduce(w)
-    }
-
     /// The multipliers of a group (`engine::Powers`): block i of a group is
     /// multiplied by H^(8 − i), `h[7 − i]`.
     #[inline]
-    fn group_powers(h: &[__m128i; 8]) -> Powers<BIG> {
+    fn group_powers(h: &[__m128i; 8]) -> Powers<__m128i, BIG> {
         let hk = karatsuba_keys(h);
         Powers { p: core::array::from_fn(|i| h[7 - i]), k: core::array::from_fn(|i| hk[7 - i]) }
     }
@@ -402,13 +427,15 @@ aesni_clmul! {
         data: &mut InOut<'_>,
         start: usize,
     ) -> (__m128i, usize) {
-        let bulk = groups_end::<BIG>(data.len(), start);
+        let t = aesni_clmul_proved();
+        let bulk = groups_end::<RB, BIG>(data.len(), start);
         if bulk == start {
             return (acc, bulk);
         }
-        let mut s = state_from(acc);
-        hash_output::<_, ROUND_KEYS, GCM, 3, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
-        (state_finish(s), bulk)
+        let mut s = state_from(t, acc);
+        let pw = group_powers(h);
+        engine::hash_output::<_, RB, _, ROUND_KEYS, GCM, 3, BIG>(t, rk, &pw, ctr, &mut s, data, start);
+        (state_finish(t, s), bulk)
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
@@ -423,13 +450,15 @@ aesni_clmul! {
         data: &mut InOut<'_>,
         start: usize,
     ) -> (__m128i, usize) {
-        let bulk = groups_end::<BIG>(data.len(), start);
+        let t = aesni_clmul_proved();
+        let bulk = groups_end::<RB, BIG>(data.len(), start);
         if bulk == start {
             return (acc, bulk);
         }
-        let mut s = state_from(acc);
-        engine::hash_input::<_, ROUND_KEYS, GCM, 3, BIG>(rk, &group_powers(h), ctr, &mut s, data, start);
-        (state_finish(s), bulk)
+        let mut s = state_from(t, acc);
+        let pw = group_powers(h);
+        engine::hash_input::<_, RB, _, ROUND_KEYS, GCM, 3, BIG>(t, rk, &pw, ctr, &mut s, data, start);
+        (state_finish(t, s), bulk)
     }
 
     /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
@@ -441,8 +470,8 @@ aesni_clmul! {
         data: &mut InOut<'_>,
         start: usize,
     ) -> usize {
-        engine::ctr_only::<_, ROUND_KEYS, GCM, BIG>(rk, ctr, data, start);
-        groups_end::<BIG>(data.len(), start)
+        engine::ctr_only::<_, RB, _, ROUND_KEYS, GCM, BIG>(aesni_clmul_proved(), rk, ctr, data, start);
+        groups_end::<RB, BIG>(data.len(), start)
     }
 
     /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one

@@ -1,27 +1,21 @@
 //! The stitched engine: counter mode with the universal hash (GHASH as
-//! POLYVAL, or POLYVAL) spread over the AES rounds, written once and compiled
-//! once per tier: `ctr.rs` (AES-NI: a register is one xmm block),
-//! `vaes_avx2.rs` (ymm, two blocks), `vaes_avx512.rs` (zmm, four).
-//! Each of those files mounts this one as its `engine` module
-//! (`#[path = "engine.rs"] mod engine;`), so every function here is compiled
-//! inside that tier's `#[target_feature]` list (`tier!`) and inlined into
-//! the tier's entry points exactly as code written there would be.
+//! POLYVAL, or POLYVAL) spread over the AES rounds, written once as generic
+//! code over [`Tier`], the contract each x86 tier's feature token fulfils:
+//! `ctr.rs` (AES-NI: a register is one xmm block), `vaes_avx2.rs` (ymm, two
+//! blocks), `vaes_avx512.rs` (zmm, four).
 //!
-//! The tier supplies its register-level pieces by these names (the `use
-//! super::{..}` below is the whole interface; a missing or mistyped one is a
-//! compile error at that line):
+//! Every function here is `#[inline(always)]` and takes the tier's token.
+//! A generic function cannot carry a tier's `#[target_feature]` list, so
+//! none here has one: each is compiled inside the `#[target_feature]`
+//! function of the tier that calls it, where LLVM also inlines the tier's
+//! pieces (each itself a `#[target_feature]` function, called through the
+//! trait; the token is the proof that makes those calls sound).
 //!
-//! | name | what |
-//! |---|---|
-//! | `tier` | the tier's feature macro (`crate::cpu::x86_64`): stamps `#[target_feature]` |
-//! | `Reg`, `Key`, `RB` | a register of blocks, a round key in every lane, the bytes of a register |
-//! | `BIG` | registers per group in the main loop; `Powers<BIG>` holds their multipliers |
-//! | `PEEL_FIRST` | whether [`hash_output`] runs its first group before its loop or as a branch in it |
-//! | `load_reg`, `store_reg`, `xor`, `widen`, `for_hash_reg` | data in and out of registers |
-//! | `counters_group`, `aes_round`, `aes_round_pinned`, `aes_last`, `broadcast_block` | counter blocks, AES rounds of a group (given the round key's address: the VAES tiers broadcast it inside the round's `asm!` block), a round key in every lane |
-//! | `ctr_keys`, `wipe_ctr_keys` | the round keys a CTR-only pass reads, and their wiping after it |
-//! | `Unreduced`, `unreduced_zero`, `mul_acc`, `mul_acc_in_pairs`, `sum_done` | unreduced sums of lane-wise products, `MULS` multiplies each (below); in the stitched rounds, two registers' products added at once where the tier can (AVX-512, four multiplies: one three-way XOR for both low halves, one for both high) |
-//! | `sum_value` | the reduced value of an unreduced sum, lanes added |
+//! The trait is the whole interface: its register type, whether
+//! [`hash_output`] peels its first group, and the register-level pieces
+//! (data in and out of registers, counter blocks, AES rounds, lane-wise
+//! products). A missing or mistyped piece is a compile error in the tier's
+//! `impl`.
 //!
 //! # Why the loops look like this
 //!
@@ -59,12 +53,97 @@ use core::arch::x86_64::{__m128i, _mm_setzero_si128, _mm_xor_si128};
 
 use zeroize::Zeroize;
 
-use super::{
-    BIG, Key, PEEL_FIRST, RB, Reg, Unreduced, aes_last, aes_round, aes_round_pinned,
-    broadcast_block, counters_group, ctr_keys, for_hash_reg, load_reg, mul_acc, mul_acc_in_pairs,
-    store_reg, sum_done, sum_value, tier, unreduced_zero, widen, wipe_ctr_keys, xor,
-};
+use super::clmul::Unreduced;
 use crate::inout::InOut;
+
+/// Registers per group in the main loop, on every tier: eight independent
+/// AES chains. `Powers<_, BIG>` holds their multipliers.
+pub(super) const BIG: usize = 8;
+
+/// The contract between the engine and a tier: implemented by the tier's
+/// feature token, whose registers hold `RB` bytes (16, 32 or 64). Each
+/// method is one of the tier's pieces; the implementation calls the
+/// tier's `#[target_feature]` function, which the token (`self`) makes
+/// sound, and is `#[inline(always)]` so that the piece lands in the
+/// caller's code, as the engine itself does.
+///
+/// # Safety
+///
+/// A value of the implementing type exists only where the CPU has SSE2
+/// (every tier's token: each feature list has it): the engine's own block
+/// operations ([`block_xor`], [`block_zero`]) rely on it.
+pub(super) unsafe trait Tier<const RB: usize>: Copy {
+    /// A register of `RB / 16` blocks; a round key broadcast into every
+    /// lane is one too.
+    type Reg: Copy + Zeroize;
+
+    /// How [`hash_output`] runs its first group (CTR alone): before the
+    /// group loop (`true`) or as a branch inside it. The shape each tier's
+    /// loop was tuned in: LLVM lays the loop out differently for each.
+    const PEEL_FIRST: bool;
+
+    /// A register from its bytes.
+    fn load_reg(self, bytes: &[u8; RB]) -> Self::Reg;
+    /// A register into its bytes.
+    fn store_reg(self, out: &mut [u8; RB], v: Self::Reg);
+    /// Lane-wise XOR.
+    fn xor(self, a: Self::Reg, b: Self::Reg) -> Self::Reg;
+    /// A block in lane 0, zeros in the others.
+    fn widen(self, x: __m128i) -> Self::Reg;
+    /// Each block as the hash takes it: byte-reversed for GHASH (`GCM`),
+    /// as it is for POLYVAL.
+    fn for_hash_reg<const GCM: bool>(self, x: Self::Reg) -> Self::Reg;
+    /// The next `N` registers of counter blocks from `ctr` (`ctr.rs`'s
+    /// convention), and `ctr` advanced past them.
+    fn counters_group<const GCM: bool, const N: usize>(self, ctr: &mut __m128i) -> [Self::Reg; N];
+    /// The block `*k` (16 bytes: a round key or a hash power) in every lane.
+    fn broadcast_block<B>(self, k: &B) -> Self::Reg;
+    /// One AES round on a group, with the round key at `k` (the VAES
+    /// tiers broadcast it inside the round's `asm!` block).
+    fn aes_round<B, const N: usize>(self, b: &mut [Self::Reg; N], k: &B);
+    /// [`aes_round`](Self::aes_round), passing the four registers of `pin`
+    /// through the same `asm!` block unchanged: what is computed from them
+    /// stays after the round.
+    fn aes_round_pinned<B, const N: usize>(
+        self,
+        b: &mut [Self::Reg; N],
+        k: &B,
+        pin: &mut [Self::Reg; 4],
+    );
+    /// The last AES round of one register.
+    fn aes_last(self, b: Self::Reg, k: Self::Reg) -> Self::Reg;
+    /// The round keys a CTR-only pass ([`ctr_only`]) reads.
+    fn ctr_keys<B, const ROUND_KEYS: usize>(self, rk: &[B; ROUND_KEYS]) -> [Self::Reg; ROUND_KEYS];
+    /// Wipes what [`ctr_keys`](Self::ctr_keys) copied to memory, if anything.
+    fn wipe_ctr_keys<const ROUND_KEYS: usize>(self, keys: &mut [Self::Reg; ROUND_KEYS]);
+    /// The empty unreduced sum.
+    fn unreduced_zero(self) -> Unreduced<Self::Reg>;
+    /// `acc += a · b` lane by lane, unreduced, with `MULS` multiplies: 3
+    /// (Karatsuba: `bk` holds `b`'s halves XORed) or 4 (schoolbook).
+    fn mul_acc<const MULS: usize>(
+        self,
+        acc: &mut Unreduced<Self::Reg>,
+        a: Self::Reg,
+        b: Self::Reg,
+        bk: Self::Reg,
+    );
+    /// [`mul_acc`](Self::mul_acc) for the stitched rounds, whose products
+    /// come in pairs (`first` is the first of a pair): a tier may hold the
+    /// first's products in `held` and add both at once.
+    fn mul_acc_in_pairs<const MULS: usize>(
+        self,
+        acc: &mut Unreduced<Self::Reg>,
+        held: &mut Unreduced<Self::Reg>,
+        first: bool,
+        a: Self::Reg,
+        b: Self::Reg,
+        bk: Self::Reg,
+    );
+    /// A sum of `MULS`-multiply products as an ordinary unreduced sum.
+    fn sum_done<const MULS: usize>(self, w: Unreduced<Self::Reg>) -> Unreduced<Self::Reg>;
+    /// The reduced value of an unreduced sum, its lanes added.
+    fn sum_value(self, w: Unreduced<Self::Reg>) -> __m128i;
+}
 
 /// The hash work done after AES round `round` of a stitched group of `n`
 /// registers, as a unit number: 0 reduces the state, u in 1..n multiplies
@@ -88,23 +167,23 @@ const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
 /// value `acc` (the hash before the first group; zero after it). No
 /// variants: the loops never branch on the state.
 #[derive(Clone, Copy)]
-pub(super) struct HashState {
-    w: Unreduced,
+pub(super) struct HashState<R> {
+    w: Unreduced<R>,
     acc: __m128i,
 }
 
-/// The multipliers of a group of `N` registers: register i, lane j of
-/// `p` holds H^(L·(N − i) − j) for L blocks per register (block L·i + j
-/// of a group is multiplied by it); `k` holds, in the low half of each
-/// lane, the XOR of that power's halves (Karatsuba's middle factor).
+/// The multipliers of a group of `N` registers of type `R`: register i,
+/// lane j of `p` holds H^(L·(N − i) − j) for L blocks per register (block
+/// L·i + j of a group is multiplied by it); `k` holds, in the low half of
+/// each lane, the XOR of that power's halves (Karatsuba's middle factor).
 /// The last registers of a big group's powers are a small group's:
 /// a group of `N` registers uses registers `BIG − N..BIG`.
-pub(super) struct Powers<const N: usize> {
-    pub(super) p: [Reg; N],
-    pub(super) k: [Reg; N],
+pub(super) struct Powers<R, const N: usize> {
+    pub(super) p: [R; N],
+    pub(super) k: [R; N],
 }
 
-impl<const N: usize> Zeroize for Powers<N> {
+impl<R: Zeroize, const N: usize> Zeroize for Powers<R, N> {
     fn zeroize(&mut self) {
         self.p.zeroize();
         self.k.zeroize();
@@ -112,309 +191,402 @@ impl<const N: usize> Zeroize for Powers<N> {
 }
 
 /// What `aes_hash_group` carries from round to round.
-struct Stitch<const N: usize> {
+struct Stitch<R, const N: usize> {
     /// The AES states.
-    b: [Reg; N],
+    b: [R; N],
     /// The reduced hash state (after unit 0).
     acc: __m128i,
     /// The group's sum so far.
-    w: Unreduced,
+    w: Unreduced<R>,
     /// The low and high products of an odd unit's register, held for the
     /// next unit to add with its own (`mul_acc_in_pairs`).
-    held: Unreduced,
+    held: Unreduced<R>,
 }
 
-tier! {
-    /// The state of a hash whose value so far is `acc`.
-    #[inline]
-    pub(super) fn state_from(acc: __m128i) -> HashState {
-        HashState { w: unreduced_zero(), acc }
-    }
+/// `a ^ b` on single blocks.
+#[inline(always)]
+fn block_xor<T: Tier<RB>, const RB: usize>(_t: T, a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: `_t` proves SSE2 (`Tier`'s safety contract).
+    unsafe { _mm_xor_si128(a, b) }
+}
 
-    /// The value of a hash state.
-    #[inline]
-    pub(super) fn state_finish(s: HashState) -> __m128i {
-        _mm_xor_si128(sum_value(s.w), s.acc)
-    }
+/// The zero block.
+#[inline(always)]
+fn block_zero<T: Tier<RB>, const RB: usize>(_t: T) -> __m128i {
+    // SAFETY: `_t` proves SSE2 (`Tier`'s safety contract).
+    unsafe { _mm_setzero_si128() }
+}
 
-    /// The state after a group whose sum is `w` (of `MULS`-multiply products).
-    #[inline]
-    fn state_after<const MULS: usize>(w: Unreduced) -> HashState {
-        HashState { w: sum_done::<MULS>(w), acc: _mm_setzero_si128() }
+/// The state of a hash whose value so far is `acc`.
+#[inline(always)]
+pub(super) fn state_from<T: Tier<RB>, const RB: usize>(t: T, acc: __m128i) -> HashState<T::Reg> {
+    HashState {
+        w: t.unreduced_zero(),
+        acc,
     }
-    /// Round key `i`, broadcast (`broadcast_block`).
-    #[inline]
-    fn broadcast_round_key<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS], i: usize) -> Key {
-        broadcast_block(&rk[i])
-    }
+}
 
-    /// Encrypts a group of counter blocks in place.
-    #[inline]
-    fn encrypt_regs<B, const ROUND_KEYS: usize, const N: usize>(
-        rk: &[B; ROUND_KEYS],
-        b: &mut [Reg; N],
-    ) {
-        let k = broadcast_round_key(rk, 0);
-        for b in b.iter_mut() {
-            *b = xor(*b, k);
-        }
-        for k in &rk[1..ROUND_KEYS - 1] {
-            aes_round(b, k);
-        }
-        let k = broadcast_round_key(rk, ROUND_KEYS - 1);
-        for b in b.iter_mut() {
-            *b = aes_last(*b, k);
-        }
-    }
+/// The value of a hash state.
+#[inline(always)]
+pub(super) fn state_finish<T: Tier<RB>, const RB: usize>(t: T, s: HashState<T::Reg>) -> __m128i {
+    block_xor(t, t.sum_value(s.w), s.acc)
+}
 
-    /// Reads the group at `offset`, XORs the keystream, writes it.
-    #[inline]
-    fn xor_group<const N: usize>(data: &mut InOut<'_>, offset: usize, ks: &[Reg; N]) {
-        let input = data.input_regs::<RB, N>(offset);
-        let c: [Reg; N] = core::array::from_fn(|i| xor(load_reg(&input[i]), ks[i]));
-        for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
-            store_reg(out, c);
-        }
+/// The state after a group whose sum is `w` (of `MULS`-multiply products).
+#[inline(always)]
+fn state_after<T: Tier<RB>, const RB: usize, const MULS: usize>(
+    t: T,
+    w: Unreduced<T::Reg>,
+) -> HashState<T::Reg> {
+    HashState {
+        w: t.sum_done::<MULS>(w),
+        acc: block_zero(t),
     }
+}
 
-    /// A group of hash-ready blocks added to the state. The state's
-    /// reduction enters with the first register.
-    #[inline]
-    fn hash_group<const MULS: usize, const N: usize>(s: &HashState, x: &[Reg; N], pw: &Powers<BIG>) -> HashState {
-        const { assert!(N <= BIG) };
-        let acc = state_finish(*s);
-        let mut w = unreduced_zero();
-        for i in (1..N).rev() {
-            mul_acc::<MULS>(&mut w, x[i], pw.p[BIG - N + i], pw.k[BIG - N + i]);
-        }
-        mul_acc::<MULS>(&mut w, xor(x[0], widen(acc)), pw.p[BIG - N], pw.k[BIG - N]);
-        state_after::<MULS>(w)
+/// Encrypts a group of counter blocks in place.
+#[inline(always)]
+fn encrypt_regs<T: Tier<RB>, const RB: usize, B, const ROUND_KEYS: usize, const N: usize>(
+    t: T,
+    rk: &[B; ROUND_KEYS],
+    b: &mut [T::Reg; N],
+) {
+    let k = t.broadcast_block(&rk[0]);
+    for b in b.iter_mut() {
+        *b = t.xor(*b, k);
     }
-
-    /// One group of bytes added to the hash state.
-    #[inline]
-    pub(super) fn hash_bytes<const GCM: bool, const MULS: usize, const N: usize>(
-        s: &HashState,
-        bytes: &[[u8; RB]; N],
-        pw: &Powers<BIG>,
-    ) -> HashState {
-        let x: [Reg; N] = core::array::from_fn(|i| for_hash_reg::<GCM>(load_reg(&bytes[i])));
-        hash_group::<MULS, N>(s, &x, pw)
+    for k in &rk[1..ROUND_KEYS - 1] {
+        t.aes_round(b, k);
     }
-
-    /// AES round `ROUND` (if the key has it before its last) and the
-    /// hash unit after it ([`unit_after`]). A function per round, so that
-    /// every round and unit is laid out in line with constant indices.
-    #[inline]
-    fn stitch_round<
-        B,
-        const ROUND_KEYS: usize,
-        const GCM: bool,
-        const MULS: usize,
-        const N: usize,
-        const ROUND: usize,
-    >(
-        st: &mut Stitch<N>,
-        rk: &[B; ROUND_KEYS],
-        x: &[[u8; RB]; N],
-        s: &HashState,
-        pw: &Powers<BIG>,
-    ) {
-        if ROUND >= ROUND_KEYS - 1 {
-            return;
-        }
-        let unit = const { unit_after(ROUND, ROUND_KEYS, N) };
-        // The unit's data is loaded before the round; it and the sum go
-        // through the round's `asm!` block (see `aes_round_pinned`).
-        let data = match unit {
-            Some(u) if u > 0 => load_reg(&x[N - u]),
-            _ => st.b[0],
-        };
-        let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
-        aes_round_pinned(&mut st.b, &rk[ROUND], &mut pin);
-        let [data, lo, mid, hi] = pin;
-        st.w = Unreduced { lo, mid, hi };
-        match unit {
-            None => {}
-            Some(0) => st.acc = state_finish(*s),
-            Some(unit) => {
-                let i = N - unit;
-                let xi = for_hash_reg::<GCM>(data);
-                let xi = if i == 0 { xor(xi, widen(st.acc)) } else { xi };
-                // Units pair up, 1 with 2, 3 with 4, ...: `N` is even.
-                let first = unit % 2 == 1;
-                mul_acc_in_pairs::<MULS>(&mut st.w, &mut st.held, first, xi, pw.p[BIG - N + i], pw.k[BIG - N + i]);
-            }
-        }
+    let k = t.broadcast_block(&rk[ROUND_KEYS - 1]);
+    for b in b.iter_mut() {
+        *b = t.aes_last(*b, k);
     }
+}
 
-    /// The CTR encryption of the group at `offset` (from the counter
-    /// blocks `b`) with, spread over its AES rounds, the hash of the
-    /// group at `hash_at` (of the output as written if `OUTPUT`, else of
-    /// the input): the state's reduction first, then one register's
-    /// multiplies per round, each loaded where it is used, the one that
-    /// takes the reduced state last. The last round XORs the input into
-    /// its round key. Returns the new (unreduced) state.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn aes_hash_group<
-        B,
-        const ROUND_KEYS: usize,
-        const GCM: bool,
-        const MULS: usize,
-        const OUTPUT: bool,
-        const N: usize,
-    >(
-        rk: &[B; ROUND_KEYS],
-        mut b: [Reg; N],
-        data: &mut InOut<'_>,
-        offset: usize,
-        hash_at: usize,
-        s: &HashState,
-        pw: &Powers<BIG>,
-    ) -> HashState {
-        const {
-            assert!(ROUND_KEYS == 11 || ROUND_KEYS == 15);
-            // The units' products pair up (`mul_acc_in_pairs`).
-            assert!(N.is_multiple_of(2));
-            // Every unit has a round: the last follows round ROUND_KEYS − 2.
-            assert!(ROUND_KEYS - 2 > N);
-        };
-        let x = if OUTPUT {
-            data.written_regs::<RB, N>(hash_at)
-        } else {
-            data.input_regs::<RB, N>(hash_at)
-        };
-        let k = broadcast_round_key(rk, 0);
-        for b in b.iter_mut() {
-            *b = xor(*b, k);
-        }
-        let mut st = Stitch { b, acc: _mm_setzero_si128(), w: unreduced_zero(), held: unreduced_zero() };
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 1>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 2>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 3>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 4>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 5>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 6>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 7>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 8>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 9>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 10>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 11>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 12>(&mut st, rk, x, s, pw);
-        stitch_round::<_, ROUND_KEYS, GCM, MULS, N, 13>(&mut st, rk, x, s, pw);
-        let input = data.input_regs::<RB, N>(offset);
-        let k = broadcast_round_key(rk, ROUND_KEYS - 1);
-        let c: [Reg; N] = core::array::from_fn(|i| aes_last(st.b[i], xor(k, load_reg(&input[i]))));
-        for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
-            store_reg(out, c);
-        }
-        state_after::<MULS>(st.w)
+/// Reads the group at `offset`, XORs the keystream, writes it.
+#[inline(always)]
+fn xor_group<T: Tier<RB>, const RB: usize, const N: usize>(
+    t: T,
+    data: &mut InOut<'_>,
+    offset: usize,
+    ks: &[T::Reg; N],
+) {
+    let input = data.input_regs::<RB, N>(offset);
+    let c: [T::Reg; N] = core::array::from_fn(|i| t.xor(t.load_reg(&input[i]), ks[i]));
+    for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
+        t.store_reg(out, c);
     }
+}
 
-    /// CTR over the whole `N`-register groups from `start`, hashing each
-    /// group's output during the AES of the next group (reading it back
-    /// from the output), and the last group's after the loop. (Two groups
-    /// behind measured the same for long messages and slower for short
-    /// ones, which have fewer groups to stitch.)
-    #[inline]
-    pub(super) fn hash_output<B, const ROUND_KEYS: usize, const GCM: bool, const MULS: usize, const N: usize>(
-        rk: &[B; ROUND_KEYS],
-        pw: &Powers<BIG>,
-        ctr: &mut __m128i,
-        s: &mut HashState,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) {
-        let group = RB * N;
-        let end = groups_end::<N>(data.len(), start);
-        // The counter in a local, so it stays in a register.
-        let mut next = *ctr;
-        let mut offset = start;
-        // The first group has nothing before it to hash: CTR alone, before
-        // the loop or as a branch in it (`PEEL_FIRST`).
-        if PEEL_FIRST && offset < end {
-            let mut ks = counters_group::<GCM, N>(&mut next);
-            encrypt_regs(rk, &mut ks);
-            xor_group(data, offset, &ks);
-            offset += group;
-        }
-        while offset < end {
-            let ctrs = counters_group::<GCM, N>(&mut next);
-            if !PEEL_FIRST && offset == start {
-                let mut ks = ctrs;
-                encrypt_regs(rk, &mut ks);
-                xor_group(data, offset, &ks);
+/// A group of hash-ready blocks added to the state. The state's
+/// reduction enters with the first register.
+#[inline(always)]
+fn hash_group<T: Tier<RB>, const RB: usize, const MULS: usize, const N: usize>(
+    t: T,
+    s: &HashState<T::Reg>,
+    x: &[T::Reg; N],
+    pw: &Powers<T::Reg, BIG>,
+) -> HashState<T::Reg> {
+    const { assert!(N <= BIG) };
+    let acc = state_finish(t, *s);
+    let mut w = t.unreduced_zero();
+    for i in (1..N).rev() {
+        t.mul_acc::<MULS>(&mut w, x[i], pw.p[BIG - N + i], pw.k[BIG - N + i]);
+    }
+    let first = t.xor(x[0], t.widen(acc));
+    t.mul_acc::<MULS>(&mut w, first, pw.p[BIG - N], pw.k[BIG - N]);
+    state_after::<T, RB, MULS>(t, w)
+}
+
+/// One group of bytes added to the hash state.
+#[inline(always)]
+pub(super) fn hash_bytes<
+    T: Tier<RB>,
+    const RB: usize,
+    const GCM: bool,
+    const MULS: usize,
+    const N: usize,
+>(
+    t: T,
+    s: &HashState<T::Reg>,
+    bytes: &[[u8; RB]; N],
+    pw: &Powers<T::Reg, BIG>,
+) -> HashState<T::Reg> {
+    let x: [T::Reg; N] = core::array::from_fn(|i| t.for_hash_reg::<GCM>(t.load_reg(&bytes[i])));
+    hash_group::<T, RB, MULS, N>(t, s, &x, pw)
+}
+
+/// AES round `ROUND` (if the key has it before its last) and the
+/// hash unit after it ([`unit_after`]). A function per round, so that
+/// every round and unit is laid out in line with constant indices.
+#[inline(always)]
+fn stitch_round<
+    T: Tier<RB>,
+    const RB: usize,
+    B,
+    const ROUND_KEYS: usize,
+    const GCM: bool,
+    const MULS: usize,
+    const N: usize,
+    const ROUND: usize,
+>(
+    t: T,
+    st: &mut Stitch<T::Reg, N>,
+    rk: &[B; ROUND_KEYS],
+    x: &[[u8; RB]; N],
+    s: &HashState<T::Reg>,
+    pw: &Powers<T::Reg, BIG>,
+) {
+    if ROUND >= ROUND_KEYS - 1 {
+        return;
+    }
+    let unit = const { unit_after(ROUND, ROUND_KEYS, N) };
+    // The unit's data is loaded before the round; it and the sum go
+    // through the round's `asm!` block (see `aes_round_pinned`).
+    let data = match unit {
+        Some(u) if u > 0 => t.load_reg(&x[N - u]),
+        _ => st.b[0],
+    };
+    let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
+    t.aes_round_pinned(&mut st.b, &rk[ROUND], &mut pin);
+    let [data, lo, mid, hi] = pin;
+    st.w = Unreduced { lo, mid, hi };
+    match unit {
+        None => {}
+        Some(0) => st.acc = state_finish(t, *s),
+        Some(unit) => {
+            let i = N - unit;
+            let xi = t.for_hash_reg::<GCM>(data);
+            let xi = if i == 0 {
+                t.xor(xi, t.widen(st.acc))
             } else {
-                *s = aes_hash_group::<_, ROUND_KEYS, GCM, MULS, true, N>(rk, ctrs, data, offset, offset - group, s, pw);
-            }
-            offset += group;
+                xi
+            };
+            // Units pair up, 1 with 2, 3 with 4, ...: `N` is even.
+            let first = unit % 2 == 1;
+            let (p, k) = (pw.p[BIG - N + i], pw.k[BIG - N + i]);
+            t.mul_acc_in_pairs::<MULS>(&mut st.w, &mut st.held, first, xi, p, k);
         }
-        if end > start {
-            *s = hash_bytes::<GCM, MULS, N>(s, data.written_regs::<RB, N>(end - group), pw);
-        }
-        *ctr = next;
     }
+}
 
-    /// CTR over the whole `N`-register groups from `start`, hashing each
-    /// group's input during its own AES. Updates `ctr` and `s`; the
-    /// caller knows where it stopped (`groups_end`).
-    #[inline]
-    pub(super) fn hash_input<B, const ROUND_KEYS: usize, const GCM: bool, const MULS: usize, const N: usize>(
-        rk: &[B; ROUND_KEYS],
-        pw: &Powers<BIG>,
-        ctr: &mut __m128i,
-        s: &mut HashState,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) {
-        let group = RB * N;
-        let end = groups_end::<N>(data.len(), start);
-        // The counter in a local, so it stays in a register.
-        let mut next = *ctr;
-        let mut offset = start;
-        while offset < end {
-            let ctrs = counters_group::<GCM, N>(&mut next);
-            *s = aes_hash_group::<_, ROUND_KEYS, GCM, MULS, false, N>(rk, ctrs, data, offset, offset, s, pw);
-            offset += group;
-        }
-        *ctr = next;
+/// The CTR encryption of the group at `offset` (from the counter
+/// blocks `b`) with, spread over its AES rounds, the hash of the
+/// group at `hash_at` (of the output as written if `OUTPUT`, else of
+/// the input): the state's reduction first, then one register's
+/// multiplies per round, each loaded where it is used, the one that
+/// takes the reduced state last. The last round XORs the input into
+/// its round key. Returns the new (unreduced) state.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn aes_hash_group<
+    T: Tier<RB>,
+    const RB: usize,
+    B,
+    const ROUND_KEYS: usize,
+    const GCM: bool,
+    const MULS: usize,
+    const OUTPUT: bool,
+    const N: usize,
+>(
+    t: T,
+    rk: &[B; ROUND_KEYS],
+    mut b: [T::Reg; N],
+    data: &mut InOut<'_>,
+    offset: usize,
+    hash_at: usize,
+    s: &HashState<T::Reg>,
+    pw: &Powers<T::Reg, BIG>,
+) -> HashState<T::Reg> {
+    const {
+        assert!(ROUND_KEYS == 11 || ROUND_KEYS == 15);
+        // The units' products pair up (`mul_acc_in_pairs`).
+        assert!(N.is_multiple_of(2));
+        // Every unit has a round: the last follows round ROUND_KEYS − 2.
+        assert!(ROUND_KEYS - 2 > N);
+    };
+    let x = if OUTPUT {
+        data.written_regs::<RB, N>(hash_at)
+    } else {
+        data.input_regs::<RB, N>(hash_at)
+    };
+    let k = t.broadcast_block(&rk[0]);
+    for b in b.iter_mut() {
+        *b = t.xor(*b, k);
     }
+    let zero = t.unreduced_zero();
+    let mut st = Stitch {
+        b,
+        acc: block_zero(t),
+        w: zero,
+        held: zero,
+    };
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 1>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 2>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 3>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 4>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 5>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 6>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 7>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 8>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 9>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 10>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 11>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 12>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 13>(t, &mut st, rk, x, s, pw);
+    let input = data.input_regs::<RB, N>(offset);
+    let k = t.broadcast_block(&rk[ROUND_KEYS - 1]);
+    let c: [T::Reg; N] =
+        core::array::from_fn(|i| t.aes_last(st.b[i], t.xor(k, t.load_reg(&input[i]))));
+    for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
+        t.store_reg(out, c);
+    }
+    state_after::<T, RB, MULS>(t, st.w)
+}
 
-    /// CTR over the whole `N`-register groups from `start`, no hash.
-    /// Updates `ctr`; the caller knows where it stopped (`groups_end`).
-    #[inline]
-    pub(super) fn ctr_only<B, const ROUND_KEYS: usize, const GCM: bool, const N: usize>(
-        rk: &[B; ROUND_KEYS],
-        ctr: &mut __m128i,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) {
-        let group = RB * N;
-        let end = groups_end::<N>(data.len(), start);
-        // The counter in a local, so it stays in a register.
-        let mut next = *ctr;
-        // The tier's copy of the round keys for this pass (`ctr_keys`),
-        // wiped after it.
-        let mut keys = ctr_keys(rk);
-        let mut offset = start;
-        while offset < end {
-            let mut ks = counters_group::<GCM, N>(&mut next);
-            encrypt_regs(&keys, &mut ks);
-            xor_group(data, offset, &ks);
-            offset += group;
+/// CTR over the whole `N`-register groups from `start`, hashing each
+/// group's output during the AES of the next group (reading it back
+/// from the output), and the last group's after the loop. (Two groups
+/// behind measured the same for long messages and slower for short
+/// ones, which have fewer groups to stitch.)
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn hash_output<
+    T: Tier<RB>,
+    const RB: usize,
+    B,
+    const ROUND_KEYS: usize,
+    const GCM: bool,
+    const MULS: usize,
+    const N: usize,
+>(
+    t: T,
+    rk: &[B; ROUND_KEYS],
+    pw: &Powers<T::Reg, BIG>,
+    ctr: &mut __m128i,
+    s: &mut HashState<T::Reg>,
+    data: &mut InOut<'_>,
+    start: usize,
+) {
+    let group = RB * N;
+    let end = groups_end::<RB, N>(data.len(), start);
+    // The counter in a local, so it stays in a register.
+    let mut next = *ctr;
+    let mut offset = start;
+    // The first group has nothing before it to hash: CTR alone, before
+    // the loop or as a branch in it (`PEEL_FIRST`).
+    if T::PEEL_FIRST && offset < end {
+        let mut ks = t.counters_group::<GCM, N>(&mut next);
+        encrypt_regs(t, rk, &mut ks);
+        xor_group(t, data, offset, &ks);
+        offset += group;
+    }
+    while offset < end {
+        let ctrs = t.counters_group::<GCM, N>(&mut next);
+        if !T::PEEL_FIRST && offset == start {
+            let mut ks = ctrs;
+            encrypt_regs(t, rk, &mut ks);
+            xor_group(t, data, offset, &ks);
+        } else {
+            *s = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, true, N>(
+                t,
+                rk,
+                ctrs,
+                data,
+                offset,
+                offset - group,
+                s,
+                pw,
+            );
         }
-        wipe_ctr_keys(&mut keys);
-        *ctr = next;
+        offset += group;
     }
+    if end > start {
+        let last = data.written_regs::<RB, N>(end - group);
+        *s = hash_bytes::<T, RB, GCM, MULS, N>(t, s, last, pw);
+    }
+    *ctr = next;
+}
 
-    /// Where the whole `N`-register groups of `len` bytes from `start`
-    /// end. The loops stop there, and their callers compute it too
-    /// rather than take it from them: lengths stay visibly public for
-    /// `scripts/ct-check.sh` when a loop is not inlined.
-    #[inline]
-    pub(super) fn groups_end<const N: usize>(len: usize, start: usize) -> usize {
-        let group = RB * N;
-        start + (len - start) / group * group
+/// CTR over the whole `N`-register groups from `start`, hashing each
+/// group's input during its own AES. Updates `ctr` and `s`; the
+/// caller knows where it stopped (`groups_end`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn hash_input<
+    T: Tier<RB>,
+    const RB: usize,
+    B,
+    const ROUND_KEYS: usize,
+    const GCM: bool,
+    const MULS: usize,
+    const N: usize,
+>(
+    t: T,
+    rk: &[B; ROUND_KEYS],
+    pw: &Powers<T::Reg, BIG>,
+    ctr: &mut __m128i,
+    s: &mut HashState<T::Reg>,
+    data: &mut InOut<'_>,
+    start: usize,
+) {
+    let group = RB * N;
+    let end = groups_end::<RB, N>(data.len(), start);
+    // The counter in a local, so it stays in a register.
+    let mut next = *ctr;
+    let mut offset = start;
+    while offset < end {
+        let ctrs = t.counters_group::<GCM, N>(&mut next);
+        *s = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, false, N>(
+            t, rk, ctrs, data, offset, offset, s, pw,
+        );
+        offset += group;
     }
+    *ctr = next;
+}
+
+/// CTR over the whole `N`-register groups from `start`, no hash.
+/// Updates `ctr`; the caller knows where it stopped (`groups_end`).
+#[inline(always)]
+pub(super) fn ctr_only<
+    T: Tier<RB>,
+    const RB: usize,
+    B,
+    const ROUND_KEYS: usize,
+    const GCM: bool,
+    const N: usize,
+>(
+    t: T,
+    rk: &[B; ROUND_KEYS],
+    ctr: &mut __m128i,
+    data: &mut InOut<'_>,
+    start: usize,
+) {
+    let group = RB * N;
+    let end = groups_end::<RB, N>(data.len(), start);
+    // The counter in a local, so it stays in a register.
+    let mut next = *ctr;
+    // The tier's copy of the round keys for this pass (`ctr_keys`),
+    // wiped after it.
+    let mut keys = t.ctr_keys(rk);
+    let mut offset = start;
+    while offset < end {
+        let mut ks = t.counters_group::<GCM, N>(&mut next);
+        encrypt_regs(t, &keys, &mut ks);
+        xor_group(t, data, offset, &ks);
+        offset += group;
+    }
+    t.wipe_ctr_keys(&mut keys);
+    *ctr = next;
+}
+
+/// Where the whole groups of `N` registers of `RB` bytes, in `len` bytes
+/// from `start`, end. The loops stop there, and their callers compute it
+/// too rather than take it from them: lengths stay visibly public for
+/// `scripts/ct-check.sh` when a loop is not inlined.
+#[inline(always)]
+pub(super) fn groups_end<const RB: usize, const N: usize>(len: usize, start: usize) -> usize {
+    let group = RB * N;
+    start + (len - start) / group * group
 }

@@ -21,29 +21,19 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
+use super::clmul;
 use super::ctr::for_hash;
+use super::engine::{BIG, Powers, Tier};
 use super::gcm_aesni;
+use super::vaes::{self, SMALL, Wide};
 use super::vaes_register_pieces;
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx512;
-use crate::cpu::x86_64::vaes_avx512 as tier;
 use crate::inout::InOut;
-use engine::Powers;
-
-/// Registers per group in the main loop: eight independent AES chains.
-const BIG: usize = 8;
-
-/// Registers per group for short messages and what the big groups leave.
-const SMALL: usize = 4;
 
 /// The message length from which the big groups pay for their 16 extra
 /// powers (`perf stat`, AES-256-GCM seal: docs/benchmarks.md).
 const BIG_FROM: usize = 2048;
-
-/// How `engine::hash_output` runs its first group (CTR alone): as a branch
-/// inside the group loop. The shape this tier's loops were tuned in;
-/// before the loop, LLVM lays the group path out differently here.
-const PEEL_FIRST: bool = false;
 
 /// The multiplies per product of GCM's group loops on a CPU whose
 /// `vpclmulqdq` issues every cycle (`cpu::x86_64::clmul_every_cycle`: Intel),
@@ -67,19 +57,11 @@ const XMM_REST: usize = 32;
 /// docs/design.md, "Tier and path choice per CPU").
 const GCM_SHORT_MAX: usize = RB * SMALL;
 
-/// A register of blocks.
+/// A register of blocks (a round key in all four lanes is one too).
 type Reg = __m512i;
 
-/// A round key in all four lanes.
-type Key = Reg;
-
-/// An unreduced sum of 4-lane products (see `Unreduced` in `clmul.rs`).
-#[derive(Clone, Copy)]
-struct Unreduced {
-    lo: __m512i,
-    mid: __m512i,
-    hi: __m512i,
-}
+/// An unreduced sum of 4-lane products.
+type Unreduced = clmul::Unreduced<Reg>;
 
 vaes_avx512! {
     /// Lane-wise XOR.
@@ -277,7 +259,7 @@ vaes_avx512! {
     /// three multiplies per product (`MULS`); four read none, and the call
     /// does not compute them (zero).
     #[inline]
-    fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<BIG> {
+    fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
         const { assert!(BIG == 8) };
         let mut p = [_mm512_setzero_si512(); BIG];
         (p[7], p[6]) = key_powers_reversed(h);
@@ -384,6 +366,7 @@ vaes_avx512! {
     /// `vaes::gcm_groups`, whose loops need the registers.
     #[inline]
     fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
+        t: Token,
         s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
         data: &mut InOut<'_>,
         start: usize,
@@ -392,7 +375,7 @@ vaes_avx512! {
         if data.len() - start > XMM_REST {
             rest_batch::<ROUND_KEYS, SEAL>(s, data, start, len_block)
         } else {
-            vaes::aesni_rest::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+            vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
         }
     }
 
@@ -531,17 +514,8 @@ vaes_avx512! {
     }
 }
 
-/// This tier's feature token (the name `engine.rs` and `vaes.rs` use).
+/// This tier's feature token.
 type Token = VaesAvx512;
-
-// Each tier compiles the engine and the entry bodies inside its own
-// `#[target_feature]` list: mounting one file per tier is the point.
-#[allow(clippy::duplicate_mod, reason = "compiled once per tier")]
-#[path = "engine.rs"]
-mod engine;
-#[allow(clippy::duplicate_mod, reason = "compiled once per tier")]
-#[path = "vaes.rs"]
-mod vaes;
 
 vaes_register_pieces!(
     vaes_avx512,
@@ -550,6 +524,230 @@ vaes_register_pieces!(
     class = zmm_reg,
     broadcast = "vbroadcasti32x4"
 );
+
+/// This tier's pieces for the engine (4 blocks a register). Each
+/// method calls the tier's function of the same name; `self` proves the
+/// features they are compiled with.
+// SAFETY: the token exists only where the CPU has the tier's features,
+// SSE2 among them (`cpu::x86_64::vaes_avx512!`).
+unsafe impl Tier<RB> for VaesAvx512 {
+    type Reg = Reg;
+
+    /// As a branch inside the group loop: the shape this tier's loops were
+    /// tuned in; before the loop, LLVM lays the group path out differently
+    /// here.
+    const PEEL_FIRST: bool = false;
+
+    #[inline(always)]
+    fn load_reg(self, bytes: &[u8; RB]) -> Reg {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { load_reg(bytes) }
+    }
+
+    #[inline(always)]
+    fn store_reg(self, out: &mut [u8; RB], v: Reg) {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { store_reg(out, v) }
+    }
+
+    #[inline(always)]
+    fn xor(self, a: Reg, b: Reg) -> Reg {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { xor(a, b) }
+    }
+
+    #[inline(always)]
+    fn widen(self, x: __m128i) -> Reg {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { widen(x) }
+    }
+
+    #[inline(always)]
+    fn for_hash_reg<const GCM: bool>(self, x: Reg) -> Reg {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { for_hash_reg::<GCM>(x) }
+    }
+
+    #[inline(always)]
+    fn counters_group<const GCM: bool, const N: usize>(self, ctr: &mut __m128i) -> [Reg; N] {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { counters_group::<GCM, N>(ctr) }
+    }
+
+    #[inline(always)]
+    fn broadcast_block<B>(self, k: &B) -> Reg {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { broadcast_block(k) }
+    }
+
+    #[inline(always)]
+    fn aes_round<B, const N: usize>(self, b: &mut [Reg; N], k: &B) {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { aes_round(b, k) }
+    }
+
+    #[inline(always)]
+    fn aes_round_pinned<B, const N: usize>(self, b: &mut [Reg; N], k: &B, pin: &mut [Reg; 4]) {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { aes_round_pinned(b, k, pin) }
+    }
+
+    #[inline(always)]
+    fn aes_last(self, b: Reg, k: Reg) -> Reg {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { aes_last(b, k) }
+    }
+
+    #[inline(always)]
+    fn ctr_keys<B, const ROUND_KEYS: usize>(self, rk: &[B; ROUND_KEYS]) -> [Reg; ROUND_KEYS] {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { ctr_keys(rk) }
+    }
+
+    #[inline(always)]
+    fn wipe_ctr_keys<const ROUND_KEYS: usize>(self, keys: &mut [Reg; ROUND_KEYS]) {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { wipe_ctr_keys(keys) }
+    }
+
+    #[inline(always)]
+    fn unreduced_zero(self) -> Unreduced {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { unreduced_zero() }
+    }
+
+    #[inline(always)]
+    fn mul_acc<const MULS: usize>(self, acc: &mut Unreduced, a: Reg, b: Reg, bk: Reg) {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { mul_acc::<MULS>(acc, a, b, bk) }
+    }
+
+    #[inline(always)]
+    fn mul_acc_in_pairs<const MULS: usize>(
+        self,
+        acc: &mut Unreduced,
+        held: &mut Unreduced,
+        first: bool,
+        a: Reg,
+        b: Reg,
+        bk: Reg,
+    ) {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { mul_acc_in_pairs::<MULS>(acc, held, first, a, b, bk) }
+    }
+
+    #[inline(always)]
+    fn sum_done<const MULS: usize>(self, w: Unreduced) -> Unreduced {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { sum_done::<MULS>(w) }
+    }
+
+    #[inline(always)]
+    fn sum_value(self, w: Unreduced) -> __m128i {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { sum_value(w) }
+    }
+}
+
+vaes_avx512! {
+    /// `vaes::gcm_groups` compiled for this tier with `MULS` multiplies
+    /// per product, out of line (`vaes::gcm` says why).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize>(
+        t: Token,
+        keys: &RoundKeys<ROUND_KEYS>,
+        h_powers: &HPowers,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        vaes::gcm_groups::<_, RB, ROUND_KEYS, SEAL, MULS>(t, keys, h_powers, j0, aad, data, len_block)
+    }
+}
+
+/// What this tier supplies to `vaes.rs` beyond the engine's pieces. Each
+/// method calls the tier's function of the same name (`self` proves the
+/// features it is compiled with).
+impl Wide<RB> for VaesAvx512 {
+    const BIG_FROM: usize = BIG_FROM;
+    const FULL_RATE_MULS: usize = FULL_RATE_MULS;
+    const GCM_SHORT_MAX: usize = GCM_SHORT_MAX;
+
+    #[inline(always)]
+    fn aesni(self) -> crate::cpu::AesNiClmul {
+        VaesAvx512::aesni(self)
+    }
+
+    #[inline(always)]
+    fn group_powers<B, const MULS: usize>(self, h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { group_powers::<B, MULS>(h, big) }
+    }
+
+    #[inline(always)]
+    fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
+        self,
+        keys: &RoundKeys<ROUND_KEYS>,
+        h_powers: &HPowers,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { gcm_short::<ROUND_KEYS, SEAL>(self, keys, h_powers, j0, aad, data, len_block) }
+    }
+
+    #[inline(always)]
+    fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool>(
+        self,
+        muls: usize,
+        keys: &RoundKeys<ROUND_KEYS>,
+        h_powers: &HPowers,
+        j0: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        len_block: u128,
+    ) -> Block {
+        let (k, h, d) = (keys, h_powers, data);
+        // SAFETY: `self` proves the tier's features.
+        unsafe {
+            if muls == FULL_RATE_MULS {
+                gcm_groups::<ROUND_KEYS, SEAL, FULL_RATE_MULS>(self, k, h, j0, aad, d, len_block)
+            } else {
+                gcm_groups::<ROUND_KEYS, SEAL, 3>(self, k, h, j0, aad, d, len_block)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
+        self,
+        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+        data: &mut InOut<'_>,
+        start: usize,
+        len_block: u128,
+    ) -> Block {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { gcm_leftover::<ROUND_KEYS, SEAL>(self, s, data, start, len_block) }
+    }
+
+    #[inline(always)]
+    fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+        self,
+        keys: &RoundKeys<ROUND_KEYS>,
+        nonce: u128,
+        aad: &[u8],
+        data: &mut InOut<'_>,
+        tag: u128,
+        len_block: u128,
+    ) -> Block {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { siv_one_group::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block) }
+    }
+}
 
 vaes_avx512! {
     /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
@@ -562,7 +760,7 @@ vaes_avx512! {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::gcm::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
+        vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
     }
 
     /// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
@@ -575,7 +773,7 @@ vaes_avx512! {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::gcm::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
+        vaes::gcm::<_, RB, ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
     }
 
     /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
@@ -587,7 +785,7 @@ vaes_avx512! {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        vaes::siv_seal::<ROUND_KEYS>(token, keys, nonce, aad, data, len_block)
+        vaes::siv_seal::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, len_block)
     }
 
     /// GCM-SIV decryption (contract: `siv::open`; the pass: `vaes::siv_open`).
@@ -601,6 +799,6 @@ vaes_avx512! {
         tag: u128,
         len_block: u128,
     ) -> Block {
-        vaes::siv_open::<ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
+        vaes::siv_open::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
     }
 }
