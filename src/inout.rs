@@ -145,6 +145,22 @@ impl<'a> InOut<'a> {
         (self.src, self.dst)
     }
 
+    /// The same view, borrowed from this one for a shorter life: a value
+    /// of its own, so that a loop holds the pointers and the length in
+    /// registers rather than reading them back from `*self` after each of
+    /// its stores (which, behind a reference the compiler cannot prove
+    /// unaliased, it must assume may have changed them).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) fn reborrow(&mut self) -> InOut<'_> {
+        InOut {
+            src: self.src,
+            dst: self.dst,
+            len: self.len,
+            _buffers: PhantomData,
+        }
+    }
+
     /// Copies the input bytes `offset..` (at most `B`) into the front of
     /// `buf` and returns how many were copied.
     #[inline(always)]
