@@ -13,15 +13,13 @@
 pub(crate) mod x86_64;
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use self::x86_64::{
-    AesNiClmul, VaesAvx2, VaesAvx512, aesni_clmul, vaes_avx2, vaes_avx512,
-};
+pub(crate) use self::x86_64::{AesNiClmul, VaesAvx2, VaesAvx512};
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 
 #[cfg(target_arch = "aarch64")]
-pub(crate) use self::aarch64::{Armv8, armv8_aes};
+pub(crate) use self::aarch64::Armv8;
 
 /// Returns the first feature of `features` whose detection result is `false`.
 ///
@@ -100,6 +98,55 @@ fn detect_first(
     };
     state.store(known, core::sync::atomic::Ordering::Relaxed);
     known
+}
+
+/// The feature lists the backend's source files name, for the tests that
+/// hold each `#[target_feature]` to its tier's list (`x86_64::tests`,
+/// `aarch64::tests`): the list is written at each kernel, as a plain
+/// attribute that rustfmt and rust-analyzer read, and those tests are what
+/// keep every copy equal to the list detection uses.
+#[cfg(test)]
+pub(crate) mod feature_attributes {
+    use std::path::Path;
+
+    /// `src/<dir>.rs` and every `.rs` file under `src/<dir>/`, sorted.
+    pub(crate) fn backend_files(dir: &str) -> Vec<String> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![format!("{dir}.rs")];
+        for entry in std::fs::read_dir(src.join(dir)).expect("the backend directory") {
+            let name = entry.expect("a directory entry").file_name();
+            let name = name.to_str().expect("a UTF-8 file name");
+            if name.ends_with(".rs") {
+                files.push(format!("{dir}/{name}"));
+            }
+        }
+        files.sort();
+        files
+    }
+
+    /// Each `enable = "<list>"` (a `#[target_feature]`) and `features =
+    /// "<list>"` (a macro argument that becomes one) in `src/<file>`, outside
+    /// comments, as (file:line, list).
+    pub(crate) fn lists(file: &str) -> Vec<(String, String)> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(file);
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        let mut out = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            for key in ["enable = \"", "features = \""] {
+                let mut rest = line;
+                while let Some(at) = rest.find(key) {
+                    rest = &rest[at + key.len()..];
+                    let end = rest.find('"').expect("a closed string literal");
+                    out.push((format!("{file}:{}", n + 1), rest[..end].to_string()));
+                    rest = &rest[end..];
+                }
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

@@ -14,197 +14,166 @@ pub(crate) mod vaes_avx2;
 pub(crate) mod vaes_avx512;
 pub(crate) mod xaes;
 
-use crate::cpu::aesni_clmul;
 use core::arch::x86_64::{
     __m128i, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_storeu_si128,
 };
 
 use crate::block::Block;
 
-aesni_clmul! {
-    /// Loads a block into a register.
-    #[inline]
-    pub(crate) fn load(block: &Block) -> __m128i {
-        // SAFETY: `block` is 16 readable bytes; `loadu` has no alignment requirement.
-        unsafe { _mm_loadu_si128(block.as_ptr().cast()) }
-    }
+/// Loads a block into a register.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn load(block: &Block) -> __m128i {
+    // SAFETY: `block` is 16 readable bytes; `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(block.as_ptr().cast()) }
+}
 
-    /// Stores a register as a block.
-    #[inline]
-    pub(crate) fn store(value: __m128i) -> Block {
-        let mut block = [0u8; 16];
-        // SAFETY: `block` is 16 writable bytes; `storeu` has no alignment requirement.
-        unsafe { _mm_storeu_si128(block.as_mut_ptr().cast(), value) };
-        block
-    }
+/// Stores a register as a block.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn store(value: __m128i) -> Block {
+    let mut block = [0u8; 16];
+    // SAFETY: `block` is 16 writable bytes; `storeu` has no alignment requirement.
+    unsafe { _mm_storeu_si128(block.as_mut_ptr().cast(), value) };
+    block
+}
 
-    /// Stores each of `N` registers as a block.
-    #[inline]
-    pub(crate) fn store_each<const N: usize>(values: &[__m128i; N]) -> [Block; N] {
-        let mut out = [[0u8; 16]; N];
-        for (dst, src) in out.iter_mut().zip(values) {
-            *dst = store(*src);
-        }
-        out
+/// Stores each of `N` registers as a block.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn store_each<const N: usize>(values: &[__m128i; N]) -> [Block; N] {
+    let mut out = [[0u8; 16]; N];
+    for (dst, src) in out.iter_mut().zip(values) {
+        *dst = store(*src);
     }
+    out
+}
 
-    /// A block passed by value (`u128::from_le_bytes` of its bytes) into a register.
-    #[inline]
-    pub(crate) fn from_u128(block: u128) -> __m128i {
-        _mm_set_epi64x((block >> 64) as i64, block as i64)
+/// A block passed by value (`u128::from_le_bytes` of its bytes) into a register.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn from_u128(block: u128) -> __m128i {
+    _mm_set_epi64x((block >> 64) as i64, block as i64)
+}
+
+/// Loads `N` consecutive blocks from a byte array of `16 * N` bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn load_blocks<const N: usize, const B: usize>(bytes: &[u8; B]) -> [__m128i; N] {
+    const { assert!(B == 16 * N) };
+    let mut out = [_mm_setzero_si128(); N];
+    for (i, v) in out.iter_mut().enumerate() {
+        // SAFETY: block `i < N` lies at bytes 16i..16i+16 of the `16 * N`-byte array.
+        *v = unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) };
     }
+    out
+}
 
-    /// Loads `N` consecutive blocks from a byte array of `16 * N` bytes.
-    #[inline]
-    pub(crate) fn load_blocks<const N: usize, const B: usize>(bytes: &[u8; B]) -> [__m128i; N] {
-        const { assert!(B == 16 * N) };
-        let mut out = [_mm_setzero_si128(); N];
-        for (i, v) in out.iter_mut().enumerate() {
-            // SAFETY: block `i < N` lies at bytes 16i..16i+16 of the `16 * N`-byte array.
-            *v = unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) };
-        }
-        out
-    }
+/// Stores `N` registers as `16 * N` consecutive bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn store_blocks<const N: usize, const B: usize>(values: &[__m128i; N]) -> [u8; B] {
+    let mut out = [0u8; B];
+    store_blocks_to(&mut out, values);
+    out
+}
 
-    /// Stores `N` registers as `16 * N` consecutive bytes.
-    #[inline]
-    pub(crate) fn store_blocks<const N: usize, const B: usize>(values: &[__m128i; N]) -> [u8; B] {
-        let mut out = [0u8; B];
-        store_blocks_to(&mut out, values);
-        out
-    }
-
-    /// Stores `N` registers into `16 * N` consecutive bytes.
-    #[inline]
-    pub(crate) fn store_blocks_to<const N: usize, const B: usize>(out: &mut [u8; B], values: &[__m128i; N]) {
-        const { assert!(B == 16 * N) };
-        for (i, v) in values.iter().enumerate() {
-            // SAFETY: block `i < N` lies at bytes 16i..16i+16 of the `16 * N`-byte array.
-            unsafe { _mm_storeu_si128(out.as_mut_ptr().add(16 * i).cast(), *v) };
-        }
+/// Stores `N` registers into `16 * N` consecutive bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn store_blocks_to<const N: usize, const B: usize>(
+    out: &mut [u8; B],
+    values: &[__m128i; N],
+) {
+    const { assert!(B == 16 * N) };
+    for (i, v) in values.iter().enumerate() {
+        // SAFETY: block `i < N` lies at bytes 16i..16i+16 of the `16 * N`-byte array.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().add(16 * i).cast(), *v) };
     }
 }
 
 /// The register-class pieces of a VAES tier, which differ between the
 /// tiers only in the register class (`ymm_reg`, `zmm_reg`) and the
 /// broadcast instruction (`vbroadcasti128`, `vbroadcasti32x4`): the AES
-/// rounds as `asm!` blocks, the broadcast of a block into every lane, the
-/// broadcast round keys of the CTR-only pass and GCM-SIV's one-group path.
-/// Expanded once in each tier file, inside its `#[target_feature]` list
-/// (`$tier!`), with the tier's token, register type (a round key in every
-/// lane is a register too), register class and broadcast instruction
+/// rounds as `asm!` blocks and the broadcast of a block into every lane.
+/// Expanded once in each tier file, with the tier's feature list (each
+/// function's `#[target_feature]`), token, register type (a round key in
+/// every lane is a register too), register class and broadcast instruction
 /// given in the call; every other name it uses is a full path. A macro
 /// because `asm!` takes the register class only as a literal token.
 macro_rules! vaes_register_pieces {
     (
-        $tier:ident,
+        features = $features:literal,
         token = $Token:ty,
         reg = $Reg:ty,
         class = $class:ident,
         broadcast = $broadcast:literal $(,)?
     ) => {
-        $tier! {
-            /// One AES round on a group with round key `*k` (16 bytes), as
-            /// one `asm!` block that broadcasts the key into a scratch register
-            /// and runs the rounds. Written with intrinsics, LLVM regroups the
-            /// rounds into long runs on one register (one chain), and eight
-            /// independent chains, which keep both AES units busy through the
-            /// instruction's latency, become one or two. The broadcast is in the
-            /// block so that it happens at the round: a separate broadcast was
-            /// scheduled at the top of the group, every round key of the group
-            /// then live at once, and spilled to the stack.
-            #[inline]
-            fn aes_round<B, const N: usize>(b: &mut [$Reg; N], k: &B) {
-                const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
-                let kp = core::ptr::from_ref(k);
-                if let Some(q) = b.first_chunk_mut::<8>() {
-                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
-                } else if let Some(q) = b.first_chunk_mut::<4>() {
-                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
-                }
+        /// One AES round on a group with round key `*k` (16 bytes), as
+        /// one `asm!` block that broadcasts the key into a scratch register
+        /// and runs the rounds. Written with intrinsics, LLVM regroups the
+        /// rounds into long runs on one register (one chain), and eight
+        /// independent chains, which keep both AES units busy through the
+        /// instruction's latency, become one or two. The broadcast is in the
+        /// block so that it happens at the round: a separate broadcast was
+        /// scheduled at the top of the group, every round key of the group
+        /// then live at once, and spilled to the stack.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn aes_round<B, const N: usize>(b: &mut [$Reg; N], k: &B) {
+            const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
+            let kp = core::ptr::from_ref(k);
+            if let Some(q) = b.first_chunk_mut::<8>() {
+                $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
+            } else if let Some(q) = b.first_chunk_mut::<4>() {
+                $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
             }
+        }
 
-            /// [`aes_round`] that also passes four registers through its `asm!`
-            /// block unchanged. What goes in is computed before the round and
-            /// what comes out is used after it, so work on those values stays
-            /// between the rounds where the source puts it: otherwise LLVM moves
-            /// every multiply of a group ahead of the group's first round, and
-            /// the multiplier and the AES units take turns instead of working
-            /// together.
-            #[inline]
-            fn aes_round_pinned<B, const N: usize>(b: &mut [$Reg; N], k: &B, pin: &mut [$Reg; 4]) {
-                const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
-                let kp = core::ptr::from_ref(k);
-                let [p0, p1, p2, p3] = pin;
-                if let Some(q) = b.first_chunk_mut::<8>() {
-                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
-                        0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
-                        8: *p0, 9: *p1, 10: *p2, 11: *p3);
-                } else if let Some(q) = b.first_chunk_mut::<4>() {
-                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
-                }
+        /// [`aes_round`] that also passes four registers through its `asm!`
+        /// block unchanged. What goes in is computed before the round and
+        /// what comes out is used after it, so work on those values stays
+        /// between the rounds where the source puts it: otherwise LLVM moves
+        /// every multiply of a group ahead of the group's first round, and
+        /// the multiplier and the AES units take turns instead of working
+        /// together.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn aes_round_pinned<B, const N: usize>(b: &mut [$Reg; N], k: &B, pin: &mut [$Reg; 4]) {
+            const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
+            let kp = core::ptr::from_ref(k);
+            let [p0, p1, p2, p3] = pin;
+            if let Some(q) = b.first_chunk_mut::<8>() {
+                $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                    0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
+                    8: *p0, 9: *p1, 10: *p2, 11: *p3);
+            } else if let Some(q) = b.first_chunk_mut::<4>() {
+                $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
             }
+        }
 
-            /// The block `*k` (16 bytes: a round key, or H^8 for the hash) in every
-            /// lane. An `asm!` block without `pure`, so LLVM neither hoists it out
-            /// of a loop nor merges two of them. It may still schedule it early
-            /// and spill the result when registers run short: the group loops'
-            /// rounds therefore broadcast their keys themselves ([`aes_round`]).
-            #[inline]
-            fn broadcast_block<B>(k: &B) -> $Reg {
-                const { assert!(size_of::<B>() >= 16) };
-                let out: $Reg;
-                // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
-                // asserted above) into a register; no other memory, no stack, no
-                // flags. The tier's target features provide the instruction.
-                unsafe {
-                    core::arch::asm!(
-                        concat!($broadcast, " {o}, xmmword ptr [{p}]"),
-                        o = out($class) out,
-                        p = in(reg) core::ptr::from_ref(k),
-                        options(readonly, nostack, preserves_flags),
-                    );
-                }
-                out
+        /// The block `*k` (16 bytes: a round key, or H^8 for the hash) in every
+        /// lane. An `asm!` block without `pure`, so LLVM neither hoists it out
+        /// of a loop nor merges two of them. It may still schedule it early
+        /// and spill the result when registers run short: the group loops'
+        /// rounds therefore broadcast their keys themselves ([`aes_round`]).
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn broadcast_block<B>(k: &B) -> $Reg {
+            const { assert!(size_of::<B>() >= 16) };
+            let out: $Reg;
+            // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
+            // asserted above) into a register; no other memory, no stack, no
+            // flags. The tier's target features provide the instruction.
+            unsafe {
+                core::arch::asm!(
+                    concat!($broadcast, " {o}, xmmword ptr [{p}]"),
+                    o = out($class) out,
+                    p = in(reg) core::ptr::from_ref(k),
+                    options(readonly, nostack, preserves_flags),
+                );
             }
-
-            /// The round keys [`engine::ctr_only`] reads: broadcast copies, read by
-            /// `broadcast_block` like the key schedule itself. Measured, a CTR-only pass
-            /// that reads the GCM-SIV message keys (just derived, on the caller's
-            /// stack) at every round runs at half speed on Zen 5, from these at full.
-            #[inline]
-            fn ctr_keys<B, const ROUND_KEYS: usize>(rk: &[B; ROUND_KEYS]) -> [$Reg; ROUND_KEYS] {
-                core::array::from_fn(|i| broadcast_block(&rk[i]))
-            }
-
-            /// Wipes [`ctr_keys`]'s copies.
-            #[inline]
-            fn wipe_ctr_keys<const ROUND_KEYS: usize>(keys: &mut [$Reg; ROUND_KEYS]) {
-                ::zeroize::Zeroize::zeroize(keys);
-            }
-
-            /// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else
-            /// open with the received `tag`), compiled for this tier: with its
-            /// VEX encodings and, on AVX-512, 32 vector registers, the 15 round
-            /// keys, 8 blocks and 8 powers spill far less than in the AES-NI
-            /// build. Not inlined into the entry points (their group loops
-            /// need the registers). Defined here, not in `vaes.rs`: in this
-            /// module's codegen unit it gets its own copy of `siv::one_group`,
-            /// which LLVM then inlines (from `vaes.rs`, measured in the emitted
-            /// code: the AES-256 copy stayed a call into the AES-NI build).
-            #[inline(never)]
-            #[allow(clippy::too_many_arguments)]
-            fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
-                _token: $Token,
-                keys: &$crate::block::RoundKeys<ROUND_KEYS>,
-                nonce: u128,
-                aad: &[u8],
-                data: &mut $crate::inout::InOut<'_>,
-                tag: u128,
-                len_block: u128,
-            ) -> $crate::block::Block {
-                $crate::backend::x86_64::siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
-            }
+            out
         }
     };
 }

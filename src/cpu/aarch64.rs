@@ -2,17 +2,6 @@
 
 use crate::error::Error;
 
-/// Stamps `#[target_feature(enable = ...)]` with a tier's enabled features onto
-/// each item that follows. Used only through the tier macro below.
-macro_rules! with_target_features {
-    ([$($feature:tt),+] [$($detect_only:tt),*]) => {};
-    ([$($feature:tt),+] [$($detect_only:tt),*] $item:item $($rest:item)*) => {
-        #[target_feature($(enable = $feature),+)]
-        $item
-        $crate::cpu::aarch64::with_target_features!([$($feature),+] [$($detect_only),*] $($rest)*);
-    };
-}
-
 /// Whether the CPU has `$feature`: the standard library's detection with the
 /// `std` feature, the crate's own ([`hwcap::has`]) without it.
 #[cfg(feature = "std")]
@@ -40,7 +29,7 @@ macro_rules! detect_features {
         ])
     };
 }
-pub(crate) use {feature_detected, with_target_features};
+pub(crate) use feature_detected;
 
 /// Feature detection without `std`, for the features this crate uses. On
 /// Linux and Android it reads the kernel's hardware capabilities
@@ -131,17 +120,16 @@ pub(crate) fn has_eor3() -> bool {
 /// detecting it by name as well keeps the check explicit should the two ever
 /// be reported apart.
 ///
-/// `armv8_aes! { fn ... }` compiles each function for this tier, and
-/// `armv8_aes!(@list [detect_features])` detects the same list.
+/// `armv8_aes!(@list [detect_features])` detects the list. Each function
+/// compiled for the tier names its enabled part in `#[target_feature(enable
+/// = "neon,aes")]` (a plain attribute, so that rustfmt and rust-analyzer read
+/// the kernels), and a test (`every_target_feature_attribute_names_the_tier`)
+/// checks each such attribute in `backend/aarch64`.
 macro_rules! armv8_aes {
     (@list [$($callback:tt)+] $($args:tt)*) => {
         $($callback)+! { ["neon", "aes"] ["pmull"] $($args)* }
     };
-    ($($item:item)*) => {
-        $crate::cpu::aarch64::armv8_aes!(@list [$crate::cpu::aarch64::with_target_features] $($item)*);
-    };
 }
-pub(crate) use armv8_aes;
 
 /// Proof that the CPU has Advanced SIMD, AES and PMULL.
 #[derive(Clone, Copy, Debug)]
@@ -205,5 +193,26 @@ mod tests {
         let (enabled, detect_only): (&[&str], &[&str]) = armv8_aes!(@list [lists]);
         assert!(enabled.contains(&"aes"), "{enabled:?}");
         assert!(detect_only.contains(&"pmull"), "{detect_only:?}");
+    }
+
+    /// Every feature list in the aarch64 backend's source (each kernel's
+    /// `#[target_feature(enable = "...")]`) is the tier's enabled list, as
+    /// `armv8_aes!` writes it for detection.
+    #[test]
+    fn every_target_feature_attribute_names_the_tier() {
+        use crate::cpu::feature_attributes::{backend_files, lists};
+        let (enabled, _detect_only): (&[&str], &[&str]) = armv8_aes!(@list [lists]);
+        let tier = enabled.join(",");
+        let mut seen = 0;
+        for file in backend_files("backend/aarch64") {
+            for (place, list) in lists(&file) {
+                assert_eq!(list, tier, "{place}: not the tier's feature list");
+                seen += 1;
+            }
+        }
+        assert!(
+            seen > 0,
+            "no #[target_feature] found in the aarch64 backend"
+        );
     }
 }

@@ -2,17 +2,6 @@
 
 use crate::error::Error;
 
-/// Stamps `#[target_feature(enable = ...)]` with a tier's feature list onto each
-/// item that follows. Used only through the tier macros below.
-macro_rules! with_target_features {
-    ([$($feature:tt),+]) => {};
-    ([$($feature:tt),+] $item:item $($rest:item)*) => {
-        #[target_feature($(enable = $feature),+)]
-        $item
-        $crate::cpu::x86_64::with_target_features!([$($feature),+] $($rest)*);
-    };
-}
-
 /// Whether the CPU has `$feature` (and the OS saves the registers it uses):
 /// the standard library's detection with the `std` feature, the crate's own
 /// reading of `cpuid` and `xgetbv` ([`cpuid::has`]) without it.
@@ -43,7 +32,7 @@ macro_rules! detect_tier {
         })
     }};
 }
-pub(crate) use {feature_detected, with_target_features};
+pub(crate) use feature_detected;
 
 /// Feature detection without `std`: what `std::arch::is_x86_feature_detected!`
 /// reads, for the features this crate uses. Compiled in every build, so that
@@ -157,19 +146,17 @@ pub(crate) mod cpuid {
     }
 }
 
-/// The AES-NI + PCLMULQDQ tier: the only place its feature list is written.
-///
-/// `aesni_clmul! { fn ... }` compiles each function for this tier, and
-/// `aesni_clmul!(@list [detect_tier])` detects the same list.
+/// The AES-NI + PCLMULQDQ tier's feature list: `aesni_clmul!(@list
+/// [detect_tier])` detects it. Each function compiled for the tier names the
+/// same list in its `#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]`
+/// (a plain attribute, so that rustfmt and rust-analyzer read the kernels),
+/// and a test (`every_target_feature_attribute_names_a_tier`) checks each such
+/// attribute in `backend/x86_64` against the three tiers' lists.
 macro_rules! aesni_clmul {
     (@list [$($callback:tt)+] $($args:tt)*) => {
         $($callback)+! { ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"] $($args)* }
     };
-    ($($item:item)*) => {
-        $crate::cpu::x86_64::aesni_clmul!(@list [$crate::cpu::x86_64::with_target_features] $($item)*);
-    };
 }
-pub(crate) use aesni_clmul;
 
 /// Proof that the CPU has AES-NI, PCLMULQDQ, SSSE3 and SSE4.1.
 #[derive(Clone, Copy, Debug)]
@@ -182,21 +169,20 @@ impl AesNiClmul {
     }
 }
 
-aesni_clmul! {
-    /// The AES-NI token, made inside the tier's own code: a function
-    /// compiled with the tier's features (this one) runs only where the
-    /// CPU has them, since calling it from anywhere else is `unsafe` with
-    /// exactly that condition. For the tier's functions that take no
-    /// token but call code that asks for one (`backend::x86_64::engine`).
-    #[inline]
-    pub(crate) fn aesni_clmul_proved() -> AesNiClmul {
-        AesNiClmul(())
-    }
+/// The AES-NI token, made inside the tier's own code: a function compiled
+/// with the tier's features (this one) runs only where the CPU has them,
+/// since calling it from anywhere else is `unsafe` with exactly that
+/// condition. For the tier's functions that take no token but call code
+/// that asks for one (`backend::x86_64::engine`).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn aesni_clmul_proved() -> AesNiClmul {
+    AesNiClmul(())
 }
 
-/// The VAES + VPCLMULQDQ tier on 256-bit registers: the only place its feature
-/// list is written. It contains the whole AES-NI list, so its token can stand in
-/// for an [`AesNiClmul`] token ([`VaesAvx2::aesni`]).
+/// The VAES + VPCLMULQDQ tier on 256-bit registers: its feature list (see
+/// `aesni_clmul!`). It contains the whole AES-NI list, so its token can
+/// stand in for an [`AesNiClmul`] token ([`VaesAvx2::aesni`]).
 macro_rules! vaes_avx2 {
     (@list [$($callback:tt)+] $($args:tt)*) => {
         $($callback)+! {
@@ -204,14 +190,10 @@ macro_rules! vaes_avx2 {
             $($args)*
         }
     };
-    ($($item:item)*) => {
-        $crate::cpu::x86_64::vaes_avx2!(@list [$crate::cpu::x86_64::with_target_features] $($item)*);
-    };
 }
-pub(crate) use vaes_avx2;
 
-/// The VAES + VPCLMULQDQ tier on 512-bit registers: the only place its feature
-/// list is written. It contains the whole AVX2 tier's list.
+/// The VAES + VPCLMULQDQ tier on 512-bit registers: its feature list (see
+/// `aesni_clmul!`). It contains the whole AVX2 tier's list.
 macro_rules! vaes_avx512 {
     (@list [$($callback:tt)+] $($args:tt)*) => {
         $($callback)+! {
@@ -222,11 +204,7 @@ macro_rules! vaes_avx512 {
             $($args)*
         }
     };
-    ($($item:item)*) => {
-        $crate::cpu::x86_64::vaes_avx512!(@list [$crate::cpu::x86_64::with_target_features] $($item)*);
-    };
 }
-pub(crate) use vaes_avx512;
 
 /// Proof that the CPU has the VAES + VPCLMULQDQ AVX2 tier's features.
 #[derive(Clone, Copy, Debug)]
@@ -333,6 +311,48 @@ mod tests {
         assert!(
             avx2.iter().all(|f| avx512.contains(f)),
             "{avx2:?} ⊄ {avx512:?}"
+        );
+    }
+
+    /// Every feature list in the x86 backend's source (each kernel's
+    /// `#[target_feature(enable = "...")]`, each `vaes_register_pieces!`
+    /// call's `features`) is its file's tier's whole list, in its order, as
+    /// the tier macros above write it for detection; and each tier's list
+    /// is used. A kernel compiled for fewer features than its tier detects
+    /// would not build where they differ; for more, it could run on a CPU
+    /// without them.
+    #[test]
+    fn every_target_feature_attribute_names_a_tier() {
+        use crate::cpu::feature_attributes::{backend_files, lists};
+        let tiers: [&[&str]; 3] = [
+            aesni_clmul!(@list [list]),
+            vaes_avx2!(@list [list]),
+            vaes_avx512!(@list [list]),
+        ];
+        let tiers: Vec<String> = tiers.iter().map(|t| t.join(",")).collect();
+        let mut used = vec![0; tiers.len()];
+        let mut files = backend_files("backend/x86_64");
+        files.push("cpu/x86_64.rs".to_string());
+        for file in &files {
+            for (place, list) in lists(file) {
+                // The one function outside the tiers: reading XCR0.
+                if place.starts_with("cpu/x86_64.rs") && list == "xsave" {
+                    continue;
+                }
+                // A wide tier's file compiles for that tier; every other
+                // file's kernels are the AES-NI tier's.
+                let tier = match file.as_str() {
+                    "backend/x86_64/vaes_avx2.rs" => 1,
+                    "backend/x86_64/vaes_avx512.rs" => 2,
+                    _ => 0,
+                };
+                assert_eq!(list, tiers[tier], "{place}: not its tier's feature list");
+                used[tier] += 1;
+            }
+        }
+        assert!(
+            used.iter().all(|&n| n > 0),
+            "a tier's list is never used: {used:?}"
         );
     }
 }

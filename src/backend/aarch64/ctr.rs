@@ -30,7 +30,6 @@
 //! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
 
 use crate::backend::tail_mode::TailMode;
-use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use super::aes::encrypt_blocks_inline;
@@ -219,395 +218,426 @@ pub(super) struct CounterGroup {
     next: u32,
 }
 
-armv8_aes! {
-    /// H^1..H^8 into registers.
-    #[inline]
-    pub(super) fn load_powers(h_powers: &HPowers) -> [uint8x16_t; 8] {
-        let mut h = [zero(); 8];
-        for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
-            *dst = load(src);
+/// H^1..H^8 into registers.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn load_powers(h_powers: &HPowers) -> [uint8x16_t; 8] {
+    let mut h = [zero(); 8];
+    for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
+        *dst = load(src);
+    }
+    h
+}
+
+/// A block as the hash takes it: byte-reversed for GHASH, as is for POLYVAL.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn for_hash<const GCM: bool>(x: uint8x16_t) -> uint8x16_t {
+    if GCM { byte_reverse(x) } else { x }
+}
+
+/// A block as the stitched loops (`aes_hash_group!`) hash it: on the
+/// EOR3 path, GCM's block is [`for_hash`]'s with its halves swapped, one
+/// `REV64` (the bytes reversed within each half) where the whole reversal
+/// is a `TBL`, two operations in llvm-mca's Neoverse models. The plain
+/// path keeps [`for_hash`]'s form: its Karatsuba multiplies take the
+/// powers as stored, and with swapped blocks they would need them
+/// swapped too, which LLVM recomputed inside the loop rather than keep.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn for_group_hash<const GCM: bool, const EOR3: bool>(x: uint8x16_t) -> uint8x16_t {
+    if GCM && EOR3 {
+        vrev64q_u8(x)
+    } else {
+        for_hash::<GCM>(x)
+    }
+}
+
+/// The counter register for the counter block `block` (see the module docs).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn counter_register<const GCM: bool>(block: uint8x16_t) -> uint8x16_t {
+    if GCM { vrev32q_u8(block) } else { block }
+}
+
+/// `ctr` advanced by `n` blocks, wrapping in its 32-bit lane.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn counter_add<const GCM: bool>(ctr: uint8x16_t, n: u32) -> uint8x16_t {
+    let z = vdupq_n_u32(0);
+    let add = if GCM {
+        vsetq_lane_u32::<3>(n, z)
+    } else {
+        vsetq_lane_u32::<0>(n, z)
+    };
+    vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(ctr), add))
+}
+
+/// The next `N` counter blocks (see the module docs for `ctr`).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn counter_blocks<const GCM: bool, const N: usize>(
+    ctr: &mut uint8x16_t,
+) -> [uint8x16_t; N] {
+    let mut out = [zero(); N];
+    for (i, b) in out.iter_mut().enumerate() {
+        // `REV32` is its own inverse: it turns the register back into a block.
+        *b = counter_register::<GCM>(counter_add::<GCM>(*ctr, i as u32));
+    }
+    *ctr = counter_add::<GCM>(*ctr, N as u32);
+    out
+}
+
+/// Karatsuba's middle factors of the power pairs (H^1, H^2), …, (H^7,
+/// H^8) for `aes_hash_group!` on the plain path, computed before its loop
+/// (LLVM does not hoist the `asm!` blocks that compute them). The EOR3
+/// path multiplies by schoolbook and needs none.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn power_pair_factors<const EOR3: bool>(h: &[uint8x16_t; 8]) -> [uint8x16_t; 4] {
+    let mut hk = [zero(); 4];
+    if !EOR3 {
+        for (i, k) in hk.iter_mut().enumerate() {
+            *k = karatsuba_factors(h[2 * i], h[2 * i + 1]);
         }
-        h
     }
+    hk
+}
 
-    /// A block as the hash takes it: byte-reversed for GHASH, as is for POLYVAL.
-    #[inline]
-    pub(super) fn for_hash<const GCM: bool>(x: uint8x16_t) -> uint8x16_t {
-        if GCM { byte_reverse(x) } else { x }
+/// The counter blocks `ctr`, `ctr + 1`, …, `ctr + 7` in memory, ready for
+/// [`next_counter_group`]; `ctr` advances by eight.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn counter_group<const GCM: bool>(ctr: &mut uint8x16_t) -> CounterGroup {
+    let blocks: [uint8x16_t; 8] = counter_blocks::<GCM, 8>(ctr);
+    let lanes = vreinterpretq_u32_u8(*ctr);
+    let next = if GCM {
+        vgetq_lane_u32::<3>(lanes)
+    } else {
+        vgetq_lane_u32::<0>(lanes)
+    };
+    CounterGroup {
+        blocks: store_each(&blocks),
+        next,
     }
+}
 
-    /// A block as the stitched loops (`aes_hash_group!`) hash it: on the
-    /// EOR3 path, GCM's block is [`for_hash`]'s with its halves swapped, one
-    /// `REV64` (the bytes reversed within each half) where the whole reversal
-    /// is a `TBL`, two operations in llvm-mca's Neoverse models. The plain
-    /// path keeps [`for_hash`]'s form: its Karatsuba multiplies take the
-    /// powers as stored, and with swapped blocks they would need them
-    /// swapped too, which LLVM recomputed inside the loop rather than keep.
-    #[inline]
-    fn for_group_hash<const GCM: bool, const EOR3: bool>(x: uint8x16_t) -> uint8x16_t {
-        if GCM && EOR3 { vrev64q_u8(x) } else { for_hash::<GCM>(x) }
+/// The group's eight counter blocks; then the next group's counters
+/// written over them (see [`CounterGroup`]). The accesses are volatile
+/// so that the blocks stay in memory: LLVM would otherwise keep them in
+/// registers and insert each counter with a vector instruction.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn next_counter_group<const GCM: bool>(group: &mut CounterGroup) -> [uint8x16_t; 8] {
+    let mut out = [zero(); 8];
+    for (o, block) in out.iter_mut().zip(group.blocks.iter()) {
+        // SAFETY: `block` is a live 16-byte array, 16-byte aligned (the
+        // struct is `align(16)` and each block 16 bytes): a valid read of
+        // a `uint8x16_t`, which any 16 bytes are.
+        *o = unsafe { core::ptr::read_volatile(block.as_ptr().cast::<uint8x16_t>()) };
     }
-
-    /// The counter register for the counter block `block` (see the module docs).
-    #[inline]
-    pub(super) fn counter_register<const GCM: bool>(block: uint8x16_t) -> uint8x16_t {
-        if GCM { vrev32q_u8(block) } else { block }
+    for (i, block) in group.blocks.iter_mut().enumerate() {
+        let n = group.next.wrapping_add(i as u32);
+        // GCM's counter: the last four bytes, big-endian; GCM-SIV's: the
+        // first four, little-endian (see the module docs).
+        let (at, word) = if GCM { (12, n.to_be()) } else { (0, n.to_le()) };
+        // SAFETY: `at + 4 <= 16` bytes into a live, exclusively borrowed
+        // block; the address is 4-byte aligned (a 16-byte aligned block
+        // plus 0 or 12).
+        unsafe { core::ptr::write_volatile(block.as_mut_ptr().add(at).cast::<u32>(), word) };
     }
+    group.next = group.next.wrapping_add(8);
+    out
+}
 
-    /// `ctr` advanced by `n` blocks, wrapping in its 32-bit lane.
-    #[inline]
-    pub(super) fn counter_add<const GCM: bool>(ctr: uint8x16_t, n: u32) -> uint8x16_t {
-        let z = vdupq_n_u32(0);
-        let add = if GCM { vsetq_lane_u32::<3>(n, z) } else { vsetq_lane_u32::<0>(n, z) };
-        vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(ctr), add))
-    }
-
-    /// The next `N` counter blocks (see the module docs for `ctr`).
-    #[inline]
-    pub(super) fn counter_blocks<const GCM: bool, const N: usize>(
-        ctr: &mut uint8x16_t,
-    ) -> [uint8x16_t; N] {
-        let mut out = [zero(); N];
-        for (i, b) in out.iter_mut().enumerate() {
-            // `REV32` is its own inverse: it turns the register back into a block.
-            *b = counter_register::<GCM>(counter_add::<GCM>(*ctr, i as u32));
+/// The hash of `bytes` zero-padded to whole blocks (GCM's `A || 0^v`,
+/// GCM-SIV's padded AAD).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn hash_padded<const GCM: bool>(
+    mut acc: uint8x16_t,
+    bytes: &[u8],
+    h: &[uint8x16_t; 8],
+) -> uint8x16_t {
+    let (groups, rest) = bytes.as_chunks::<GROUP>();
+    for group in groups {
+        let mut x: [uint8x16_t; 8] = load_blocks(group);
+        for b in x.iter_mut() {
+            *b = for_hash::<GCM>(*b);
         }
-        *ctr = counter_add::<GCM>(*ctr, N as u32);
-        out
+        acc = fold_blocks_inline!(acc, &x, h);
     }
-
-    /// Karatsuba's middle factors of the power pairs (H^1, H^2), …, (H^7,
-    /// H^8) for `aes_hash_group!` on the plain path, computed before its loop
-    /// (LLVM does not hoist the `asm!` blocks that compute them). The EOR3
-    /// path multiplies by schoolbook and needs none.
-    #[inline]
-    fn power_pair_factors<const EOR3: bool>(h: &[uint8x16_t; 8]) -> [uint8x16_t; 4] {
-        let mut hk = [zero(); 4];
-        if !EOR3 {
-            for (i, k) in hk.iter_mut().enumerate() {
-                *k = karatsuba_factors(h[2 * i], h[2 * i + 1]);
-            }
-        }
-        hk
-    }
-
-    /// The counter blocks `ctr`, `ctr + 1`, …, `ctr + 7` in memory, ready for
-    /// [`next_counter_group`]; `ctr` advances by eight.
-    #[inline]
-    pub(super) fn counter_group<const GCM: bool>(ctr: &mut uint8x16_t) -> CounterGroup {
-        let blocks: [uint8x16_t; 8] = counter_blocks::<GCM, 8>(ctr);
-        let lanes = vreinterpretq_u32_u8(*ctr);
-        let next = if GCM { vgetq_lane_u32::<3>(lanes) } else { vgetq_lane_u32::<0>(lanes) };
-        CounterGroup { blocks: store_each(&blocks), next }
-    }
-
-    /// The group's eight counter blocks; then the next group's counters
-    /// written over them (see [`CounterGroup`]). The accesses are volatile
-    /// so that the blocks stay in memory: LLVM would otherwise keep them in
-    /// registers and insert each counter with a vector instruction.
-    #[inline]
-    pub(super) fn next_counter_group<const GCM: bool>(group: &mut CounterGroup) -> [uint8x16_t; 8] {
-        let mut out = [zero(); 8];
-        for (o, block) in out.iter_mut().zip(group.blocks.iter()) {
-            // SAFETY: `block` is a live 16-byte array, 16-byte aligned (the
-            // struct is `align(16)` and each block 16 bytes): a valid read of
-            // a `uint8x16_t`, which any 16 bytes are.
-            *o = unsafe { core::ptr::read_volatile(block.as_ptr().cast::<uint8x16_t>()) };
-        }
-        for (i, block) in group.blocks.iter_mut().enumerate() {
-            let n = group.next.wrapping_add(i as u32);
-            // GCM's counter: the last four bytes, big-endian; GCM-SIV's: the
-            // first four, little-endian (see the module docs).
-            let (at, word) = if GCM { (12, n.to_be()) } else { (0, n.to_le()) };
-            // SAFETY: `at + 4 <= 16` bytes into a live, exclusively borrowed
-            // block; the address is 4-byte aligned (a 16-byte aligned block
-            // plus 0 or 12).
-            unsafe { core::ptr::write_volatile(block.as_mut_ptr().add(at).cast::<u32>(), word) };
-        }
-        group.next = group.next.wrapping_add(8);
-        out
-    }
-
-    /// The hash of `bytes` zero-padded to whole blocks (GCM's `A || 0^v`,
-    /// GCM-SIV's padded AAD).
-    #[inline]
-    pub(super) fn hash_padded<const GCM: bool>(
-        mut acc: uint8x16_t,
-        bytes: &[u8],
-        h: &[uint8x16_t; 8],
-    ) -> uint8x16_t {
-        let (groups, rest) = bytes.as_chunks::<GROUP>();
-        for group in groups {
-            let mut x: [uint8x16_t; 8] = load_blocks(group);
-            for b in x.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            acc = fold_blocks_inline!(acc, &x, h);
-        }
-        if !rest.is_empty() {
-            let mut buf = [0u8; GROUP];
-            buf[..rest.len()].copy_from_slice(rest);
-            let mut x: [uint8x16_t; 8] = load_blocks(&buf);
-            for b in x.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
-            wipe(&mut buf);
-        }
-        acc
-    }
-
-    /// The hash of the input of `data` from `start` (a multiple of `GROUP`) to
-    /// the end, zero-padded to whole blocks.
-    #[inline]
-    pub(super) fn hash_input<const GCM: bool>(
-        mut acc: uint8x16_t,
-        data: &InOut<'_>,
-        start: usize,
-        h: &[uint8x16_t; 8],
-    ) -> uint8x16_t {
-        let bulk = start + (data.len() - start) / GROUP * GROUP;
-        let mut offset = start;
-        while offset < bulk {
-            let mut x: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
-            for b in x.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            acc = fold_blocks_inline!(acc, &x, h);
-            offset += GROUP;
-        }
+    if !rest.is_empty() {
         let mut buf = [0u8; GROUP];
-        let rest = data.read_tail(offset, &mut buf);
-        if rest > 0 {
-            let mut x: [uint8x16_t; 8] = load_blocks(&buf);
-            for b in x.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            acc = fold_blocks(acc, &x[..rest.div_ceil(16)], h);
+        buf[..rest.len()].copy_from_slice(rest);
+        let mut x: [uint8x16_t; 8] = load_blocks(&buf);
+        for b in x.iter_mut() {
+            *b = for_hash::<GCM>(*b);
         }
+        acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
         wipe(&mut buf);
-        acc
     }
+    acc
+}
 
-    /// Reads the group at `offset`, XORs the keystream, writes it, and returns
-    /// the output.
-    #[inline]
-    fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
-        let mut c: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
-        for (c, k) in c.iter_mut().zip(ks) {
-            *c = veorq_u8(*c, *k);
+/// The hash of the input of `data` from `start` (a multiple of `GROUP`) to
+/// the end, zero-padded to whole blocks.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn hash_input<const GCM: bool>(
+    mut acc: uint8x16_t,
+    data: &InOut<'_>,
+    start: usize,
+    h: &[uint8x16_t; 8],
+) -> uint8x16_t {
+    let bulk = start + (data.len() - start) / GROUP * GROUP;
+    let mut offset = start;
+    while offset < bulk {
+        let mut x: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+        for b in x.iter_mut() {
+            *b = for_hash::<GCM>(*b);
         }
-        store_blocks_to(data.output::<GROUP>(offset), &c);
-        c
+        acc = fold_blocks_inline!(acc, &x, h);
+        offset += GROUP;
     }
+    let mut buf = [0u8; GROUP];
+    let rest = data.read_tail(offset, &mut buf);
+    if rest > 0 {
+        let mut x: [uint8x16_t; 8] = load_blocks(&buf);
+        for b in x.iter_mut() {
+            *b = for_hash::<GCM>(*b);
+        }
+        acc = fold_blocks(acc, &x[..rest.div_ceil(16)], h);
+    }
+    wipe(&mut buf);
+    acc
+}
 
-    /// A stitched group's input (loaded before its rounds) with the last
-    /// round key XORed in on the plain path: there these eight XORs then
-    /// issue beside the AES rounds, on the pipe the rounds leave free,
-    /// instead of in a burst after them (in llvm-mca's N1 model that burst
-    /// left V0, which alone runs the rounds, idle about 10 cycles a group).
-    /// The EOR3 path adds the key in [`xor_last_round`]'s `EOR3`.
-    #[inline]
-    fn add_last_key<const EOR3: bool>(input: &mut [uint8x16_t; 8], k_last: uint8x16_t) {
-        if !EOR3 {
-            for x in input.iter_mut() {
-                *x = veorq_u8(*x, k_last);
-            }
+/// Reads the group at `offset`, XORs the keystream, writes it, and returns
+/// the output.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &[uint8x16_t; 8]) -> [uint8x16_t; 8] {
+    let mut c: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+    for (c, k) in c.iter_mut().zip(ks) {
+        *c = veorq_u8(*c, *k);
+    }
+    store_blocks_to(data.output::<GROUP>(offset), &c);
+    c
+}
+
+/// A stitched group's input (loaded before its rounds) with the last
+/// round key XORed in on the plain path: there these eight XORs then
+/// issue beside the AES rounds, on the pipe the rounds leave free,
+/// instead of in a burst after them (in llvm-mca's N1 model that burst
+/// left V0, which alone runs the rounds, idle about 10 cycles a group).
+/// The EOR3 path adds the key in [`xor_last_round`]'s `EOR3`.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn add_last_key<const EOR3: bool>(input: &mut [uint8x16_t; 8], k_last: uint8x16_t) {
+    if !EOR3 {
+        for x in input.iter_mut() {
+            *x = veorq_u8(*x, k_last);
         }
     }
+}
 
-    /// A stitched group's output, in place of `blocks` (after their last
-    /// `AESE`): XORed with the input and the last round key as
-    /// [`add_last_key`] left them (one [`xor3`] on the EOR3 path, one `EOR`
-    /// on the plain path).
-    #[inline]
-    fn xor_last_round<const EOR3: bool>(
-        blocks: &mut [uint8x16_t; 8],
-        input: &[uint8x16_t; 8],
-        k_last: uint8x16_t,
-    ) {
-        for (b, x) in blocks.iter_mut().zip(input) {
-            *b = if EOR3 { xor3::<EOR3>(*x, *b, k_last) } else { veorq_u8(*b, *x) };
+/// A stitched group's output, in place of `blocks` (after their last
+/// `AESE`): XORed with the input and the last round key as
+/// [`add_last_key`] left them (one [`xor3`] on the EOR3 path, one `EOR`
+/// on the plain path).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn xor_last_round<const EOR3: bool>(
+    blocks: &mut [uint8x16_t; 8],
+    input: &[uint8x16_t; 8],
+    k_last: uint8x16_t,
+) {
+    for (b, x) in blocks.iter_mut().zip(input) {
+        *b = if EOR3 {
+            xor3::<EOR3>(*x, *b, k_last)
+        } else {
+            veorq_u8(*b, *x)
+        };
+    }
+}
+
+/// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+/// hashing the output: the output of each group is hashed during the AES of
+/// the next. Returns the accumulator and the end of the last whole group.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool, const EOR3: bool>(
+    rk: &[uint8x16_t; ROUND_KEYS],
+    h: &[uint8x16_t; 8],
+    ctr: &mut uint8x16_t,
+    mut acc: uint8x16_t,
+    data: &mut InOut<'_>,
+    start: usize,
+) -> (uint8x16_t, usize) {
+    const { assert!(ROUND_KEYS >= 11) };
+    let bulk = start + (data.len() - start) / GROUP * GROUP;
+    if bulk == start {
+        return (acc, bulk);
+    }
+    let hk = power_pair_factors::<EOR3>(h);
+    let mut counters = counter_group::<GCM>(ctr);
+    let mut ks = next_counter_group::<GCM>(&mut counters);
+    encrypt_blocks_inline!(rk, &mut ks);
+    let mut prev = xor_group(data, start, &ks);
+    for p in prev.iter_mut() {
+        *p = for_group_hash::<GCM, EOR3>(*p);
+    }
+    let mut offset = start + GROUP;
+    while offset < bulk {
+        let blocks = next_counter_group::<GCM>(&mut counters);
+        let mut input: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+        add_last_key::<EOR3>(&mut input, rk[ROUND_KEYS - 1]);
+        let (mut ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &prev, acc, h, &hk);
+        acc = sum;
+        xor_last_round::<EOR3>(&mut ks, &input, rk[ROUND_KEYS - 1]);
+        store_blocks_to(data.output::<GROUP>(offset), &ks);
+        for c in ks.iter_mut() {
+            *c = for_group_hash::<GCM, EOR3>(*c);
+        }
+        prev = ks;
+        offset += GROUP;
+    }
+    *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
+    if GCM && EOR3 {
+        for p in prev.iter_mut() {
+            *p = swap(*p);
         }
     }
+    (fold_blocks_inline!(acc, &prev, h), bulk)
+}
 
-    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
-    /// hashing the output: the output of each group is hashed during the AES of
-    /// the next. Returns the accumulator and the end of the last whole group.
-    #[inline]
-    pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool, const EOR3: bool>(
-        rk: &[uint8x16_t; ROUND_KEYS],
-        h: &[uint8x16_t; 8],
-        ctr: &mut uint8x16_t,
-        mut acc: uint8x16_t,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) -> (uint8x16_t, usize) {
-        const { assert!(ROUND_KEYS >= 11) };
-        let bulk = start + (data.len() - start) / GROUP * GROUP;
-        if bulk == start {
-            return (acc, bulk);
+/// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+/// hashing the input: each group's input is hashed during its own AES.
+/// Returns the accumulator and the end of the last whole group.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool, const EOR3: bool>(
+    rk: &[uint8x16_t; ROUND_KEYS],
+    h: &[uint8x16_t; 8],
+    ctr: &mut uint8x16_t,
+    mut acc: uint8x16_t,
+    data: &mut InOut<'_>,
+    start: usize,
+) -> (uint8x16_t, usize) {
+    const { assert!(ROUND_KEYS >= 11) };
+    let bulk = start + (data.len() - start) / GROUP * GROUP;
+    if bulk == start {
+        return (acc, bulk);
+    }
+    let hk = power_pair_factors::<EOR3>(h);
+    let mut counters = counter_group::<GCM>(ctr);
+    let mut offset = start;
+    while offset < bulk {
+        let input: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
+        let mut hashed = input;
+        for b in hashed.iter_mut() {
+            *b = for_group_hash::<GCM, EOR3>(*b);
         }
-        let hk = power_pair_factors::<EOR3>(h);
-        let mut counters = counter_group::<GCM>(ctr);
+        let mut keyed = input;
+        add_last_key::<EOR3>(&mut keyed, rk[ROUND_KEYS - 1]);
+        let blocks = next_counter_group::<GCM>(&mut counters);
+        let (mut ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &hashed, acc, h, &hk);
+        acc = sum;
+        xor_last_round::<EOR3>(&mut ks, &keyed, rk[ROUND_KEYS - 1]);
+        store_blocks_to(data.output::<GROUP>(offset), &ks);
+        offset += GROUP;
+    }
+    *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
+    (acc, bulk)
+}
+
+/// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+/// no hash. Returns the end of the last whole group.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
+    rk: &[uint8x16_t; ROUND_KEYS],
+    ctr: &mut uint8x16_t,
+    data: &mut InOut<'_>,
+    start: usize,
+) -> usize {
+    let bulk = start + (data.len() - start) / GROUP * GROUP;
+    if bulk == start {
+        return bulk;
+    }
+    let mut counters = counter_group::<GCM>(ctr);
+    let mut offset = start;
+    while offset < bulk {
         let mut ks = next_counter_group::<GCM>(&mut counters);
         encrypt_blocks_inline!(rk, &mut ks);
-        let mut prev = xor_group(data, start, &ks);
-        for p in prev.iter_mut() {
-            *p = for_group_hash::<GCM, EOR3>(*p);
-        }
-        let mut offset = start + GROUP;
-        while offset < bulk {
-            let blocks = next_counter_group::<GCM>(&mut counters);
-            let mut input: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
-            add_last_key::<EOR3>(&mut input, rk[ROUND_KEYS - 1]);
-            let (mut ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &prev, acc, h, &hk);
-            acc = sum;
-            xor_last_round::<EOR3>(&mut ks, &input, rk[ROUND_KEYS - 1]);
-            store_blocks_to(data.output::<GROUP>(offset), &ks);
-            for c in ks.iter_mut() {
-                *c = for_group_hash::<GCM, EOR3>(*c);
-            }
-            prev = ks;
-            offset += GROUP;
-        }
-        *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
-        if GCM && EOR3 {
-            for p in prev.iter_mut() {
-                *p = swap(*p);
-            }
-        }
-        (fold_blocks_inline!(acc, &prev, h), bulk)
+        xor_group(data, offset, &ks);
+        offset += GROUP;
     }
+    *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
+    bulk
+}
 
-    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
-    /// hashing the input: each group's input is hashed during its own AES.
-    /// Returns the accumulator and the end of the last whole group.
-    #[inline]
-    pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool, const EOR3: bool>(
-        rk: &[uint8x16_t; ROUND_KEYS],
-        h: &[uint8x16_t; 8],
-        ctr: &mut uint8x16_t,
-        mut acc: uint8x16_t,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) -> (uint8x16_t, usize) {
-        const { assert!(ROUND_KEYS >= 11) };
-        let bulk = start + (data.len() - start) / GROUP * GROUP;
-        if bulk == start {
-            return (acc, bulk);
-        }
-        let hk = power_pair_factors::<EOR3>(h);
-        let mut counters = counter_group::<GCM>(ctr);
-        let mut offset = start;
-        while offset < bulk {
-            let input: [uint8x16_t; 8] = load_blocks(data.input::<GROUP>(offset));
-            let mut hashed = input;
-            for b in hashed.iter_mut() {
-                *b = for_group_hash::<GCM, EOR3>(*b);
+/// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
+/// more block, `extra`, encrypted in the same batch (GCM's J0). Then, if
+/// `Mode::HASH`, folds the tail's blocks — its output if `Mode::OUTPUT`, else its input
+/// — zero-padded, and `last` (the length block) into `acc`.
+///
+/// Returns the accumulator and E(K, `extra`).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn tail<const ROUND_KEYS: usize, Mode: TailMode, const M: usize, const B: usize>(
+    rk: &[uint8x16_t; ROUND_KEYS],
+    mut ctr: uint8x16_t,
+    data: &mut InOut<'_>,
+    offset: usize,
+    extra: uint8x16_t,
+    acc: uint8x16_t,
+    h: &[uint8x16_t; 8],
+    last: uint8x16_t,
+) -> (uint8x16_t, uint8x16_t) {
+    let mut buf = [0u8; B];
+    let rest = data.read_tail(offset, &mut buf);
+
+    let mut ks: [uint8x16_t; M] = if Mode::GCM {
+        counter_blocks::<true, M>(&mut ctr)
+    } else {
+        counter_blocks::<false, M>(&mut ctr)
+    };
+    let mut extra = [extra];
+    encrypt_blocks_inline!(rk, &mut extra);
+    encrypt_blocks_inline!(rk, &mut ks);
+
+    let acc = xor_and_hash_tail!(Mode, M, B, &ks, &mut buf, rest, data, offset, acc, h, last);
+    (acc, extra[0])
+}
+
+/// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction
+/// when they fit in eight blocks.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(super) fn fold_with_last<const M: usize>(
+    acc: uint8x16_t,
+    x: &[uint8x16_t; M],
+    n: usize,
+    last: uint8x16_t,
+    h: &[uint8x16_t; 8],
+) -> uint8x16_t {
+    let n = n.min(M);
+    if n < 8 {
+        // A fixed-count loop, not a slice copy: a variable-length copy
+        // becomes a `memcpy` call.
+        let mut all = [last; 8];
+        for (i, (a, b)) in all.iter_mut().zip(x).enumerate() {
+            if i < n {
+                *a = *b;
             }
-            let mut keyed = input;
-            add_last_key::<EOR3>(&mut keyed, rk[ROUND_KEYS - 1]);
-            let blocks = next_counter_group::<GCM>(&mut counters);
-            let (mut ks, sum) = aes_hash_group!(EOR3, GCM && EOR3; rk, blocks, &hashed, acc, h, &hk);
-            acc = sum;
-            xor_last_round::<EOR3>(&mut ks, &keyed, rk[ROUND_KEYS - 1]);
-            store_blocks_to(data.output::<GROUP>(offset), &ks);
-            offset += GROUP;
         }
-        *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
-        (acc, bulk)
-    }
-
-    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
-    /// no hash. Returns the end of the last whole group.
-    #[inline]
-    pub(super) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
-        rk: &[uint8x16_t; ROUND_KEYS],
-        ctr: &mut uint8x16_t,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) -> usize {
-        let bulk = start + (data.len() - start) / GROUP * GROUP;
-        if bulk == start {
-            return bulk;
-        }
-        let mut counters = counter_group::<GCM>(ctr);
-        let mut offset = start;
-        while offset < bulk {
-            let mut ks = next_counter_group::<GCM>(&mut counters);
-            encrypt_blocks_inline!(rk, &mut ks);
-            xor_group(data, offset, &ks);
-            offset += GROUP;
-        }
-        *ctr = counter_add::<GCM>(*ctr, ((bulk - start) / 16 - 8) as u32);
-        bulk
-    }
-
-    /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
-    /// more block, `extra`, encrypted in the same batch (GCM's J0). Then, if
-    /// `Mode::HASH`, folds the tail's blocks — its output if `Mode::OUTPUT`, else its input
-    /// — zero-padded, and `last` (the length block) into `acc`.
-    ///
-    /// Returns the accumulator and E(K, `extra`).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn tail<
-        const ROUND_KEYS: usize,
-        Mode: TailMode,
-        const M: usize,
-        const B: usize,
-    >(
-        rk: &[uint8x16_t; ROUND_KEYS],
-        mut ctr: uint8x16_t,
-        data: &mut InOut<'_>,
-        offset: usize,
-        extra: uint8x16_t,
-        acc: uint8x16_t,
-        h: &[uint8x16_t; 8],
-        last: uint8x16_t,
-    ) -> (uint8x16_t, uint8x16_t) {
-        let mut buf = [0u8; B];
-        let rest = data.read_tail(offset, &mut buf);
-
-        let mut ks: [uint8x16_t; M] = if Mode::GCM {
-            counter_blocks::<true, M>(&mut ctr)
-        } else {
-            counter_blocks::<false, M>(&mut ctr)
-        };
-        let mut extra = [extra];
-        encrypt_blocks_inline!(rk, &mut extra);
-        encrypt_blocks_inline!(rk, &mut ks);
-
-        let acc = xor_and_hash_tail!(Mode, M, B, &ks, &mut buf, rest, data, offset, acc, h, last);
-        (acc, extra[0])
-    }
-
-    /// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction
-    /// when they fit in eight blocks.
-    #[inline]
-    pub(super) fn fold_with_last<const M: usize>(
-        acc: uint8x16_t,
-        x: &[uint8x16_t; M],
-        n: usize,
-        last: uint8x16_t,
-        h: &[uint8x16_t; 8],
-    ) -> uint8x16_t {
-        let n = n.min(M);
-        if n < 8 {
-            // A fixed-count loop, not a slice copy: a variable-length copy
-            // becomes a `memcpy` call.
-            let mut all = [last; 8];
-            for (i, (a, b)) in all.iter_mut().zip(x).enumerate() {
-                if i < n {
-                    *a = *b;
-                }
-            }
-            fold_blocks_inline!(acc, &all[..n + 1], h)
-        } else {
-            let acc = fold_blocks_inline!(acc, &x[..n], h);
-            fold_blocks_inline!(acc, &[last], h)
-        }
+        fold_blocks_inline!(acc, &all[..n + 1], h)
+    } else {
+        let acc = fold_blocks_inline!(acc, &x[..n], h);
+        fold_blocks_inline!(acc, &[last], h)
     }
 }
 

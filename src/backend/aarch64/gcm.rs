@@ -14,7 +14,6 @@
 //! one final batch.
 
 use crate::backend::tail_mode::Gcm;
-use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
@@ -29,133 +28,144 @@ use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::Armv8;
 use crate::inout::InOut;
 
-armv8_aes! {
-    /// Builds a GCM key's state where it will live, as on x86_64: the round
-    /// keys of `key` into `round_keys`, and H = E(K, 0^128) with its powers
-    /// H^1..H^8 in the POLYVAL form GHASH uses here (see `x86_64/clmul.rs`:
-    /// H' = mulX_POLYVAL(ByteReverse(H))) into `h_powers`: the same bytes the
-    /// x86_64 tiers store. The zero block rides the key schedule (`aes::ride`).
-    pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
-        _token: Armv8,
-        key: &[u8; KB],
-        round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
-        h_powers: &mut MaybeUninit<HPowers>,
-    ) {
-        let mut h = [zero()];
-        let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
-        // The round keys go to their place first: kept in registers through
-        // the powers' multiplies, they were spilled to the stack
-        // (tests/lifecycle.rs found them there).
-        round_keys.write(RoundKeys(store_each(&rk)));
-        h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
-    }
+/// Builds a GCM key's state where it will live, as on x86_64: the round
+/// keys of `key` into `round_keys`, and H = E(K, 0^128) with its powers
+/// H^1..H^8 in the POLYVAL form GHASH uses here (see `x86_64/clmul.rs`:
+/// H' = mulX_POLYVAL(ByteReverse(H))) into `h_powers`: the same bytes the
+/// x86_64 tiers store. The zero block rides the key schedule (`aes::ride`).
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
+    _token: Armv8,
+    key: &[u8; KB],
+    round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
+    h_powers: &mut MaybeUninit<HPowers>,
+) {
+    let mut h = [zero()];
+    let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
+    // The round keys go to their place first: kept in registers through
+    // the powers' multiplies, they were spilled to the stack
+    // (tests/lifecycle.rs found them there).
+    round_keys.write(RoundKeys(store_each(&rk)));
+    h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
+}
 
-    /// GCM encryption; see the module contract.
-    #[inline(never)]
-    pub(crate) fn seal<const ROUND_KEYS: usize>(
-        _token: Armv8,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
-        let (j0, mut ctr, acc) = start(&h, j0, aad);
-        let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
-            ctr_hash_output::<ROUND_KEYS, true, true>(&rk, &h, &mut ctr, acc, data, 0)
-        } else {
-            ctr_hash_output::<ROUND_KEYS, true, false>(&rk, &h, &mut ctr, acc, data, 0)
-        };
-        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, true>(&rk, &h, j0, ctr, acc, data, bulk, len_block))
-    }
+/// GCM encryption; see the module contract.
+#[inline(never)]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn seal<const ROUND_KEYS: usize>(
+    _token: Armv8,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
+    let (j0, mut ctr, acc) = start(&h, j0, aad);
+    let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
+        ctr_hash_output::<ROUND_KEYS, true, true>(&rk, &h, &mut ctr, acc, data, 0)
+    } else {
+        ctr_hash_output::<ROUND_KEYS, true, false>(&rk, &h, &mut ctr, acc, data, 0)
+    };
+    by_tail_size!(
+        data.len() - bulk,
+        finish::<ROUND_KEYS, true>(&rk, &h, j0, ctr, acc, data, bulk, len_block)
+    )
+}
 
-    /// GCM decryption; see the module contract. Returns the tag computed over the
-    /// ciphertext; the plaintext written is unauthenticated until the caller
-    /// compares it.
-    #[inline(never)]
-    pub(crate) fn open<const ROUND_KEYS: usize>(
-        _token: Armv8,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
-        let (j0, mut ctr, acc) = start(&h, j0, aad);
-        let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
-            ctr_hash_input::<ROUND_KEYS, true, true>(&rk, &h, &mut ctr, acc, data, 0)
-        } else {
-            ctr_hash_input::<ROUND_KEYS, true, false>(&rk, &h, &mut ctr, acc, data, 0)
-        };
-        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, false>(&rk, &h, j0, ctr, acc, data, bulk, len_block))
-    }
+/// GCM decryption; see the module contract. Returns the tag computed over the
+/// ciphertext; the plaintext written is unauthenticated until the caller
+/// compares it.
+#[inline(never)]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn open<const ROUND_KEYS: usize>(
+    _token: Armv8,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
+    let (j0, mut ctr, acc) = start(&h, j0, aad);
+    let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
+        ctr_hash_input::<ROUND_KEYS, true, true>(&rk, &h, &mut ctr, acc, data, 0)
+    } else {
+        ctr_hash_input::<ROUND_KEYS, true, false>(&rk, &h, &mut ctr, acc, data, 0)
+    };
+    by_tail_size!(
+        data.len() - bulk,
+        finish::<ROUND_KEYS, false>(&rk, &h, j0, ctr, acc, data, bulk, len_block)
+    )
+}
 
-    /// Extends a GCM seal by one last partial block, as x86_64's
-    /// `gcm_aesni::append_block` (its docs give the maths): `block[..n]`
-    /// (1 ≤ `n` ≤ 16, zero past `n`) encrypted in place with `ext.ctr_block`,
-    /// and the tag of `head ‖ block[..n]` from `head_tag`, the tag of
-    /// `head` alone (whole blocks, length block `ext.head_len_block`).
-    #[cfg(feature = "ece")]
-    pub(crate) fn append_block<const ROUND_KEYS: usize>(
-        _token: Armv8,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        ext: crate::backend::Extension,
-        head_tag: &Block,
-        block: &mut Block,
-        n: usize,
-    ) -> Block {
-        use super::aes::encrypt_blocks_inline;
-        use super::load;
-        use super::pmull::fold_blocks;
-        let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
-        let mut batch = [from_u128(ext.ctr_block), from_u128(ext.j0)];
-        encrypt_blocks_inline!(&rk, &mut batch);
-        let [ks, e_j0] = batch;
-        let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
-        let c = vandq_u8(veorq_u8(load(block), ks), load(&kept));
-        *block = store(c);
-        let y_head = veorq_u8(load(head_tag), e_j0);
-        let x = [
-            veorq_u8(byte_reverse(from_u128(ext.head_len_block)), byte_reverse(c)),
-            veorq_u8(byte_reverse(y_head), byte_reverse(from_u128(ext.len_block))),
-        ];
-        let acc = fold_blocks(zero(), &x, &h);
-        store(veorq_u8(byte_reverse(acc), e_j0))
-    }
+/// Extends a GCM seal by one last partial block, as x86_64's
+/// `gcm_aesni::append_block` (its docs give the maths): `block[..n]`
+/// (1 ≤ `n` ≤ 16, zero past `n`) encrypted in place with `ext.ctr_block`,
+/// and the tag of `head ‖ block[..n]` from `head_tag`, the tag of
+/// `head` alone (whole blocks, length block `ext.head_len_block`).
+#[cfg(feature = "ece")]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn append_block<const ROUND_KEYS: usize>(
+    _token: Armv8,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    ext: crate::backend::Extension,
+    head_tag: &Block,
+    block: &mut Block,
+    n: usize,
+) -> Block {
+    use super::aes::encrypt_blocks_inline;
+    use super::load;
+    use super::pmull::fold_blocks;
+    let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
+    let mut batch = [from_u128(ext.ctr_block), from_u128(ext.j0)];
+    encrypt_blocks_inline!(&rk, &mut batch);
+    let [ks, e_j0] = batch;
+    let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
+    let c = vandq_u8(veorq_u8(load(block), ks), load(&kept));
+    *block = store(c);
+    let y_head = veorq_u8(load(head_tag), e_j0);
+    let x = [
+        veorq_u8(byte_reverse(from_u128(ext.head_len_block)), byte_reverse(c)),
+        veorq_u8(byte_reverse(y_head), byte_reverse(from_u128(ext.len_block))),
+    ];
+    let acc = fold_blocks(zero(), &x, &h);
+    store(veorq_u8(byte_reverse(acc), e_j0))
+}
 
-    /// J0 into a register, the counter register for inc32(J0), and the GHASH of
-    /// the AAD.
-    #[inline]
-    fn start(h: &[uint8x16_t; 8], j0: u128, aad: &[u8]) -> (uint8x16_t, uint8x16_t, uint8x16_t) {
-        let j0 = from_u128(j0);
-        let ctr = counter_add::<true>(counter_register::<true>(j0), 1);
-        (j0, ctr, hash_padded::<true>(zero(), aad, h))
-    }
+/// J0 into a register, the counter register for inc32(J0), and the GHASH of
+/// the AAD.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn start(h: &[uint8x16_t; 8], j0: u128, aad: &[u8]) -> (uint8x16_t, uint8x16_t, uint8x16_t) {
+    let j0 = from_u128(j0);
+    let ctr = counter_add::<true>(counter_register::<true>(j0), 1);
+    (j0, ctr, hash_padded::<true>(zero(), aad, h))
+}
 
-    /// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
-    /// same AES batch, then the length block and the tag.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
-        rk: &[uint8x16_t; ROUND_KEYS],
-        h: &[uint8x16_t; 8],
-        j0: uint8x16_t,
-        ctr: uint8x16_t,
-        acc: uint8x16_t,
-        data: &mut InOut<'_>,
-        offset: usize,
-        len_block: u128,
-    ) -> Block {
-        // GHASH runs over the ciphertext: the output when sealing, the input when opening.
-        let len = byte_reverse(from_u128(len_block));
-        let (acc, tag_mask) = tail::<ROUND_KEYS, Gcm<SEAL>, M, B>(rk, ctr, data, offset, j0, acc, h, len);
-        store(veorq_u8(byte_reverse(acc), tag_mask))
-    }
+/// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
+/// same AES batch, then the length block and the tag.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "neon,aes")]
+fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+    rk: &[uint8x16_t; ROUND_KEYS],
+    h: &[uint8x16_t; 8],
+    j0: uint8x16_t,
+    ctr: uint8x16_t,
+    acc: uint8x16_t,
+    data: &mut InOut<'_>,
+    offset: usize,
+    len_block: u128,
+) -> Block {
+    // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+    let len = byte_reverse(from_u128(len_block));
+    let (acc, tag_mask) =
+        tail::<ROUND_KEYS, Gcm<SEAL>, M, B>(rk, ctr, data, offset, j0, acc, h, len);
+    store(veorq_u8(byte_reverse(acc), tag_mask))
 }
 
 #[cfg(test)]

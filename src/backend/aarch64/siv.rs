@@ -17,7 +17,6 @@
 //! registers and stack arrays that are zeroized before returning.
 
 use crate::backend::tail_mode::{SivOpen, SivSeal};
-use crate::cpu::armv8_aes;
 use core::arch::aarch64::*;
 
 use zeroize::Zeroize;
@@ -32,320 +31,338 @@ use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::Armv8;
 use crate::inout::{InOut, padded_block};
 
-armv8_aes! {
-    /// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
-    /// AES(key_generating_key, little_endian_uint32(0) || nonce)[:8] ||
-    /// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
-    /// message-encryption key from the first 8 bytes of the blocks for counters
-    /// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
-    /// blocks are encrypted in one batch. Returns the authentication key and
-    /// the encryption key's two halves (the second unused for AES-128).
-    #[inline]
-    fn derive_key_blocks<const ROUND_KEYS: usize>(
-        rk: &[uint8x16_t; ROUND_KEYS],
-        nonce: uint8x16_t,
-    ) -> [uint8x16_t; 3] {
-        // `little_endian_uint32(i) || nonce`: the nonce moved up one word
-        // (`EXT` with zero), then i in word 0.
-        let base = vreinterpretq_u32_u8(vextq_u8::<12>(zero(), nonce));
-        let mut blocks = [zero(); 6];
-        for (i, b) in blocks.iter_mut().enumerate() {
-            *b = vreinterpretq_u8_u32(vsetq_lane_u32::<0>(i as u32, base));
-        }
-        if ROUND_KEYS == 15 {
-            encrypt_blocks_inline!(rk, &mut blocks);
-        } else {
-            let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
-            encrypt_blocks_inline!(rk, &mut four);
-            blocks[..4].copy_from_slice(&four);
-            four.zeroize();
-        }
-        let keys = [
-            low_halves(blocks[0], blocks[1]),
-            low_halves(blocks[2], blocks[3]),
-            low_halves(blocks[4], blocks[5]),
-        ];
-        blocks.zeroize();
-        keys
+/// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
+/// AES(key_generating_key, little_endian_uint32(0) || nonce)[:8] ||
+/// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
+/// message-encryption key from the first 8 bytes of the blocks for counters
+/// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
+/// blocks are encrypted in one batch. Returns the authentication key and
+/// the encryption key's two halves (the second unused for AES-128).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn derive_key_blocks<const ROUND_KEYS: usize>(
+    rk: &[uint8x16_t; ROUND_KEYS],
+    nonce: uint8x16_t,
+) -> [uint8x16_t; 3] {
+    // `little_endian_uint32(i) || nonce`: the nonce moved up one word
+    // (`EXT` with zero), then i in word 0.
+    let base = vreinterpretq_u32_u8(vextq_u8::<12>(zero(), nonce));
+    let mut blocks = [zero(); 6];
+    for (i, b) in blocks.iter_mut().enumerate() {
+        *b = vreinterpretq_u8_u32(vsetq_lane_u32::<0>(i as u32, base));
     }
-
-    /// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
-    /// the expanded encryption key.
-    #[inline]
-    fn derive_keys<const ROUND_KEYS: usize>(
-        rk: &[uint8x16_t; ROUND_KEYS],
-        nonce: uint8x16_t) -> (uint8x16_t, [uint8x16_t; ROUND_KEYS],
-    ) {
-        let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
-        (auth, expand_regs::<ROUND_KEYS>(enc0, enc1))
+    if ROUND_KEYS == 15 {
+        encrypt_blocks_inline!(rk, &mut blocks);
+    } else {
+        let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
+        encrypt_blocks_inline!(rk, &mut four);
+        blocks[..4].copy_from_slice(&four);
+        four.zeroize();
     }
+    let keys = [
+        low_halves(blocks[0], blocks[1]),
+        low_halves(blocks[2], blocks[3]),
+        low_halves(blocks[4], blocks[5]),
+    ];
+    blocks.zeroize();
+    keys
+}
 
-    /// `a[:8] || b[:8]`: the low halves of two blocks, side by side.
-    #[inline]
-    fn low_halves(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
-        vreinterpretq_u8_u64(vzip1q_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)))
+/// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
+/// the expanded encryption key.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn derive_keys<const ROUND_KEYS: usize>(
+    rk: &[uint8x16_t; ROUND_KEYS],
+    nonce: uint8x16_t,
+) -> (uint8x16_t, [uint8x16_t; ROUND_KEYS]) {
+    let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
+    (auth, expand_regs::<ROUND_KEYS>(enc0, enc1))
+}
+
+/// `a[:8] || b[:8]`: the low halves of two blocks, side by side.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn low_halves(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+    vreinterpretq_u8_u64(vzip1q_u64(vreinterpretq_u64_u8(a), vreinterpretq_u64_u8(b)))
+}
+
+/// RFC 8452 §4: "XOR the first twelve bytes of S_s with the nonce and clear
+/// the most significant bit of the last byte. Encrypt the result with AES
+/// using the message-encryption key to produce the tag."
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn compute_tag<const ROUND_KEYS: usize>(
+    enc: &[uint8x16_t; ROUND_KEYS],
+    s: uint8x16_t,
+    nonce: uint8x16_t,
+) -> uint8x16_t {
+    let mut t = [tag_input(s, nonce)];
+    encrypt_blocks_inline!(enc, &mut t);
+    t[0]
+}
+
+/// The block [`compute_tag`] encrypts: S_s XOR the nonce, top bit cleared.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn tag_input(s: uint8x16_t, nonce: uint8x16_t) -> uint8x16_t {
+    let clear_top_bit = vsetq_lane_u8::<15>(0x7f, vdupq_n_u8(0xff));
+    vandq_u8(veorq_u8(s, nonce), clear_top_bit)
+}
+
+/// RFC 8452 §4: "the initial counter block is the tag with the most
+/// significant bit of the last byte set to one." The counter is then the first
+/// 32 bits, little-endian, wrapping (`ctr.rs`, GCM-SIV convention).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn initial_counter(tag: uint8x16_t) -> uint8x16_t {
+    vorrq_u8(tag, vsetq_lane_u8::<15>(0x80, zero()))
+}
+
+/// AES-GCM-SIV encryption; see the module contract. Returns the tag.
+#[inline(never)]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn seal<const ROUND_KEYS: usize>(
+    _token: Armv8,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    if is_one_group(aad, data) {
+        return one_group::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
     }
-
-    /// RFC 8452 §4: "XOR the first twelve bytes of S_s with the nonce and clear
-    /// the most significant bit of the last byte. Encrypt the result with AES
-    /// using the message-encryption key to produce the tag."
-    #[inline]
-    fn compute_tag<const ROUND_KEYS: usize>(
-        enc: &[uint8x16_t; ROUND_KEYS],
-        s: uint8x16_t,
-        nonce: uint8x16_t,
-    ) -> uint8x16_t {
-        let mut t = [tag_input(s, nonce)];
-        encrypt_blocks_inline!(enc, &mut t);
-        t[0]
+    let s = state_new(keys, nonce, aad);
+    // First pass: RFC 8452 §4, "S_s = POLYVAL(message-authentication-key,
+    // padded AAD, padded plaintext, length block)", then the tag.
+    let acc = hash_input::<false>(s.acc, data, 0, &s.h);
+    let s_s = fold_blocks_inline!(acc, &[from_u128(len_block)], &s.h);
+    let tag = compute_tag(&s.enc, s_s, s.nonce);
+    // Second pass: counter mode from the tag.
+    let mut ctr = initial_counter(tag);
+    let bulk = ctr_only::<ROUND_KEYS, false>(&s.enc, &mut ctr, data, 0);
+    let rest = data.len() - bulk;
+    if rest > 0 {
+        by_tail_size!(rest, seal_tail::<ROUND_KEYS>(&s.enc, ctr, data, bulk));
     }
+    store(tag)
+}
 
-    /// The block [`compute_tag`] encrypts: S_s XOR the nonce, top bit cleared.
-    #[inline]
-    fn tag_input(s: uint8x16_t, nonce: uint8x16_t) -> uint8x16_t {
-        let clear_top_bit = vsetq_lane_u8::<15>(0x7f, vdupq_n_u8(0xff));
-        vandq_u8(veorq_u8(s, nonce), clear_top_bit)
+/// AES-GCM-SIV decryption; see the module contract. Returns the tag computed
+/// over the plaintext it wrote, which is unauthenticated until the caller
+/// compares that tag with `tag`.
+#[inline(never)]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn open<const ROUND_KEYS: usize>(
+    _token: Armv8,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    if is_one_group(aad, data) {
+        return one_group::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
     }
+    let s = state_new(keys, nonce, aad);
+    let mut ctr = initial_counter(from_u128(tag));
+    let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
+        ctr_hash_output::<ROUND_KEYS, false, true>(&s.enc, &s.h, &mut ctr, s.acc, data, 0)
+    } else {
+        ctr_hash_output::<ROUND_KEYS, false, false>(&s.enc, &s.h, &mut ctr, s.acc, data, 0)
+    };
+    let len = from_u128(len_block);
+    let s_s = by_tail_size!(
+        data.len() - bulk,
+        open_tail::<ROUND_KEYS>(&s.enc, &s.h, ctr, acc, data, bulk, len)
+    );
+    store(compute_tag(&s.enc, s_s, s.nonce))
+}
 
-    /// RFC 8452 §4: "the initial counter block is the tag with the most
-    /// significant bit of the last byte set to one." The counter is then the first
-    /// 32 bits, little-endian, wrapping (`ctr.rs`, GCM-SIV convention).
-    #[inline]
-    fn initial_counter(tag: uint8x16_t) -> uint8x16_t {
-        vorrq_u8(tag, vsetq_lane_u8::<15>(0x80, zero()))
+/// Whether [`one_group`] takes the message: an AAD of at most one block
+/// and a text of at most one group, eight blocks (the lengths are public).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
+    aad.len() <= 16 && data.len() <= GROUP
+}
+
+/// [`one_group_of`] with one block of keystream for a text of at most 16
+/// bytes, eight for a longer one.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    if data.len() <= 16 {
+        one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
+    } else {
+        one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
     }
+}
 
-    /// AES-GCM-SIV encryption; see the module contract. Returns the tag.
-    #[inline(never)]
-    pub(crate) fn seal<const ROUND_KEYS: usize>(
-        _token: Armv8,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        if is_one_group(aad, data) {
-            return one_group::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
-        }
-        let s = state_new(keys, nonce, aad);
-        // First pass: RFC 8452 §4, "S_s = POLYVAL(message-authentication-key,
-        // padded AAD, padded plaintext, length block)", then the tag.
-        let acc = hash_input::<false>(s.acc, data, 0, &s.h);
-        let s_s = fold_blocks_inline!(acc, &[from_u128(len_block)], &s.h);
-        let tag = compute_tag(&s.enc, s_s, s.nonce);
-        // Second pass: counter mode from the tag.
-        let mut ctr = initial_counter(tag);
-        let bulk = ctr_only::<ROUND_KEYS, false>(&s.enc, &mut ctr, data, 0);
-        let rest = data.len() - bulk;
-        if rest > 0 {
-            by_tail_size!(rest, seal_tail::<ROUND_KEYS>(&s.enc, ctr, data, bulk));
-        }
-        store(tag)
-    }
-
-    /// AES-GCM-SIV decryption; see the module contract. Returns the tag computed
-    /// over the plaintext it wrote, which is unauthenticated until the caller
-    /// compares that tag with `tag`.
-    #[inline(never)]
-    pub(crate) fn open<const ROUND_KEYS: usize>(
-        _token: Armv8,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        if is_one_group(aad, data) {
-            return one_group::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
-        }
-        let s = state_new(keys, nonce, aad);
+/// Seal (`SEAL`) or open of a message whose AAD is at most one block and
+/// whose text fits `M` blocks (`B` = 16·`M` bytes), ordered for latency as
+/// on x86_64 (`x86_64/siv.rs`, `one_group_of`, which says why): seal's tag
+/// input or open's keystream rides the message key's schedule, the rest
+/// follows. Returns the tag (seal: the one to send; open: the one computed
+/// over the plaintext).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    let rk = load_round_keys(keys);
+    let nonce = from_u128(nonce);
+    let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
+    let n = data.len();
+    let mut text = [0u8; B];
+    data.read_tail(0, &mut text);
+    let x: [uint8x16_t; M] = load_blocks(&text);
+    // As many powers as the hash has blocks (AAD, text, length), up to 8.
+    let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
+    let mut h = powers_upto(auth, hashed.min(8));
+    let (mut enc, tag, mut out) = if SEAL {
+        let mut t = [tag_input(polyval_short(aad, &x, n, len_block, &h), nonce)];
+        let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
+        let mut ctr = initial_counter(t[0]);
+        let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
+        encrypt_blocks_inline!(&enc, &mut ks);
+        (enc, t[0], xor_blocks(x, &ks))
+    } else {
         let mut ctr = initial_counter(from_u128(tag));
-        let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
-            ctr_hash_output::<ROUND_KEYS, false, true>(&s.enc, &s.h, &mut ctr, s.acc, data, 0)
-        } else {
-            ctr_hash_output::<ROUND_KEYS, false, false>(&s.enc, &s.h, &mut ctr, s.acc, data, 0)
-        };
-        let len = from_u128(len_block);
-        let s_s = by_tail_size!(data.len() - bulk, open_tail::<ROUND_KEYS>(&s.enc, &s.h, ctr, acc, data, bulk, len));
-        store(compute_tag(&s.enc, s_s, s.nonce))
-    }
-
-    /// Whether [`one_group`] takes the message: an AAD of at most one block
-    /// and a text of at most one group, eight blocks (the lengths are public).
-    #[inline]
-    fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
-        aad.len() <= 16 && data.len() <= GROUP
-    }
-
-    /// [`one_group_of`] with one block of keystream for a text of at most 16
-    /// bytes, eight for a longer one.
-    #[inline]
-    fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        if data.len() <= 16 {
-            one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
-        } else {
-            one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
+        let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
+        let enc = expand_regs_riding::<ROUND_KEYS, M>(enc0, enc1, &mut ks);
+        let mut p = xor_blocks(x, &ks);
+        // POLYVAL takes the plaintext's `n` bytes, zero-padded.
+        for (i, b) in p.iter_mut().enumerate() {
+            *b = vandq_u8(*b, first_bytes_mask(n.saturating_sub(16 * i)));
         }
-    }
+        let mut t = [tag_input(polyval_short(aad, &p, n, len_block, &h), nonce)];
+        encrypt_blocks_inline!(&enc, &mut t);
+        (enc, t[0], p)
+    };
+    let mut out_bytes: [u8; B] = store_blocks(&out);
+    data.write_tail(0, &out_bytes, n);
+    wipe(&mut out_bytes);
+    wipe(&mut text);
+    out.zeroize();
+    enc.zeroize();
+    h.zeroize();
+    store(tag)
+}
 
-    /// Seal (`SEAL`) or open of a message whose AAD is at most one block and
-    /// whose text fits `M` blocks (`B` = 16·`M` bytes), ordered for latency as
-    /// on x86_64 (`x86_64/siv.rs`, `one_group_of`, which says why): seal's tag
-    /// input or open's keystream rides the message key's schedule, the rest
-    /// follows. Returns the tag (seal: the one to send; open: the one computed
-    /// over the plaintext).
-    #[inline]
-    fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        let rk = load_round_keys(keys);
-        let nonce = from_u128(nonce);
-        let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
-        let n = data.len();
-        let mut text = [0u8; B];
-        data.read_tail(0, &mut text);
-        let x: [uint8x16_t; M] = load_blocks(&text);
-        // As many powers as the hash has blocks (AAD, text, length), up to 8.
-        let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
-        let mut h = powers_upto(auth, hashed.min(8));
-        let (mut enc, tag, mut out) = if SEAL {
-            let mut t = [tag_input(polyval_short(aad, &x, n, len_block, &h), nonce)];
-            let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
-            let mut ctr = initial_counter(t[0]);
-            let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
-            encrypt_blocks_inline!(&enc, &mut ks);
-            (enc, t[0], xor_blocks(x, &ks))
-        } else {
-            let mut ctr = initial_counter(from_u128(tag));
-            let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
-            let enc = expand_regs_riding::<ROUND_KEYS, M>(enc0, enc1, &mut ks);
-            let mut p = xor_blocks(x, &ks);
-            // POLYVAL takes the plaintext's `n` bytes, zero-padded.
-            for (i, b) in p.iter_mut().enumerate() {
-                *b = vandq_u8(*b, first_bytes_mask(n.saturating_sub(16 * i)));
-            }
-            let mut t = [tag_input(polyval_short(aad, &p, n, len_block, &h), nonce)];
-            encrypt_blocks_inline!(&enc, &mut t);
-            (enc, t[0], p)
-        };
-        let mut out_bytes: [u8; B] = store_blocks(&out);
-        data.write_tail(0, &out_bytes, n);
-        wipe(&mut out_bytes);
-        wipe(&mut text);
-        out.zeroize();
-        enc.zeroize();
-        h.zeroize();
-        store(tag)
+/// Lane-wise XOR of two arrays of blocks.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn xor_blocks<const M: usize>(mut a: [uint8x16_t; M], b: &[uint8x16_t; M]) -> [uint8x16_t; M] {
+    for (a, b) in a.iter_mut().zip(b) {
+        *a = veorq_u8(*a, *b);
     }
+    a
+}
 
-    /// Lane-wise XOR of two arrays of blocks.
-    #[inline]
-    fn xor_blocks<const M: usize>(mut a: [uint8x16_t; M], b: &[uint8x16_t; M]) -> [uint8x16_t; M] {
-        for (a, b) in a.iter_mut().zip(b) {
-            *a = veorq_u8(*a, *b);
-        }
-        a
+/// A mask of `min(n, 16)` 0xff bytes followed by zeros, by comparison
+/// with the byte positions (no table, so no load at an index).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn first_bytes_mask(n: usize) -> uint8x16_t {
+    const POSITIONS: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    // SAFETY: `POSITIONS` is 16 readable bytes.
+    let positions = unsafe { vld1q_u8(POSITIONS.as_ptr()) };
+    vcltq_u8(positions, vdupq_n_u8(n.min(16) as u8))
+}
+
+/// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
+/// adds none), the first `n.div_ceil(16)` blocks of `text` (already
+/// zero-padded) and the length block, folded eight at a time (as on
+/// x86_64).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn polyval_short<const M: usize>(
+    aad: &[u8],
+    text: &[uint8x16_t; M],
+    n: usize,
+    len_block: u128,
+    h: &[uint8x16_t; 8],
+) -> uint8x16_t {
+    let mut blocks = [zero(); 10];
+    let mut count = 0;
+    if !aad.is_empty() {
+        blocks[0] = load(&padded_block(aad));
+        count = 1;
     }
-
-    /// A mask of `min(n, 16)` 0xff bytes followed by zeros, by comparison
-    /// with the byte positions (no table, so no load at an index).
-    #[inline]
-    fn first_bytes_mask(n: usize) -> uint8x16_t {
-        const POSITIONS: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-        // SAFETY: `POSITIONS` is 16 readable bytes.
-        let positions = unsafe { vld1q_u8(POSITIONS.as_ptr()) };
-        vcltq_u8(positions, vdupq_n_u8(n.min(16) as u8))
-    }
-
-    /// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
-    /// adds none), the first `n.div_ceil(16)` blocks of `text` (already
-    /// zero-padded) and the length block, folded eight at a time (as on
-    /// x86_64).
-    #[inline]
-    fn polyval_short<const M: usize>(
-        aad: &[u8],
-        text: &[uint8x16_t; M],
-        n: usize,
-        len_block: u128,
-        h: &[uint8x16_t; 8],
-    ) -> uint8x16_t {
-        let mut blocks = [zero(); 10];
-        let mut count = 0;
-        if !aad.is_empty() {
-            blocks[0] = load(&padded_block(aad));
-            count = 1;
-        }
-        for b in &text[..n.div_ceil(16).min(M)] {
-            blocks[count] = *b;
-            count += 1;
-        }
-        blocks[count] = from_u128(len_block);
+    for b in &text[..n.div_ceil(16).min(M)] {
+        blocks[count] = *b;
         count += 1;
-        let mut acc = zero();
-        for chunk in blocks[..count].chunks(8) {
-            acc = fold_blocks(acc, chunk, h);
-        }
-        blocks.zeroize();
-        acc
     }
+    blocks[count] = from_u128(len_block);
+    count += 1;
+    let mut acc = zero();
+    for chunk in blocks[..count].chunks(8) {
+        acc = fold_blocks(acc, chunk, h);
+    }
+    blocks.zeroize();
+    acc
+}
 
-    /// Derives the per-message keys and powers and hashes the AAD, the first
-    /// part of S_s.
-    #[inline]
-    fn state_new<const ROUND_KEYS: usize>(
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-    ) -> State<ROUND_KEYS> {
-        let rk = load_round_keys(keys);
-        let nonce = from_u128(nonce);
-        let (auth, enc) = derive_keys(&rk, nonce);
-        let h = powers(auth);
-        let acc = hash_padded::<false>(zero(), aad, &h);
-        State { enc, h, nonce, acc }
-    }
+/// Derives the per-message keys and powers and hashes the AAD, the first
+/// part of S_s.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn state_new<const ROUND_KEYS: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+) -> State<ROUND_KEYS> {
+    let rk = load_round_keys(keys);
+    let nonce = from_u128(nonce);
+    let (auth, enc) = derive_keys(&rk, nonce);
+    let h = powers(auth);
+    let acc = hash_padded::<false>(zero(), aad, &h);
+    State { enc, h, nonce, acc }
+}
 
-    /// The last 1..127 bytes of a seal.
-    #[inline]
-    fn seal_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
-        enc: &[uint8x16_t; ROUND_KEYS],
-        ctr: uint8x16_t,
-        data: &mut InOut<'_>,
-        offset: usize,
-    ) {
-        let z = zero();
-        tail::<ROUND_KEYS, SivSeal, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
-    }
+/// The last 1..127 bytes of a seal.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn seal_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
+    enc: &[uint8x16_t; ROUND_KEYS],
+    ctr: uint8x16_t,
+    data: &mut InOut<'_>,
+    offset: usize,
+) {
+    let z = zero();
+    tail::<ROUND_KEYS, SivSeal, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
+}
 
-    /// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
-    /// length block: returns S_s.
-    #[inline]
-    fn open_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
-        enc: &[uint8x16_t; ROUND_KEYS],
-        h: &[uint8x16_t; 8],
-        ctr: uint8x16_t,
-        acc: uint8x16_t,
-        data: &mut InOut<'_>,
-        offset: usize,
-        len: uint8x16_t,
-    ) -> uint8x16_t {
-        let z = zero();
-        tail::<ROUND_KEYS, SivOpen, M, B>(enc, ctr, data, offset, z, acc, h, len).0
-    }
+/// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
+/// length block: returns S_s.
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn open_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
+    enc: &[uint8x16_t; ROUND_KEYS],
+    h: &[uint8x16_t; 8],
+    ctr: uint8x16_t,
+    acc: uint8x16_t,
+    data: &mut InOut<'_>,
+    offset: usize,
+    len: uint8x16_t,
+) -> uint8x16_t {
+    let z = zero();
+    tail::<ROUND_KEYS, SivOpen, M, B>(enc, ctr, data, offset, z, acc, h, len).0
 }
 
 /// The per-message state of one GCM-SIV call: the message-encryption round

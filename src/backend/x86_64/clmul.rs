@@ -39,7 +39,6 @@
 //! S = Σ dot(Xi, H^(n−i+1)) where H^1 = H and H^(k+1) = dot(H^k, H). The keys
 //! store H^1..H^8 so eight blocks cost one reduction.
 
-use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
 /// An unreduced 256-bit product (or sum of products): `hi·x^128 + mid·x^64 + lo`,
@@ -52,153 +51,191 @@ pub(crate) struct Unreduced<R = __m128i> {
     pub(crate) hi: R,
 }
 
-aesni_clmul! {
-    /// Reverses the 16 bytes of a block (the GHASH ↔ POLYVAL byte order).
-    #[inline]
-    pub(crate) fn byte_reverse(x: __m128i) -> __m128i {
-        let mask = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        _mm_shuffle_epi8(x, mask)
-    }
+/// Reverses the 16 bytes of a block (the GHASH ↔ POLYVAL byte order).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn byte_reverse(x: __m128i) -> __m128i {
+    let mask = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    _mm_shuffle_epi8(x, mask)
+}
 
-    /// The empty sum.
-    #[inline]
-    pub(crate) fn unreduced_zero() -> Unreduced {
-        Unreduced { lo: _mm_setzero_si128(), mid: _mm_setzero_si128(), hi: _mm_setzero_si128() }
+/// The empty sum.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn unreduced_zero() -> Unreduced {
+    Unreduced {
+        lo: _mm_setzero_si128(),
+        mid: _mm_setzero_si128(),
+        hi: _mm_setzero_si128(),
     }
+}
 
-    /// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook; the
-    /// stitched loops use [`mul_acc_k`]).
-    #[inline]
-    pub(crate) fn mul_acc(acc: &mut Unreduced, a: __m128i, b: __m128i) {
-        acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
-        acc.hi = _mm_xor_si128(acc.hi, _mm_clmulepi64_si128::<0x11>(a, b));
-        acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x01>(a, b));
-        acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x10>(a, b));
-    }
+/// `acc += a · b`, unreduced: four carry-less multiplies (schoolbook; the
+/// stitched loops use [`mul_acc_k`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn mul_acc(acc: &mut Unreduced, a: __m128i, b: __m128i) {
+    acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
+    acc.hi = _mm_xor_si128(acc.hi, _mm_clmulepi64_si128::<0x11>(a, b));
+    acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x01>(a, b));
+    acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x10>(a, b));
+}
 
-    /// `V · x^-128 mod p` for the accumulated V (steps 1 and 2 of the module docs).
-    #[inline]
-    pub(crate) fn reduce(v: Unreduced) -> __m128i {
-        let c = _mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64);
-        // Fold `mid` into the halves: L = lo + mid·x^64, H = hi + mid·x^-64.
-        // Step 1: M = mid ^ swap(lo) ^ clmul(lo0, c).
-        let lo_folded = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(v.lo), _mm_clmulepi64_si128::<0x00>(v.lo, c));
-        let m = _mm_xor_si128(v.mid, lo_folded);
-        // Step 2: hi ^ swap(M) ^ clmul(M0, c).
-        let m_folded = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(m), _mm_clmulepi64_si128::<0x00>(m, c));
-        _mm_xor_si128(v.hi, m_folded)
-    }
+/// `V · x^-128 mod p` for the accumulated V (steps 1 and 2 of the module docs).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn reduce(v: Unreduced) -> __m128i {
+    let c = _mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64);
+    // Fold `mid` into the halves: L = lo + mid·x^64, H = hi + mid·x^-64.
+    // Step 1: M = mid ^ swap(lo) ^ clmul(lo0, c).
+    let lo_folded = _mm_xor_si128(
+        _mm_shuffle_epi32::<0x4e>(v.lo),
+        _mm_clmulepi64_si128::<0x00>(v.lo, c),
+    );
+    let m = _mm_xor_si128(v.mid, lo_folded);
+    // Step 2: hi ^ swap(M) ^ clmul(M0, c).
+    let m_folded = _mm_xor_si128(
+        _mm_shuffle_epi32::<0x4e>(m),
+        _mm_clmulepi64_si128::<0x00>(m, c),
+    );
+    _mm_xor_si128(v.hi, m_folded)
+}
 
-    /// `dot(a, b)`: one reduced field product.
-    #[inline]
-    pub(crate) fn mul(a: __m128i, b: __m128i) -> __m128i {
-        let mut w = unreduced_zero();
-        mul_acc(&mut w, a, b);
-        reduce(w)
-    }
+/// `dot(a, b)`: one reduced field product.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn mul(a: __m128i, b: __m128i) -> __m128i {
+    let mut w = unreduced_zero();
+    mul_acc(&mut w, a, b);
+    reduce(w)
+}
 
-    /// mulX_POLYVAL(h) = h · x mod p (RFC 8452 Appendix A), in constant time:
-    /// shift left one bit; if bit 127 fell out, add x^128 mod p = x^127 + x^126 +
-    /// x^121 + 1 (`0xc2…00` in the high half, `1` in the low half).
-    #[inline]
-    pub(crate) fn mul_x(h: __m128i) -> __m128i {
-        let carries = _mm_srli_epi64::<63>(h);
-        let shifted = _mm_or_si128(_mm_slli_epi64::<1>(h), _mm_slli_si128::<8>(carries));
-        // All ones if bit 127 was set: broadcast dword 3, arithmetic shift.
-        let top = _mm_srai_epi32::<31>(_mm_shuffle_epi32::<0xff>(h));
-        let poly = _mm_set_epi64x(0xc200_0000_0000_0000_u64 as i64, 1);
-        _mm_xor_si128(shifted, _mm_and_si128(top, poly))
-    }
+/// mulX_POLYVAL(h) = h · x mod p (RFC 8452 Appendix A), in constant time:
+/// shift left one bit; if bit 127 fell out, add x^128 mod p = x^127 + x^126 +
+/// x^121 + 1 (`0xc2…00` in the high half, `1` in the low half).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn mul_x(h: __m128i) -> __m128i {
+    let carries = _mm_srli_epi64::<63>(h);
+    let shifted = _mm_or_si128(_mm_slli_epi64::<1>(h), _mm_slli_si128::<8>(carries));
+    // All ones if bit 127 was set: broadcast dword 3, arithmetic shift.
+    let top = _mm_srai_epi32::<31>(_mm_shuffle_epi32::<0xff>(h));
+    let poly = _mm_set_epi64x(0xc200_0000_0000_0000_u64 as i64, 1);
+    _mm_xor_si128(shifted, _mm_and_si128(top, poly))
+}
 
-    /// H^1..H^8 from H (already in POLYVAL form), as a tree of depth three
-    /// rather than a chain of seven: H^2; then H^3, H^4; then H^5..H^8 from H^4.
-    /// GCM-SIV computes these per message, where the chain's latency showed.
-    #[inline]
-    pub(crate) fn powers(h: __m128i) -> [__m128i; 8] {
-        let h2 = mul(h, h);
-        let (h3, h4) = (mul(h2, h), mul(h2, h2));
-        [h, h2, h3, h4, mul(h4, h), mul(h4, h2), mul(h4, h3), mul(h4, h4)]
-    }
+/// H^1..H^8 from H (already in POLYVAL form), as a tree of depth three
+/// rather than a chain of seven: H^2; then H^3, H^4; then H^5..H^8 from H^4.
+/// GCM-SIV computes these per message, where the chain's latency showed.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn powers(h: __m128i) -> [__m128i; 8] {
+    let h2 = mul(h, h);
+    let (h3, h4) = (mul(h2, h), mul(h2, h2));
+    [
+        h,
+        h2,
+        h3,
+        h4,
+        mul(h4, h),
+        mul(h4, h2),
+        mul(h4, h3),
+        mul(h4, h4),
+    ]
+}
 
-    /// H^1..H^n (n ≤ 8) as in [`powers`]; the entries past n are zero and
-    /// must not be used.
-    #[inline]
-    pub(crate) fn powers_upto(h: __m128i, n: usize) -> [__m128i; 8] {
-        let mut p = [_mm_setzero_si128(); 8];
-        p[0] = h;
-        if n >= 2 {
-            p[1] = mul(h, h);
-        }
-        if n >= 3 {
-            p[2] = mul(p[1], h);
-        }
-        if n >= 4 {
-            p[3] = mul(p[1], p[1]);
-        }
-        for i in 4..n.min(8) {
-            p[i] = mul(p[3], p[i - 4]);
-        }
-        p
+/// H^1..H^n (n ≤ 8) as in [`powers`]; the entries past n are zero and
+/// must not be used.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn powers_upto(h: __m128i, n: usize) -> [__m128i; 8] {
+    let mut p = [_mm_setzero_si128(); 8];
+    p[0] = h;
+    if n >= 2 {
+        p[1] = mul(h, h);
     }
+    if n >= 3 {
+        p[2] = mul(p[1], h);
+    }
+    if n >= 4 {
+        p[3] = mul(p[1], p[1]);
+    }
+    for i in 4..n.min(8) {
+        p[i] = mul(p[3], p[i - 4]);
+    }
+    p
+}
 
-    /// The Karatsuba middle terms of the powers: `h.lo ^ h.hi` in the low half
-    /// of each (see [`mul_acc_k`]).
-    #[inline]
-    pub(crate) fn karatsuba_keys(h: &[__m128i; 8]) -> [__m128i; 8] {
-        let mut k = *h;
-        for k in k.iter_mut() {
-            *k = _mm_xor_si128(*k, _mm_shuffle_epi32::<0x4e>(*k));
-        }
-        k
+/// The Karatsuba middle terms of the powers: `h.lo ^ h.hi` in the low half
+/// of each (see [`mul_acc_k`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn karatsuba_keys(h: &[__m128i; 8]) -> [__m128i; 8] {
+    let mut k = *h;
+    for k in k.iter_mut() {
+        *k = _mm_xor_si128(*k, _mm_shuffle_epi32::<0x4e>(*k));
     }
+    k
+}
 
-    /// `acc += a · b` with three multiplies instead of four (Karatsuba): the
-    /// middle term of a·b is (a0 + a1)(b0 + b1) + a0b0 + a1b1, so `acc.mid`
-    /// collects the products of the halves' sums (`bk` holds b0 + b1 in its
-    /// low half, [`karatsuba_keys`]) and [`karatsuba_done`] adds the summed
-    /// `lo` and `hi` once. The carry-less multiplier is the slower unit on the
-    /// CPUs measured here (one `pclmulqdq` every two cycles against two AES
-    /// rounds a cycle): three multiplies a block is what lets a group's hash
-    /// fit under its AES rounds.
-    #[inline]
-    pub(crate) fn mul_acc_k(acc: &mut Unreduced, a: __m128i, b: __m128i, bk: __m128i) {
-        let ak = _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a));
-        acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
-        acc.hi = _mm_xor_si128(acc.hi, _mm_clmulepi64_si128::<0x11>(a, b));
-        acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x00>(ak, bk));
-    }
+/// `acc += a · b` with three multiplies instead of four (Karatsuba): the
+/// middle term of a·b is (a0 + a1)(b0 + b1) + a0b0 + a1b1, so `acc.mid`
+/// collects the products of the halves' sums (`bk` holds b0 + b1 in its
+/// low half, [`karatsuba_keys`]) and [`karatsuba_done`] adds the summed
+/// `lo` and `hi` once. The carry-less multiplier is the slower unit on the
+/// CPUs measured here (one `pclmulqdq` every two cycles against two AES
+/// rounds a cycle): three multiplies a block is what lets a group's hash
+/// fit under its AES rounds.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn mul_acc_k(acc: &mut Unreduced, a: __m128i, b: __m128i, bk: __m128i) {
+    let ak = _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a));
+    acc.lo = _mm_xor_si128(acc.lo, _mm_clmulepi64_si128::<0x00>(a, b));
+    acc.hi = _mm_xor_si128(acc.hi, _mm_clmulepi64_si128::<0x11>(a, b));
+    acc.mid = _mm_xor_si128(acc.mid, _mm_clmulepi64_si128::<0x00>(ak, bk));
+}
 
-    /// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
-    #[inline]
-    pub(crate) fn karatsuba_done(w: Unreduced) -> Unreduced {
-        Unreduced { mid: _mm_xor_si128(w.mid, _mm_xor_si128(w.lo, w.hi)), ..w }
+/// A sum built with [`mul_acc_k`] as an ordinary unreduced sum.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn karatsuba_done(w: Unreduced) -> Unreduced {
+    Unreduced {
+        mid: _mm_xor_si128(w.mid, _mm_xor_si128(w.lo, w.hi)),
+        ..w
     }
+}
 
-    /// [`fold_blocks`] for exactly eight blocks with [`mul_acc_k`].
-    #[inline]
-    pub(crate) fn fold8_karatsuba(acc: __m128i, x: &[__m128i; 8], h: &[__m128i; 8], hk: &[__m128i; 8]) -> __m128i {
-        let mut w = unreduced_zero();
-        for j in (1..8).rev() {
-            mul_acc_k(&mut w, x[j], h[7 - j], hk[7 - j]);
-        }
-        mul_acc_k(&mut w, _mm_xor_si128(x[0], acc), h[7], hk[7]);
-        reduce(karatsuba_done(w))
+/// [`fold_blocks`] for exactly eight blocks with [`mul_acc_k`].
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn fold8_karatsuba(
+    acc: __m128i,
+    x: &[__m128i; 8],
+    h: &[__m128i; 8],
+    hk: &[__m128i; 8],
+) -> __m128i {
+    let mut w = unreduced_zero();
+    for j in (1..8).rev() {
+        mul_acc_k(&mut w, x[j], h[7 - j], hk[7 - j]);
     }
+    mul_acc_k(&mut w, _mm_xor_si128(x[0], acc), h[7], hk[7]);
+    reduce(karatsuba_done(w))
+}
 
-    /// Folds up to eight blocks into `acc`: `acc = dot(acc + x[0], H^n) + … +
-    /// dot(x[n-1], H^1)` with one reduction (`h[i]` holds H^(i+1)).
-    #[inline]
-    pub(crate) fn fold_blocks(acc: __m128i, x: &[__m128i], h: &[__m128i; 8]) -> __m128i {
-        let n = x.len().min(8);
-        if n == 0 {
-            return acc;
-        }
-        let mut w = unreduced_zero();
-        // Last block first: the block that waits on `acc` is multiplied last.
-        for j in (1..n).rev() {
-            mul_acc(&mut w, x[j], h[n - 1 - j]);
-        }
-        mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[n - 1]);
-        reduce(w)
+/// Folds up to eight blocks into `acc`: `acc = dot(acc + x[0], H^n) + … +
+/// dot(x[n-1], H^1)` with one reduction (`h[i]` holds H^(i+1)).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn fold_blocks(acc: __m128i, x: &[__m128i], h: &[__m128i; 8]) -> __m128i {
+    let n = x.len().min(8);
+    if n == 0 {
+        return acc;
     }
+    let mut w = unreduced_zero();
+    // Last block first: the block that waits on `acc` is multiplied last.
+    for j in (1..n).rev() {
+        mul_acc(&mut w, x[j], h[n - 1 - j]);
+    }
+    mul_acc(&mut w, _mm_xor_si128(x[0], acc), h[n - 1]);
+    reduce(w)
 }

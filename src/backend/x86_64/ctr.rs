@@ -28,7 +28,6 @@
 //! Every loop covers whole groups; [`tail`] handles the last 0..127 bytes.
 
 use crate::backend::tail_mode::TailMode;
-use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
 use super::aes::{aes_round_asm, encrypt_blocks, encrypt_blocks_and};
@@ -128,15 +127,8 @@ unsafe impl Tier<RB> for AesNiClmul {
         unsafe { _mm_aesenclast_si128(b, k) }
     }
 
-    /// The loaded schedule itself, already in registers (a copy of
-    /// registers costs nothing).
-    #[inline(always)]
-    fn ctr_keys<B, const ROUND_KEYS: usize>(self, rk: &[B; ROUND_KEYS]) -> [__m128i; ROUND_KEYS] {
-        core::array::from_fn(|i| broadcast_block(&rk[i]))
-    }
-
-    /// Nothing to wipe: [`ctr_keys`](Tier::ctr_keys) made no copy in
-    /// memory (the caller wipes its schedule).
+    /// Nothing to wipe: [`ctr_keys`](Tier::ctr_keys)'s loads stay in
+    /// registers (the caller wipes its schedule).
     #[inline(always)]
     fn wipe_ctr_keys<const ROUND_KEYS: usize>(self, _keys: &mut [__m128i; ROUND_KEYS]) {}
 
@@ -256,292 +248,299 @@ macro_rules! xor_and_hash_tail {
 }
 pub(super) use xor_and_hash_tail;
 
-aesni_clmul! {
-    /// H^1..H^8 into registers.
-    #[inline]
-    pub(super) fn load_powers(h_powers: &HPowers) -> [__m128i; 8] {
-        let mut h = [_mm_setzero_si128(); 8];
-        for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
-            *dst = load(src);
-        }
-        h
+/// H^1..H^8 into registers.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn load_powers(h_powers: &HPowers) -> [__m128i; 8] {
+    let mut h = [_mm_setzero_si128(); 8];
+    for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
+        *dst = load(src);
     }
+    h
+}
 
-    /// A block as the hash takes it: byte-reversed for GHASH, as is for POLYVAL.
-    #[inline]
-    pub(super) fn for_hash<const GCM: bool>(x: __m128i) -> __m128i {
-        if GCM { byte_reverse(x) } else { x }
+/// A block as the hash takes it: byte-reversed for GHASH, as is for POLYVAL.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn for_hash<const GCM: bool>(x: __m128i) -> __m128i {
+    if GCM { byte_reverse(x) } else { x }
+}
+
+/// The next `N` counter blocks (see the module docs for `ctr`).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn counter_blocks<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [__m128i; N] {
+    let mut out = [_mm_setzero_si128(); N];
+    if !GCM {
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, i as i32));
+        }
+    } else if (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + N <= 256 {
+        // No carry leaves the last byte within these N blocks, so add i to
+        // byte 15 of the big-endian block directly (it is the top byte of
+        // dword 3): one shuffle per batch instead of one per block. The
+        // branch depends only on the block position, which is public.
+        let first = byte_reverse(*ctr);
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = _mm_add_epi32(first, _mm_set_epi32((i as i32) << 24, 0, 0, 0));
+        }
+    } else {
+        let one = _mm_set_epi32(0, 0, 0, 1);
+        let mut c = *ctr;
+        for b in out.iter_mut() {
+            *b = byte_reverse(c);
+            c = _mm_add_epi32(c, one);
+        }
     }
+    *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, N as i32));
+    out
+}
 
-    /// The next `N` counter blocks (see the module docs for `ctr`).
-    #[inline]
-    pub(super) fn counter_blocks<const GCM: bool, const N: usize>(
-        ctr: &mut __m128i,
-    ) -> [__m128i; N] {
-        let mut out = [_mm_setzero_si128(); N];
-        if !GCM {
-            for (i, b) in out.iter_mut().enumerate() {
-                *b = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, i as i32));
-            }
-        } else if (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + N <= 256 {
-            // No carry leaves the last byte within these N blocks, so add i to
-            // byte 15 of the big-endian block directly (it is the top byte of
-            // dword 3): one shuffle per batch instead of one per block. The
-            // branch depends only on the block position, which is public.
-            let first = byte_reverse(*ctr);
-            for (i, b) in out.iter_mut().enumerate() {
-                *b = _mm_add_epi32(first, _mm_set_epi32((i as i32) << 24, 0, 0, 0));
-            }
-        } else {
-            let one = _mm_set_epi32(0, 0, 0, 1);
-            let mut c = *ctr;
-            for b in out.iter_mut() {
-                *b = byte_reverse(c);
-                c = _mm_add_epi32(c, one);
-            }
+/// The hash of `bytes` zero-padded to whole blocks (GCM's `A || 0^v`,
+/// GCM-SIV's padded AAD).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn hash_padded<const GCM: bool>(
+    mut acc: __m128i,
+    bytes: &[u8],
+    h: &[__m128i; 8],
+) -> __m128i {
+    let (groups, rest) = bytes.as_chunks::<GROUP>();
+    for group in groups {
+        let mut x: [__m128i; 8] = load_blocks(group);
+        for b in x.iter_mut() {
+            *b = for_hash::<GCM>(*b);
         }
-        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, N as i32));
-        out
+        acc = fold_blocks(acc, &x, h);
     }
-
-    /// The hash of `bytes` zero-padded to whole blocks (GCM's `A || 0^v`,
-    /// GCM-SIV's padded AAD).
-    #[inline]
-    pub(super) fn hash_padded<const GCM: bool>(
-        mut acc: __m128i,
-        bytes: &[u8],
-        h: &[__m128i; 8],
-    ) -> __m128i {
-        let (groups, rest) = bytes.as_chunks::<GROUP>();
-        for group in groups {
-            let mut x: [__m128i; 8] = load_blocks(group);
-            for b in x.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            acc = fold_blocks(acc, &x, h);
-        }
-        if !rest.is_empty() {
-            let mut buf = [0u8; GROUP];
-            buf[..rest.len()].copy_from_slice(rest);
-            let mut x: [__m128i; 8] = load_blocks(&buf);
-            for b in x.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
-            wipe(&mut buf);
-        }
-        acc
-    }
-
-    /// The hash of the input of `data` from `start` (a multiple of `GROUP`) to
-    /// the end, zero-padded to whole blocks.
-    #[inline]
-    pub(super) fn hash_input<const GCM: bool>(
-        mut acc: __m128i,
-        data: &InOut<'_>,
-        start: usize,
-        h: &[__m128i; 8],
-    ) -> __m128i {
-        let bulk = start + (data.len() - start) / GROUP * GROUP;
-        let mut offset = start;
-        let hk = karatsuba_keys(h);
-        while offset < bulk {
-            let mut x: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
-            for b in x.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            acc = fold8_karatsuba(acc, &x, h, &hk);
-            offset += GROUP;
-        }
+    if !rest.is_empty() {
         let mut buf = [0u8; GROUP];
-        let rest = data.read_tail(offset, &mut buf);
-        if rest > 0 {
-            let mut x: [__m128i; 8] = load_blocks(&buf);
-            for b in x.iter_mut() {
-                *b = for_hash::<GCM>(*b);
-            }
-            acc = fold_blocks(acc, &x[..rest.div_ceil(16)], h);
+        buf[..rest.len()].copy_from_slice(rest);
+        let mut x: [__m128i; 8] = load_blocks(&buf);
+        for b in x.iter_mut() {
+            *b = for_hash::<GCM>(*b);
         }
+        acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
         wipe(&mut buf);
-        acc
+    }
+    acc
+}
+
+/// The hash of the input of `data` from `start` (a multiple of `GROUP`) to
+/// the end, zero-padded to whole blocks.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn hash_input<const GCM: bool>(
+    mut acc: __m128i,
+    data: &InOut<'_>,
+    start: usize,
+    h: &[__m128i; 8],
+) -> __m128i {
+    let bulk = start + (data.len() - start) / GROUP * GROUP;
+    let mut offset = start;
+    let hk = karatsuba_keys(h);
+    while offset < bulk {
+        let mut x: [__m128i; 8] = load_blocks(data.input::<GROUP>(offset));
+        for b in x.iter_mut() {
+            *b = for_hash::<GCM>(*b);
+        }
+        acc = fold8_karatsuba(acc, &x, h, &hk);
+        offset += GROUP;
+    }
+    let mut buf = [0u8; GROUP];
+    let rest = data.read_tail(offset, &mut buf);
+    if rest > 0 {
+        let mut x: [__m128i; 8] = load_blocks(&buf);
+        for b in x.iter_mut() {
+            *b = for_hash::<GCM>(*b);
+        }
+        acc = fold_blocks(acc, &x[..rest.div_ceil(16)], h);
+    }
+    wipe(&mut buf);
+    acc
+}
+
+/// One AES round on a group. A group of eight is one `asm!` block, so
+/// the group goes round by round, eight independent `aesenc` at a time:
+/// with intrinsics, LLVM emitted the engine's CTR-only group (the first
+/// group a seal peels) block by block, ten dependent rounds of one
+/// block before the next block's, and a 128-byte AES-128-GCM seal took
+/// 119 ns instead of 93 on Zen 1.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn aes_round<B, const N: usize>(b: &mut [__m128i; N], k: &B) {
+    let k = broadcast_block(k);
+    if let Some(b) = b.first_chunk_mut::<8>() {
+        aes_round_asm!(sse xmm_reg, k;
+            0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];);
+    } else {
+        for b in b.iter_mut() {
+            *b = _mm_aesenc_si128(*b, k);
+        }
+    }
+}
+
+/// One AES round on eight blocks, as one `asm!` block that also passes
+/// four registers through unchanged. Written with intrinsics, LLVM moves
+/// every multiply of a group ahead of the group's first round, and the
+/// multiplier and the AES units take turns instead of working together:
+/// what goes through the block is computed before the round and what
+/// comes out is used after it, so the work stays where the source puts it.
+/// The wide tiers inline this for a last 128-byte group among their VEX
+/// code; the legacy encoding is correct there too (it leaves the upper
+/// lanes of the registers alone, and nothing reads them).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn aes_round_pinned<B, const N: usize>(b: &mut [__m128i; N], k: &B, pin: &mut [__m128i; 4]) {
+    const { assert!(N == BIG) };
+    let k = broadcast_block(k);
+    let [p0, p1, p2, p3] = pin;
+    if let Some(b) = b.first_chunk_mut::<8>() {
+        aes_round_asm!(sse xmm_reg, k;
+            0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];
+            8: *p0, 9: *p1, 10: *p2, 11: *p3);
+    }
+}
+
+/// The multipliers of a group (`engine::Powers`): block i of a group is
+/// multiplied by H^(8 − i), `h[7 − i]`.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn group_powers(h: &[__m128i; 8]) -> Powers<__m128i, BIG> {
+    let hk = karatsuba_keys(h);
+    Powers {
+        p: core::array::from_fn(|i| h[7 - i]),
+        k: core::array::from_fn(|i| hk[7 - i]),
+    }
+}
+
+/// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+/// hashing the output: the output of each group is hashed during the AES of
+/// the next (read back from the output). Returns the accumulator and the
+/// end of the last whole group.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool>(
+    rk: &[__m128i; ROUND_KEYS],
+    h: &[__m128i; 8],
+    ctr: &mut __m128i,
+    acc: __m128i,
+    data: &mut InOut<'_>,
+    start: usize,
+) -> (__m128i, usize) {
+    let t = aesni_clmul_proved();
+    let bulk = groups_end::<RB, BIG>(data.len(), start);
+    if bulk == start {
+        return (acc, bulk);
+    }
+    let mut s = state_from(t, acc);
+    let pw = group_powers(h);
+    engine::hash_output::<_, RB, _, ROUND_KEYS, GCM, 3, BIG>(t, rk, &pw, ctr, &mut s, data, start);
+    (state_finish(t, s), bulk)
+}
+
+/// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+/// hashing the input: each group's input is hashed during its own AES.
+/// Returns the accumulator and the end of the last whole group.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool>(
+    rk: &[__m128i; ROUND_KEYS],
+    h: &[__m128i; 8],
+    ctr: &mut __m128i,
+    acc: __m128i,
+    data: &mut InOut<'_>,
+    start: usize,
+) -> (__m128i, usize) {
+    let t = aesni_clmul_proved();
+    let bulk = groups_end::<RB, BIG>(data.len(), start);
+    if bulk == start {
+        return (acc, bulk);
+    }
+    let mut s = state_from(t, acc);
+    let pw = group_powers(h);
+    engine::hash_input::<_, RB, _, ROUND_KEYS, GCM, 3, BIG>(t, rk, &pw, ctr, &mut s, data, start);
+    (state_finish(t, s), bulk)
+}
+
+/// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
+/// no hash. Returns the end of the last whole group.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
+    rk: &[__m128i; ROUND_KEYS],
+    ctr: &mut __m128i,
+    data: &mut InOut<'_>,
+    start: usize,
+) -> usize {
+    engine::ctr_only::<_, RB, _, ROUND_KEYS, GCM, BIG>(aesni_clmul_proved(), rk, ctr, data, start);
+    groups_end::<RB, BIG>(data.len(), start)
+}
+
+/// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
+/// more block, `extra`, encrypted in the same batch if `Mode::GCM` (GCM's
+/// J0; GCM-SIV has none). Then, if `Mode::HASH`, folds the tail's blocks —
+/// its output if `Mode::OUTPUT`, else its input — zero-padded, and `last`
+/// (the length block) into `acc`.
+///
+/// Returns the accumulator and E(K, `extra`) (`extra` itself if not
+/// `Mode::GCM`).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn tail<const ROUND_KEYS: usize, Mode: TailMode, const M: usize, const B: usize>(
+    rk: &[__m128i; ROUND_KEYS],
+    mut ctr: __m128i,
+    data: &mut InOut<'_>,
+    offset: usize,
+    extra: __m128i,
+    acc: __m128i,
+    h: &[__m128i; 8],
+    last: __m128i,
+) -> (__m128i, __m128i) {
+    let mut buf = [0u8; B];
+    let rest = data.read_tail(offset, &mut buf);
+
+    let mut ks: [__m128i; M] = if Mode::GCM {
+        counter_blocks::<true, M>(&mut ctr)
+    } else {
+        counter_blocks::<false, M>(&mut ctr)
+    };
+    let mut extra = extra;
+    if Mode::GCM {
+        encrypt_blocks_and(rk, &mut ks, &mut extra);
+    } else {
+        encrypt_blocks(rk, &mut ks);
     }
 
-    /// One AES round on a group. A group of eight is one `asm!` block, so
-    /// the group goes round by round, eight independent `aesenc` at a time:
-    /// with intrinsics, LLVM emitted the engine's CTR-only group (the first
-    /// group a seal peels) block by block, ten dependent rounds of one
-    /// block before the next block's, and a 128-byte AES-128-GCM seal took
-    /// 119 ns instead of 93 on Zen 1.
-    #[inline]
-    fn aes_round<B, const N: usize>(b: &mut [__m128i; N], k: &B) {
-        let k = broadcast_block(k);
-        if let Some(b) = b.first_chunk_mut::<8>() {
-            aes_round_asm!(sse xmm_reg, k;
-                0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];);
-        } else {
-            for b in b.iter_mut() {
-                *b = _mm_aesenc_si128(*b, k);
+    let acc = xor_and_hash_tail!(Mode, M, B, &ks, &mut buf, rest, data, offset, acc, h, last);
+    (acc, extra)
+}
+
+/// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction
+/// when they fit in eight blocks.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn fold_with_last<const M: usize>(
+    acc: __m128i,
+    x: &[__m128i; M],
+    n: usize,
+    last: __m128i,
+    h: &[__m128i; 8],
+) -> __m128i {
+    let n = n.min(M);
+    if n < 8 {
+        // A fixed-count loop, not a slice copy: a variable-length copy
+        // becomes a `memcpy` call.
+        let mut all = [last; 8];
+        for (i, (a, b)) in all.iter_mut().zip(x).enumerate() {
+            if i < n {
+                *a = *b;
             }
         }
-    }
-
-    /// One AES round on eight blocks, as one `asm!` block that also passes
-    /// four registers through unchanged. Written with intrinsics, LLVM moves
-    /// every multiply of a group ahead of the group's first round, and the
-    /// multiplier and the AES units take turns instead of working together:
-    /// what goes through the block is computed before the round and what
-    /// comes out is used after it, so the work stays where the source puts it.
-    /// The wide tiers inline this for a last 128-byte group among their VEX
-    /// code; the legacy encoding is correct there too (it leaves the upper
-    /// lanes of the registers alone, and nothing reads them).
-    #[inline]
-    fn aes_round_pinned<B, const N: usize>(b: &mut [__m128i; N], k: &B, pin: &mut [__m128i; 4]) {
-        const { assert!(N == BIG) };
-        let k = broadcast_block(k);
-        let [p0, p1, p2, p3] = pin;
-        if let Some(b) = b.first_chunk_mut::<8>() {
-            aes_round_asm!(sse xmm_reg, k;
-                0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];
-                8: *p0, 9: *p1, 10: *p2, 11: *p3);
-        }
-    }
-
-    /// The multipliers of a group (`engine::Powers`): block i of a group is
-    /// multiplied by H^(8 − i), `h[7 − i]`.
-    #[inline]
-    fn group_powers(h: &[__m128i; 8]) -> Powers<__m128i, BIG> {
-        let hk = karatsuba_keys(h);
-        Powers { p: core::array::from_fn(|i| h[7 - i]), k: core::array::from_fn(|i| hk[7 - i]) }
-    }
-
-    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
-    /// hashing the output: the output of each group is hashed during the AES of
-    /// the next (read back from the output). Returns the accumulator and the
-    /// end of the last whole group.
-    #[inline]
-    pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool>(
-        rk: &[__m128i; ROUND_KEYS],
-        h: &[__m128i; 8],
-        ctr: &mut __m128i,
-        acc: __m128i,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) -> (__m128i, usize) {
-        let t = aesni_clmul_proved();
-        let bulk = groups_end::<RB, BIG>(data.len(), start);
-        if bulk == start {
-            return (acc, bulk);
-        }
-        let mut s = state_from(t, acc);
-        let pw = group_powers(h);
-        engine::hash_output::<_, RB, _, ROUND_KEYS, GCM, 3, BIG>(t, rk, &pw, ctr, &mut s, data, start);
-        (state_finish(t, s), bulk)
-    }
-
-    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
-    /// hashing the input: each group's input is hashed during its own AES.
-    /// Returns the accumulator and the end of the last whole group.
-    #[inline]
-    pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool>(
-        rk: &[__m128i; ROUND_KEYS],
-        h: &[__m128i; 8],
-        ctr: &mut __m128i,
-        acc: __m128i,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) -> (__m128i, usize) {
-        let t = aesni_clmul_proved();
-        let bulk = groups_end::<RB, BIG>(data.len(), start);
-        if bulk == start {
-            return (acc, bulk);
-        }
-        let mut s = state_from(t, acc);
-        let pw = group_powers(h);
-        engine::hash_input::<_, RB, _, ROUND_KEYS, GCM, 3, BIG>(t, rk, &pw, ctr, &mut s, data, start);
-        (state_finish(t, s), bulk)
-    }
-
-    /// CTR over the whole groups of `data` from `start` (a multiple of `GROUP`),
-    /// no hash. Returns the end of the last whole group.
-    #[inline]
-    pub(super) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
-        rk: &[__m128i; ROUND_KEYS],
-        ctr: &mut __m128i,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) -> usize {
-        engine::ctr_only::<_, RB, _, ROUND_KEYS, GCM, BIG>(aesni_clmul_proved(), rk, ctr, data, start);
-        groups_end::<RB, BIG>(data.len(), start)
-    }
-
-    /// CTR over the last `data.len() - offset` (< `B` = 16·`M`) bytes, with one
-    /// more block, `extra`, encrypted in the same batch if `Mode::GCM` (GCM's
-    /// J0; GCM-SIV has none). Then, if `Mode::HASH`, folds the tail's blocks —
-    /// its output if `Mode::OUTPUT`, else its input — zero-padded, and `last`
-    /// (the length block) into `acc`.
-    ///
-    /// Returns the accumulator and E(K, `extra`) (`extra` itself if not
-    /// `Mode::GCM`).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn tail<
-        const ROUND_KEYS: usize,
-        Mode: TailMode,
-        const M: usize,
-        const B: usize,
-    >(
-        rk: &[__m128i; ROUND_KEYS],
-        mut ctr: __m128i,
-        data: &mut InOut<'_>,
-        offset: usize,
-        extra: __m128i,
-        acc: __m128i,
-        h: &[__m128i; 8],
-        last: __m128i,
-    ) -> (__m128i, __m128i) {
-        let mut buf = [0u8; B];
-        let rest = data.read_tail(offset, &mut buf);
-
-        let mut ks: [__m128i; M] = if Mode::GCM {
-            counter_blocks::<true, M>(&mut ctr)
-        } else {
-            counter_blocks::<false, M>(&mut ctr)
-        };
-        let mut extra = extra;
-        if Mode::GCM {
-            encrypt_blocks_and(rk, &mut ks, &mut extra);
-        } else {
-            encrypt_blocks(rk, &mut ks);
-        }
-
-        let acc = xor_and_hash_tail!(Mode, M, B, &ks, &mut buf, rest, data, offset, acc, h, last);
-        (acc, extra)
-    }
-
-    /// Folds `x[..n]` (n ≤ 8) and then `last` into `acc`, with one reduction
-    /// when they fit in eight blocks.
-    #[inline]
-    pub(super) fn fold_with_last<const M: usize>(
-        acc: __m128i,
-        x: &[__m128i; M],
-        n: usize,
-        last: __m128i,
-        h: &[__m128i; 8],
-    ) -> __m128i {
-        let n = n.min(M);
-        if n < 8 {
-            // A fixed-count loop, not a slice copy: a variable-length copy
-            // becomes a `memcpy` call.
-            let mut all = [last; 8];
-            for (i, (a, b)) in all.iter_mut().zip(x).enumerate() {
-                if i < n {
-                    *a = *b;
-                }
-            }
-            fold_blocks(acc, &all[..n + 1], h)
-        } else {
-            fold_blocks(fold_blocks(acc, &x[..n], h), &[last], h)
-        }
+        fold_blocks(acc, &all[..n + 1], h)
+    } else {
+        fold_blocks(fold_blocks(acc, &x[..n], h), &[last], h)
     }
 }
 

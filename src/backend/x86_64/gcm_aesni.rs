@@ -13,7 +13,6 @@
 //! one final batch.
 
 use crate::backend::tail_mode::Gcm;
-use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
@@ -27,201 +26,229 @@ use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
 
-aesni_clmul! {
-    /// Builds a GCM key's state where it will live: the round keys of `key`
-    /// into `round_keys`, and H = E(K, 0^128) with its powers H^1..H^8, in the
-    /// POLYVAL form GHASH uses here (see `clmul.rs`: H' =
-    /// mulX_POLYVAL(ByteReverse(H))), into `h_powers`. The zero block rides
-    /// the key schedule (`aes::ride`): H is ready a round after the last key.
-    pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
-        _token: AesNiClmul,
-        key: &[u8; KB],
-        round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
-        h_powers: &mut MaybeUninit<HPowers>,
-    ) {
-        let mut h = [_mm_setzero_si128()];
-        let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
-        h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
-        round_keys.write(RoundKeys(store_each(&rk)));
-    }
+/// Builds a GCM key's state where it will live: the round keys of `key`
+/// into `round_keys`, and H = E(K, 0^128) with its powers H^1..H^8, in the
+/// POLYVAL form GHASH uses here (see `clmul.rs`: H' =
+/// mulX_POLYVAL(ByteReverse(H))), into `h_powers`. The zero block rides
+/// the key schedule (`aes::ride`): H is ready a round after the last key.
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
+    _token: AesNiClmul,
+    key: &[u8; KB],
+    round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
+    h_powers: &mut MaybeUninit<HPowers>,
+) {
+    let mut h = [_mm_setzero_si128()];
+    let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
+    h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
+    round_keys.write(RoundKeys(store_each(&rk)));
+}
 
-    /// GCM encryption; see the module contract.
-    #[inline(never)]
-    pub(crate) fn seal<const ROUND_KEYS: usize>(
-        _token: AesNiClmul,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        let mut s = state_new(keys, h_powers, j0, aad);
-        seal_from(&mut s, data, 0, len_block)
-    }
+/// GCM encryption; see the module contract.
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn seal<const ROUND_KEYS: usize>(
+    _token: AesNiClmul,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    let mut s = state_new(keys, h_powers, j0, aad);
+    seal_from(&mut s, data, 0, len_block)
+}
 
-    /// GCM decryption; see the module contract. Returns the tag computed over the
-    /// ciphertext; the plaintext written is unauthenticated until the caller
-    /// compares it.
-    #[inline(never)]
-    pub(crate) fn open<const ROUND_KEYS: usize>(
-        _token: AesNiClmul,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        let mut s = state_new(keys, h_powers, j0, aad);
-        open_from(&mut s, data, 0, len_block)
-    }
+/// GCM decryption; see the module contract. Returns the tag computed over the
+/// ciphertext; the plaintext written is unauthenticated until the caller
+/// compares it.
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn open<const ROUND_KEYS: usize>(
+    _token: AesNiClmul,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    let mut s = state_new(keys, h_powers, j0, aad);
+    open_from(&mut s, data, 0, len_block)
+}
 
-    /// Extends a GCM seal by one last partial block: `block[..n]` (1 ≤ `n` ≤
-    /// 16, zero past `n`) is encrypted in place with the counter block
-    /// `ext.ctr_block`, and the tag of the message `head ‖ block[..n]` is
-    /// returned, given `head_tag`, the tag [`seal`] returned for `head`
-    /// alone (a whole number of blocks, same key, J0 and AAD, length block
-    /// `ext.head_len_block`). All on every x86_64 tier (two AES blocks and
-    /// two multiplies).
-    ///
-    /// GHASH is linear: with Y′ = `head_tag` ⊕ E(K, J0) = GHASH(A ‖ C′ ‖ L′),
-    /// GHASH(A ‖ C′ ‖ C ‖ L) = (Y′ ⊕ L ⊕ (L′ ⊕ C)·H)·H, which is the fold of
-    /// the two blocks L′ ⊕ C and Y′ ⊕ L.
-    #[cfg(feature = "ece")]
-    pub(crate) fn append_block<const ROUND_KEYS: usize>(
-        _token: AesNiClmul,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        ext: crate::backend::Extension,
-        head_tag: &Block,
-        block: &mut Block,
-        n: usize,
-    ) -> Block {
-        use super::aes::encrypt_blocks_and;
-        use super::clmul::fold_blocks;
-        use super::load;
-        let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
-        let mut ks = [from_u128(ext.ctr_block)];
-        let mut e_j0 = from_u128(ext.j0);
-        encrypt_blocks_and(&rk, &mut ks, &mut e_j0);
-        let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
-        let c = _mm_and_si128(_mm_xor_si128(load(block), ks[0]), load(&kept));
-        *block = store(c);
-        let y_head = _mm_xor_si128(load(head_tag), e_j0);
-        let x = [
-            _mm_xor_si128(byte_reverse(from_u128(ext.head_len_block)), byte_reverse(c)),
-            _mm_xor_si128(byte_reverse(y_head), byte_reverse(from_u128(ext.len_block))),
-        ];
-        let acc = fold_blocks(_mm_setzero_si128(), &x, &h);
-        store(_mm_xor_si128(byte_reverse(acc), e_j0))
-    }
+/// Extends a GCM seal by one last partial block: `block[..n]` (1 ≤ `n` ≤
+/// 16, zero past `n`) is encrypted in place with the counter block
+/// `ext.ctr_block`, and the tag of the message `head ‖ block[..n]` is
+/// returned, given `head_tag`, the tag [`seal`] returned for `head`
+/// alone (a whole number of blocks, same key, J0 and AAD, length block
+/// `ext.head_len_block`). All on every x86_64 tier (two AES blocks and
+/// two multiplies).
+///
+/// GHASH is linear: with Y′ = `head_tag` ⊕ E(K, J0) = GHASH(A ‖ C′ ‖ L′),
+/// GHASH(A ‖ C′ ‖ C ‖ L) = (Y′ ⊕ L ⊕ (L′ ⊕ C)·H)·H, which is the fold of
+/// the two blocks L′ ⊕ C and Y′ ⊕ L.
+#[cfg(feature = "ece")]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn append_block<const ROUND_KEYS: usize>(
+    _token: AesNiClmul,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    ext: crate::backend::Extension,
+    head_tag: &Block,
+    block: &mut Block,
+    n: usize,
+) -> Block {
+    use super::aes::encrypt_blocks_and;
+    use super::clmul::fold_blocks;
+    use super::load;
+    let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
+    let mut ks = [from_u128(ext.ctr_block)];
+    let mut e_j0 = from_u128(ext.j0);
+    encrypt_blocks_and(&rk, &mut ks, &mut e_j0);
+    let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
+    let c = _mm_and_si128(_mm_xor_si128(load(block), ks[0]), load(&kept));
+    *block = store(c);
+    let y_head = _mm_xor_si128(load(head_tag), e_j0);
+    let x = [
+        _mm_xor_si128(byte_reverse(from_u128(ext.head_len_block)), byte_reverse(c)),
+        _mm_xor_si128(byte_reverse(y_head), byte_reverse(from_u128(ext.len_block))),
+    ];
+    let acc = fold_blocks(_mm_setzero_si128(), &x, &h);
+    store(_mm_xor_si128(byte_reverse(acc), e_j0))
+}
 
-    /// [`seal`] if `SEAL`, else [`open`]: the wide tiers' short messages.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
-        token: AesNiClmul,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        if SEAL {
-            seal(token, keys, h_powers, j0, aad, data, len_block)
-        } else {
-            open(token, keys, h_powers, j0, aad, data, len_block)
-        }
+/// [`seal`] if `SEAL`, else [`open`]: the wide tiers' short messages.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
+    token: AesNiClmul,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    if SEAL {
+        seal(token, keys, h_powers, j0, aad, data, len_block)
+    } else {
+        open(token, keys, h_powers, j0, aad, data, len_block)
     }
+}
 
-    /// Seals `data` from `start` (a multiple of `GROUP`) to the end and returns
-    /// the tag. The wide tiers call it for what is left after their loops.
-    #[inline]
-    pub(super) fn seal_from<const ROUND_KEYS: usize>(
-        s: &mut State<'_, ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> Block {
-        let (acc, bulk) = groups::<ROUND_KEYS, true>(s, data, start);
-        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, true>(s, acc, data, bulk, len_block))
+/// Seals `data` from `start` (a multiple of `GROUP`) to the end and returns
+/// the tag. The wide tiers call it for what is left after their loops.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn seal_from<const ROUND_KEYS: usize>(
+    s: &mut State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    let (acc, bulk) = groups::<ROUND_KEYS, true>(s, data, start);
+    by_tail_size!(
+        data.len() - bulk,
+        finish::<ROUND_KEYS, true>(s, acc, data, bulk, len_block)
+    )
+}
+
+/// Opens `data` from `start` (a multiple of `GROUP`) to the end and returns
+/// the computed tag.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn open_from<const ROUND_KEYS: usize>(
+    s: &mut State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    let (acc, bulk) = groups::<ROUND_KEYS, false>(s, data, start);
+    by_tail_size!(
+        data.len() - bulk,
+        finish::<ROUND_KEYS, false>(s, acc, data, bulk, len_block)
+    )
+}
+
+/// The whole groups from `start` (seal hashes their output, open their
+/// input): the hash so far and where the groups end. The key state is
+/// loaded only when there is a group (see [`finish`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn groups<const ROUND_KEYS: usize, const SEAL: bool>(
+    s: &mut State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+) -> (__m128i, usize) {
+    if data.len() - start < GROUP {
+        return (s.acc, start);
     }
-
-    /// Opens `data` from `start` (a multiple of `GROUP`) to the end and returns
-    /// the computed tag.
-    #[inline]
-    pub(super) fn open_from<const ROUND_KEYS: usize>(
-        s: &mut State<'_, ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> Block {
-        let (acc, bulk) = groups::<ROUND_KEYS, false>(s, data, start);
-        by_tail_size!(data.len() - bulk, finish::<ROUND_KEYS, false>(s, acc, data, bulk, len_block))
+    let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
+    if SEAL {
+        ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
+    } else {
+        ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
     }
+}
 
-    /// The whole groups from `start` (seal hashes their output, open their
-    /// input): the hash so far and where the groups end. The key state is
-    /// loaded only when there is a group (see [`finish`]).
-    #[inline]
-    fn groups<const ROUND_KEYS: usize, const SEAL: bool>(
-        s: &mut State<'_, ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) -> (__m128i, usize) {
-        if data.len() - start < GROUP {
-            return (s.acc, start);
-        }
-        let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
-        if SEAL {
-            ctr_hash_output::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
-        } else {
-            ctr_hash_input::<ROUND_KEYS, true>(&rk, &h, &mut s.ctr, s.acc, data, start)
-        }
-    }
+/// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
+/// same AES batch, then the length block and the tag; `acc` is the hash
+/// so far, the counter `s`'s. The key state is loaded here, where it is
+/// used, not by the caller: loaded before the group loop, the round keys
+/// are copied to the stack at the call's start (no registers are left for
+/// them), which a message shorter than a group paid for and never used.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+    s: &State<'_, ROUND_KEYS>,
+    acc: __m128i,
+    data: &mut InOut<'_>,
+    offset: usize,
+    len_block: u128,
+) -> Block {
+    let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
+    // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+    let len = byte_reverse(from_u128(len_block));
+    let (acc, tag_mask) = tail::<ROUND_KEYS, Gcm<SEAL>, M, B>(
+        &rk,
+        s.ctr,
+        data,
+        offset,
+        byte_reverse(s.j0),
+        acc,
+        &h,
+        len,
+    );
+    store(_mm_xor_si128(byte_reverse(acc), tag_mask))
+}
 
-    /// The last partial group (0..128 bytes from `offset`) with E(K, J0) in the
-    /// same AES batch, then the length block and the tag; `acc` is the hash
-    /// so far, the counter `s`'s. The key state is loaded here, where it is
-    /// used, not by the caller: loaded before the group loop, the round keys
-    /// are copied to the stack at the call's start (no registers are left for
-    /// them), which a message shorter than a group paid for and never used.
-    #[inline]
-    fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
-        s: &State<'_, ROUND_KEYS>,
-        acc: __m128i,
-        data: &mut InOut<'_>,
-        offset: usize,
-        len_block: u128,
-    ) -> Block {
-        let (rk, h) = (load_round_keys(s.keys), load_powers(s.h_powers));
-        // GHASH runs over the ciphertext: the output when sealing, the input when opening.
-        let len = byte_reverse(from_u128(len_block));
-        let (acc, tag_mask) =
-            tail::<ROUND_KEYS, Gcm<SEAL>, M, B>(&rk, s.ctr, data, offset, byte_reverse(s.j0), acc, &h, len);
-        store(_mm_xor_si128(byte_reverse(acc), tag_mask))
-    }
-
-    /// The state of one GCM call after the AAD (see [`State`]).
-    #[inline]
-    pub(super) fn state_new<'k, const ROUND_KEYS: usize>(
-        keys: &'k RoundKeys<ROUND_KEYS>,
-        h_powers: &'k HPowers,
-        j0: u128,
-        aad: &[u8],
-    ) -> State<'k, ROUND_KEYS> {
-        // No AAD (most calls that carry none are short): no call, and no
-        // copy of the powers for it.
-        let acc = if aad.is_empty() {
-            _mm_setzero_si128()
-        } else {
-            hash_padded::<true>(_mm_setzero_si128(), aad, &load_powers(h_powers))
-        };
-        let j0 = byte_reverse(from_u128(j0));
-        let ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
-        State { keys, h_powers, j0, ctr, acc }
+/// The state of one GCM call after the AAD (see [`State`]).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn state_new<'k, const ROUND_KEYS: usize>(
+    keys: &'k RoundKeys<ROUND_KEYS>,
+    h_powers: &'k HPowers,
+    j0: u128,
+    aad: &[u8],
+) -> State<'k, ROUND_KEYS> {
+    // No AAD (most calls that carry none are short): no call, and no
+    // copy of the powers for it.
+    let acc = if aad.is_empty() {
+        _mm_setzero_si128()
+    } else {
+        hash_padded::<true>(_mm_setzero_si128(), aad, &load_powers(h_powers))
+    };
+    let j0 = byte_reverse(from_u128(j0));
+    let ctr = _mm_add_epi32(j0, _mm_set_epi32(0, 0, 0, 1));
+    State {
+        keys,
+        h_powers,
+        j0,
+        ctr,
+        acc,
     }
 }
 

@@ -16,7 +16,6 @@
 //! registers and stack arrays that are zeroized before returning.
 
 use crate::backend::tail_mode::{SivOpen, SivSeal};
-use crate::cpu::aesni_clmul;
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
@@ -31,359 +30,391 @@ use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::AesNiClmul;
 use crate::inout::{InOut, padded_block};
 
-aesni_clmul! {
-    /// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
-    /// AES(key_generating_key, little_endian_uint32(0) || nonce)[:8] ||
-    /// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
-    /// message-encryption key from the first 8 bytes of the blocks for counters
-    /// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
-    /// blocks are encrypted in one batch. Returns the authentication key and
-    /// the encryption key's two halves (the second unused for AES-128).
-    #[inline]
-    fn derive_key_blocks<const ROUND_KEYS: usize>(
-        rk: &[__m128i; ROUND_KEYS],
-        nonce: __m128i,
-    ) -> [__m128i; 3] {
-        let base = _mm_slli_si128::<4>(nonce);
-        let mut blocks = [base; 6];
-        for (i, b) in blocks.iter_mut().enumerate() {
-            *b = _mm_or_si128(base, _mm_set_epi32(0, 0, 0, i as i32));
+/// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
+/// AES(key_generating_key, little_endian_uint32(0) || nonce)[:8] ||
+/// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
+/// message-encryption key from the first 8 bytes of the blocks for counters
+/// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
+/// blocks are encrypted in one batch. Returns the authentication key and
+/// the encryption key's two halves (the second unused for AES-128).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn derive_key_blocks<const ROUND_KEYS: usize>(
+    rk: &[__m128i; ROUND_KEYS],
+    nonce: __m128i,
+) -> [__m128i; 3] {
+    let base = _mm_slli_si128::<4>(nonce);
+    let mut blocks = [base; 6];
+    for (i, b) in blocks.iter_mut().enumerate() {
+        *b = _mm_or_si128(base, _mm_set_epi32(0, 0, 0, i as i32));
+    }
+    if ROUND_KEYS == 15 {
+        encrypt_blocks(rk, &mut blocks);
+    } else {
+        let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
+        encrypt_blocks(rk, &mut four);
+        blocks[..4].copy_from_slice(&four);
+        four.zeroize();
+    }
+    // `[:8] || [:8]`: the low halves of two blocks, side by side.
+    let keys = [
+        _mm_unpacklo_epi64(blocks[0], blocks[1]),
+        _mm_unpacklo_epi64(blocks[2], blocks[3]),
+        _mm_unpacklo_epi64(blocks[4], blocks[5]),
+    ];
+    blocks.zeroize();
+    keys
+}
+
+/// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
+/// the expanded encryption key.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn derive_keys<const ROUND_KEYS: usize>(
+    rk: &[__m128i; ROUND_KEYS],
+    nonce: __m128i,
+) -> (__m128i, [__m128i; ROUND_KEYS]) {
+    let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
+    (auth, expand_regs::<ROUND_KEYS>(enc0, enc1))
+}
+
+/// RFC 8452 §4: "XOR the first twelve bytes of S_s with the nonce and clear
+/// the most significant bit of the last byte. Encrypt the result with AES
+/// using the message-encryption key to produce the tag."
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn compute_tag<const ROUND_KEYS: usize>(
+    enc: &[__m128i; ROUND_KEYS],
+    s: __m128i,
+    nonce: __m128i,
+) -> __m128i {
+    let mut t = [tag_input(s, nonce)];
+    encrypt_blocks(enc, &mut t);
+    t[0]
+}
+
+/// The block [`compute_tag`] encrypts: S_s XOR the nonce, top bit cleared.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn tag_input(s: __m128i, nonce: __m128i) -> __m128i {
+    let clear_top_bit = _mm_set_epi32(0x7fff_ffff, -1, -1, -1);
+    _mm_and_si128(_mm_xor_si128(s, nonce), clear_top_bit)
+}
+
+/// RFC 8452 §4: "the initial counter block is the tag with the most
+/// significant bit of the last byte set to one." The counter is then the first
+/// 32 bits, little-endian, wrapping (`ctr.rs`, GCM-SIV convention).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn initial_counter(tag: __m128i) -> __m128i {
+    _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
+}
+
+/// [`initial_counter`] of a received tag (a block as `u128`).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn initial_counter_from(tag: u128) -> __m128i {
+    initial_counter(from_u128(tag))
+}
+
+/// AES-GCM-SIV encryption; see the module contract. Returns the tag.
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn seal<const ROUND_KEYS: usize>(
+    _token: AesNiClmul,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    if is_one_group(aad, data) {
+        return one_group::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
+    }
+    let mut s = state_new(keys, nonce, aad, data.len());
+    let tag = hash_from(&mut s, data, 0, len_block);
+    seal_from(&mut s, data, 0);
+    store(tag)
+}
+
+/// AES-GCM-SIV decryption; see the module contract. Returns the tag computed
+/// over the plaintext it wrote, which is unauthenticated until the caller
+/// compares that tag with `tag`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn open<const ROUND_KEYS: usize>(
+    _token: AesNiClmul,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    if is_one_group(aad, data) {
+        return one_group::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
+    }
+    let mut s = state_new(keys, nonce, aad, data.len());
+    s.ctr = initial_counter_from(tag);
+    store(open_from(&mut s, data, 0, len_block))
+}
+
+/// Whether [`one_group`] takes the message: an AAD of at most one block
+/// and a text of at most one group, eight blocks (the lengths are public).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
+    aad.len() <= 16 && data.len() <= GROUP
+}
+
+/// [`one_group_of`] with one block of keystream for a text of at most 16
+/// bytes, eight for a longer one.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    if data.len() <= 16 {
+        one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
+    } else {
+        one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
+    }
+}
+
+/// Seal (`SEAL`) or open of a message whose AAD is at most one block and
+/// whose text fits `M` blocks (`B` = 16·`M` bytes), written for latency:
+/// after the key derivation every step waits on the one before, so what
+/// can be encrypted first rides the message key's schedule (`aes::ride`)
+/// — seal's tag input (S_s needs only the authentication key), open's
+/// keystream (the received tag is the counter) — and the rest follows.
+/// RFC 8452 §4 in order: the per-nonce keys; S_s = POLYVAL(auth key,
+/// padded AAD, padded text, length block), where an empty AAD or text adds
+/// no block; the tag; counter mode. Returns the tag (seal: the one to
+/// send; open: the one computed over the plaintext, for the caller to
+/// compare).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    let rk = load_round_keys(keys);
+    let nonce = from_u128(nonce);
+    let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
+    let n = data.len();
+    let mut text = [0u8; B];
+    data.read_tail(0, &mut text);
+    let x: [__m128i; M] = load_blocks(&text);
+    // As many powers as the hash has blocks (AAD, text, length), up to 8.
+    let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
+    let mut h = powers_upto(auth, hashed.min(8));
+    let (mut enc, tag, mut out) = if SEAL {
+        let mut t = [tag_input(polyval_short(aad, &x, n, len_block, &h), nonce)];
+        let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
+        let mut ctr = initial_counter(t[0]);
+        let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
+        encrypt_blocks(&enc, &mut ks);
+        (enc, t[0], xor_blocks(x, &ks))
+    } else {
+        let mut ctr = initial_counter_from(tag);
+        let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
+        let enc = expand_regs_riding::<ROUND_KEYS, M>(enc0, enc1, &mut ks);
+        let mut p = xor_blocks(x, &ks);
+        // POLYVAL takes the plaintext's `n` bytes, zero-padded.
+        for (i, b) in p.iter_mut().enumerate() {
+            *b = _mm_and_si128(*b, first_bytes_mask(n.saturating_sub(16 * i)));
         }
-        if ROUND_KEYS == 15 {
-            encrypt_blocks(rk, &mut blocks);
-        } else {
-            let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
-            encrypt_blocks(rk, &mut four);
-            blocks[..4].copy_from_slice(&four);
-            four.zeroize();
-        }
-        // `[:8] || [:8]`: the low halves of two blocks, side by side.
-        let keys = [
-            _mm_unpacklo_epi64(blocks[0], blocks[1]),
-            _mm_unpacklo_epi64(blocks[2], blocks[3]),
-            _mm_unpacklo_epi64(blocks[4], blocks[5]),
-        ];
-        blocks.zeroize();
-        keys
-    }
+        let mut t = [tag_input(polyval_short(aad, &p, n, len_block, &h), nonce)];
+        encrypt_blocks(&enc, &mut t);
+        (enc, t[0], p)
+    };
+    let mut out_bytes: [u8; B] = store_blocks(&out);
+    data.write_tail(0, &out_bytes, n);
+    wipe(&mut out_bytes);
+    wipe(&mut text);
+    out.zeroize();
+    enc.zeroize();
+    h.zeroize();
+    store(tag)
+}
 
-    /// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
-    /// the expanded encryption key.
-    #[inline]
-    fn derive_keys<const ROUND_KEYS: usize>(
-        rk: &[__m128i; ROUND_KEYS],
-        nonce: __m128i) -> (__m128i, [__m128i; ROUND_KEYS],
-    ) {
-        let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
-        (auth, expand_regs::<ROUND_KEYS>(enc0, enc1))
+/// Lane-wise XOR of two arrays of blocks.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn xor_blocks<const M: usize>(mut a: [__m128i; M], b: &[__m128i; M]) -> [__m128i; M] {
+    for (a, b) in a.iter_mut().zip(b) {
+        *a = _mm_xor_si128(*a, *b);
     }
+    a
+}
 
-    /// RFC 8452 §4: "XOR the first twelve bytes of S_s with the nonce and clear
-    /// the most significant bit of the last byte. Encrypt the result with AES
-    /// using the message-encryption key to produce the tag."
-    #[inline]
-    fn compute_tag<const ROUND_KEYS: usize>(
-        enc: &[__m128i; ROUND_KEYS],
-        s: __m128i,
-        nonce: __m128i,
-    ) -> __m128i {
-        let mut t = [tag_input(s, nonce)];
-        encrypt_blocks(enc, &mut t);
-        t[0]
+/// A mask of `min(n, 16)` 0xff bytes followed by zeros, by comparison
+/// with the byte positions (no table, so no load at an index).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn first_bytes_mask(n: usize) -> __m128i {
+    let positions = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    _mm_cmpgt_epi8(_mm_set1_epi8(n.min(16) as i8), positions)
+}
+
+/// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
+/// adds none), the first `n.div_ceil(16)` blocks of `text` (already
+/// zero-padded) and the length block: at most ten blocks, folded eight
+/// at a time with `h` = H^1..H^8.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn polyval_short<const M: usize>(
+    aad: &[u8],
+    text: &[__m128i; M],
+    n: usize,
+    len_block: u128,
+    h: &[__m128i; 8],
+) -> __m128i {
+    let mut blocks = [_mm_setzero_si128(); 10];
+    let mut count = 0;
+    if !aad.is_empty() {
+        blocks[0] = load(&padded_block(aad));
+        count = 1;
     }
-
-    /// The block [`compute_tag`] encrypts: S_s XOR the nonce, top bit cleared.
-    #[inline]
-    fn tag_input(s: __m128i, nonce: __m128i) -> __m128i {
-        let clear_top_bit = _mm_set_epi32(0x7fff_ffff, -1, -1, -1);
-        _mm_and_si128(_mm_xor_si128(s, nonce), clear_top_bit)
-    }
-
-    /// RFC 8452 §4: "the initial counter block is the tag with the most
-    /// significant bit of the last byte set to one." The counter is then the first
-    /// 32 bits, little-endian, wrapping (`ctr.rs`, GCM-SIV convention).
-    #[inline]
-    fn initial_counter(tag: __m128i) -> __m128i {
-        _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
-    }
-
-    /// [`initial_counter`] of a received tag (a block as `u128`).
-    #[inline]
-    pub(super) fn initial_counter_from(tag: u128) -> __m128i {
-        initial_counter(from_u128(tag))
-    }
-
-    /// AES-GCM-SIV encryption; see the module contract. Returns the tag.
-    #[inline(never)]
-    pub(crate) fn seal<const ROUND_KEYS: usize>(
-        _token: AesNiClmul,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        if is_one_group(aad, data) {
-            return one_group::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
-        }
-        let mut s = state_new(keys, nonce, aad, data.len());
-        let tag = hash_from(&mut s, data, 0, len_block);
-        seal_from(&mut s, data, 0);
-        store(tag)
-    }
-
-    /// AES-GCM-SIV decryption; see the module contract. Returns the tag computed
-    /// over the plaintext it wrote, which is unauthenticated until the caller
-    /// compares that tag with `tag`.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    pub(crate) fn open<const ROUND_KEYS: usize>(
-        _token: AesNiClmul,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        if is_one_group(aad, data) {
-            return one_group::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
-        }
-        let mut s = state_new(keys, nonce, aad, data.len());
-        s.ctr = initial_counter_from(tag);
-        store(open_from(&mut s, data, 0, len_block))
-    }
-
-    /// Whether [`one_group`] takes the message: an AAD of at most one block
-    /// and a text of at most one group, eight blocks (the lengths are public).
-    #[inline]
-    pub(super) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
-        aad.len() <= 16 && data.len() <= GROUP
-    }
-
-    /// [`one_group_of`] with one block of keystream for a text of at most 16
-    /// bytes, eight for a longer one.
-    #[inline]
-    pub(super) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        if data.len() <= 16 {
-            one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
-        } else {
-            one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
-        }
-    }
-
-    /// Seal (`SEAL`) or open of a message whose AAD is at most one block and
-    /// whose text fits `M` blocks (`B` = 16·`M` bytes), written for latency:
-    /// after the key derivation every step waits on the one before, so what
-    /// can be encrypted first rides the message key's schedule (`aes::ride`)
-    /// — seal's tag input (S_s needs only the authentication key), open's
-    /// keystream (the received tag is the counter) — and the rest follows.
-    /// RFC 8452 §4 in order: the per-nonce keys; S_s = POLYVAL(auth key,
-    /// padded AAD, padded text, length block), where an empty AAD or text adds
-    /// no block; the tag; counter mode. Returns the tag (seal: the one to
-    /// send; open: the one computed over the plaintext, for the caller to
-    /// compare).
-    #[inline]
-    fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        let rk = load_round_keys(keys);
-        let nonce = from_u128(nonce);
-        let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
-        let n = data.len();
-        let mut text = [0u8; B];
-        data.read_tail(0, &mut text);
-        let x: [__m128i; M] = load_blocks(&text);
-        // As many powers as the hash has blocks (AAD, text, length), up to 8.
-        let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
-        let mut h = powers_upto(auth, hashed.min(8));
-        let (mut enc, tag, mut out) = if SEAL {
-            let mut t = [tag_input(polyval_short(aad, &x, n, len_block, &h), nonce)];
-            let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
-            let mut ctr = initial_counter(t[0]);
-            let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
-            encrypt_blocks(&enc, &mut ks);
-            (enc, t[0], xor_blocks(x, &ks))
-        } else {
-            let mut ctr = initial_counter_from(tag);
-            let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
-            let enc = expand_regs_riding::<ROUND_KEYS, M>(enc0, enc1, &mut ks);
-            let mut p = xor_blocks(x, &ks);
-            // POLYVAL takes the plaintext's `n` bytes, zero-padded.
-            for (i, b) in p.iter_mut().enumerate() {
-                *b = _mm_and_si128(*b, first_bytes_mask(n.saturating_sub(16 * i)));
-            }
-            let mut t = [tag_input(polyval_short(aad, &p, n, len_block, &h), nonce)];
-            encrypt_blocks(&enc, &mut t);
-            (enc, t[0], p)
-        };
-        let mut out_bytes: [u8; B] = store_blocks(&out);
-        data.write_tail(0, &out_bytes, n);
-        wipe(&mut out_bytes);
-        wipe(&mut text);
-        out.zeroize();
-        enc.zeroize();
-        h.zeroize();
-        store(tag)
-    }
-
-    /// Lane-wise XOR of two arrays of blocks.
-    #[inline]
-    fn xor_blocks<const M: usize>(mut a: [__m128i; M], b: &[__m128i; M]) -> [__m128i; M] {
-        for (a, b) in a.iter_mut().zip(b) {
-            *a = _mm_xor_si128(*a, *b);
-        }
-        a
-    }
-
-    /// A mask of `min(n, 16)` 0xff bytes followed by zeros, by comparison
-    /// with the byte positions (no table, so no load at an index).
-    #[inline]
-    fn first_bytes_mask(n: usize) -> __m128i {
-        let positions = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        _mm_cmpgt_epi8(_mm_set1_epi8(n.min(16) as i8), positions)
-    }
-
-    /// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
-    /// adds none), the first `n.div_ceil(16)` blocks of `text` (already
-    /// zero-padded) and the length block: at most ten blocks, folded eight
-    /// at a time with `h` = H^1..H^8.
-    #[inline]
-    fn polyval_short<const M: usize>(
-        aad: &[u8],
-        text: &[__m128i; M],
-        n: usize,
-        len_block: u128,
-        h: &[__m128i; 8],
-    ) -> __m128i {
-        let mut blocks = [_mm_setzero_si128(); 10];
-        let mut count = 0;
-        if !aad.is_empty() {
-            blocks[0] = load(&padded_block(aad));
-            count = 1;
-        }
-        for b in &text[..n.div_ceil(16).min(M)] {
-            blocks[count] = *b;
-            count += 1;
-        }
-        blocks[count] = from_u128(len_block);
+    for b in &text[..n.div_ceil(16).min(M)] {
+        blocks[count] = *b;
         count += 1;
-        let mut acc = _mm_setzero_si128();
-        for chunk in blocks[..count].chunks(8) {
-            acc = fold_blocks(acc, chunk, h);
-        }
-        blocks.zeroize();
-        acc
     }
+    blocks[count] = from_u128(len_block);
+    count += 1;
+    let mut acc = _mm_setzero_si128();
+    for chunk in blocks[..count].chunks(8) {
+        acc = fold_blocks(acc, chunk, h);
+    }
+    blocks.zeroize();
+    acc
+}
 
-    /// Derives the per-message keys and powers and hashes the AAD. RFC 8452 §4:
-    /// "S_s = POLYVAL(message-authentication-key, padded AAD, padded plaintext,
-    /// length block)"; this is its first part.
-    #[inline]
-    pub(super) fn state_new<const ROUND_KEYS: usize>(
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        text_len: usize,
-    ) -> State<ROUND_KEYS> {
-        let rk = load_round_keys(keys);
-        let nonce = from_u128(nonce);
-        let (auth, enc) = derive_keys(&rk, nonce);
-        // No fold of this message covers more blocks than the AAD's or the
-        // text's, plus the length block (capped at eight): a short message
-        // skips the powers it would not use, which are on its critical path.
-        let needed = (aad.len().div_ceil(16).max(text_len.div_ceil(16)) + 1).min(8);
-        let h = if needed == 8 { powers(auth) } else { powers_upto(auth, needed) };
-        let acc = hash_padded::<false>(_mm_setzero_si128(), aad, &h);
-        State { enc, h, nonce, ctr: _mm_setzero_si128(), acc }
+/// Derives the per-message keys and powers and hashes the AAD. RFC 8452 §4:
+/// "S_s = POLYVAL(message-authentication-key, padded AAD, padded plaintext,
+/// length block)"; this is its first part.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn state_new<const ROUND_KEYS: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    text_len: usize,
+) -> State<ROUND_KEYS> {
+    let rk = load_round_keys(keys);
+    let nonce = from_u128(nonce);
+    let (auth, enc) = derive_keys(&rk, nonce);
+    // No fold of this message covers more blocks than the AAD's or the
+    // text's, plus the length block (capped at eight): a short message
+    // skips the powers it would not use, which are on its critical path.
+    let needed = (aad.len().div_ceil(16).max(text_len.div_ceil(16)) + 1).min(8);
+    let h = if needed == 8 {
+        powers(auth)
+    } else {
+        powers_upto(auth, needed)
+    };
+    let acc = hash_padded::<false>(_mm_setzero_si128(), aad, &h);
+    State {
+        enc,
+        h,
+        nonce,
+        ctr: _mm_setzero_si128(),
+        acc,
     }
+}
 
-    /// Seal's first pass from `start`: POLYVAL over the rest of the plaintext
-    /// and the length block, then the tag. Sets the initial counter and returns
-    /// the tag.
-    #[inline]
-    pub(super) fn hash_from<const ROUND_KEYS: usize>(
-        s: &mut State<ROUND_KEYS>,
-        data: &InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> __m128i {
-        let acc = hash_input::<false>(s.acc, data, start, &s.h);
-        let s_s = fold_blocks(acc, &[from_u128(len_block)], &s.h);
-        let tag = compute_tag(&s.enc, s_s, s.nonce);
-        s.ctr = initial_counter(tag);
-        tag
-    }
+/// Seal's first pass from `start`: POLYVAL over the rest of the plaintext
+/// and the length block, then the tag. Sets the initial counter and returns
+/// the tag.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn hash_from<const ROUND_KEYS: usize>(
+    s: &mut State<ROUND_KEYS>,
+    data: &InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> __m128i {
+    let acc = hash_input::<false>(s.acc, data, start, &s.h);
+    let s_s = fold_blocks(acc, &[from_u128(len_block)], &s.h);
+    let tag = compute_tag(&s.enc, s_s, s.nonce);
+    s.ctr = initial_counter(tag);
+    tag
+}
 
-    /// Seal's second pass from `start`: counter mode to the end.
-    #[inline]
-    pub(super) fn seal_from<const ROUND_KEYS: usize>(
-        s: &mut State<ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) {
-        let bulk = ctr_only::<ROUND_KEYS, false>(&s.enc, &mut s.ctr, data, start);
-        let rest = data.len() - bulk;
-        if rest > 0 {
-            by_tail_size!(rest, seal_tail::<ROUND_KEYS>(&s.enc, s.ctr, data, bulk));
-        }
+/// Seal's second pass from `start`: counter mode to the end.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn seal_from<const ROUND_KEYS: usize>(
+    s: &mut State<ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+) {
+    let bulk = ctr_only::<ROUND_KEYS, false>(&s.enc, &mut s.ctr, data, start);
+    let rest = data.len() - bulk;
+    if rest > 0 {
+        by_tail_size!(rest, seal_tail::<ROUND_KEYS>(&s.enc, s.ctr, data, bulk));
     }
+}
 
-    /// Open from `start` to the end: counter mode stitched with POLYVAL of the
-    /// plaintext, the length block, and the tag it computes.
-    #[inline]
-    pub(super) fn open_from<const ROUND_KEYS: usize>(
-        s: &mut State<ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> __m128i {
-        let (acc, bulk) = ctr_hash_output::<ROUND_KEYS, false>(&s.enc, &s.h, &mut s.ctr, s.acc, data, start);
-        let len = from_u128(len_block);
-        let s_s = by_tail_size!(data.len() - bulk, open_tail::<ROUND_KEYS>(&s.enc, &s.h, s.ctr, acc, data, bulk, len));
-        compute_tag(&s.enc, s_s, s.nonce)
-    }
+/// Open from `start` to the end: counter mode stitched with POLYVAL of the
+/// plaintext, the length block, and the tag it computes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(super) fn open_from<const ROUND_KEYS: usize>(
+    s: &mut State<ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> __m128i {
+    let (acc, bulk) =
+        ctr_hash_output::<ROUND_KEYS, false>(&s.enc, &s.h, &mut s.ctr, s.acc, data, start);
+    let len = from_u128(len_block);
+    let s_s = by_tail_size!(
+        data.len() - bulk,
+        open_tail::<ROUND_KEYS>(&s.enc, &s.h, s.ctr, acc, data, bulk, len)
+    );
+    compute_tag(&s.enc, s_s, s.nonce)
+}
 
-    /// The last 1..127 bytes of a seal.
-    #[inline]
-    fn seal_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
-        enc: &[__m128i; ROUND_KEYS],
-        ctr: __m128i,
-        data: &mut InOut<'_>,
-        offset: usize,
-    ) {
-        let z = _mm_setzero_si128();
-        tail::<ROUND_KEYS, SivSeal, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
-    }
+/// The last 1..127 bytes of a seal.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn seal_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
+    enc: &[__m128i; ROUND_KEYS],
+    ctr: __m128i,
+    data: &mut InOut<'_>,
+    offset: usize,
+) {
+    let z = _mm_setzero_si128();
+    tail::<ROUND_KEYS, SivSeal, M, B>(enc, ctr, data, offset, z, z, &[z; 8], z);
+}
 
-    /// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
-    /// length block: returns S_s.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn open_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
-        enc: &[__m128i; ROUND_KEYS],
-        h: &[__m128i; 8],
-        ctr: __m128i,
-        acc: __m128i,
-        data: &mut InOut<'_>,
-        offset: usize,
-        len: __m128i,
-    ) -> __m128i {
-        let z = _mm_setzero_si128();
-        tail::<ROUND_KEYS, SivOpen, M, B>(enc, ctr, data, offset, z, acc, h, len).0
-    }
+/// The last 0..127 bytes of an open, then POLYVAL of their plaintext and the
+/// length block: returns S_s.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn open_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
+    enc: &[__m128i; ROUND_KEYS],
+    h: &[__m128i; 8],
+    ctr: __m128i,
+    acc: __m128i,
+    data: &mut InOut<'_>,
+    offset: usize,
+    len: __m128i,
+) -> __m128i {
+    let z = _mm_setzero_si128();
+    tail::<ROUND_KEYS, SivOpen, M, B>(enc, ctr, data, offset, z, acc, h, len).0
 }
 
 /// The per-message state of one GCM-SIV call: the message-encryption round

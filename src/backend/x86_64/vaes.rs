@@ -22,7 +22,7 @@ use crate::backend::x86_64::engine::{
 };
 use crate::backend::x86_64::{self, gcm_aesni, siv};
 use crate::block::{Block, HPowers, RoundKeys};
-use crate::cpu::{AesNiClmul, aesni_clmul};
+use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
 
 /// Registers per group for short messages and what the big groups leave,
@@ -363,59 +363,61 @@ fn block_store(_t: AesNiClmul, v: __m128i) -> Block {
 // Here, not in `gcm_aesni.rs` or `siv.rs`: in this module's codegen unit each
 // wrapper gets its own copy of the piece it calls, which LLVM inlines into
 // it, while the AES-NI tier's entry points keep theirs inlined too.
-aesni_clmul! {
-    /// `gcm_aesni::seal_from` (`SEAL`) or `open_from`, after the groups,
-    /// from the counter block `ctr` (public: the nonce and the block
-    /// position). It comes in general registers, not in `s`: the tail
-    /// branches on its low byte (`counter_blocks`), and
-    /// `scripts/ct-check.sh` treats a vector loaded from memory as secret.
-    #[inline(never)]
-    fn gcm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
-        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
-        ctr: u128,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> Block {
-        s.ctr = x86_64::from_u128(ctr);
-        if SEAL {
-            gcm_aesni::seal_from(s, data, start, len_block)
-        } else {
-            gcm_aesni::open_from(s, data, start, len_block)
-        }
+/// `gcm_aesni::seal_from` (`SEAL`) or `open_from`, after the groups,
+/// from the counter block `ctr` (public: the nonce and the block
+/// position). It comes in general registers, not in `s`: the tail
+/// branches on its low byte (`counter_blocks`), and
+/// `scripts/ct-check.sh` treats a vector loaded from memory as secret.
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn gcm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
+    s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+    ctr: u128,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    s.ctr = x86_64::from_u128(ctr);
+    if SEAL {
+        gcm_aesni::seal_from(s, data, start, len_block)
+    } else {
+        gcm_aesni::open_from(s, data, start, len_block)
     }
+}
 
-    /// `siv::hash_from`, after seal's hash groups (the tag is AES rounds too).
-    #[inline(never)]
-    fn siv_hash_rest<const ROUND_KEYS: usize>(
-        s: &mut siv::State<ROUND_KEYS>,
-        data: &InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> __m128i {
-        siv::hash_from(s, data, start, len_block)
-    }
+/// `siv::hash_from`, after seal's hash groups (the tag is AES rounds too).
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn siv_hash_rest<const ROUND_KEYS: usize>(
+    s: &mut siv::State<ROUND_KEYS>,
+    data: &InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> __m128i {
+    siv::hash_from(s, data, start, len_block)
+}
 
-    /// `siv::seal_from`, after seal's CTR groups.
-    #[inline(never)]
-    fn siv_seal_rest<const ROUND_KEYS: usize>(
-        s: &mut siv::State<ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-    ) {
-        siv::seal_from(s, data, start);
-    }
+/// `siv::seal_from`, after seal's CTR groups.
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn siv_seal_rest<const ROUND_KEYS: usize>(
+    s: &mut siv::State<ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+) {
+    siv::seal_from(s, data, start);
+}
 
-    /// `siv::open_from`, after open's groups.
-    #[inline(never)]
-    fn siv_open_rest<const ROUND_KEYS: usize>(
-        s: &mut siv::State<ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> __m128i {
-        siv::open_from(s, data, start, len_block)
-    }
+/// `siv::open_from`, after open's groups.
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn siv_open_rest<const ROUND_KEYS: usize>(
+    s: &mut siv::State<ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> __m128i {
+    siv::open_from(s, data, start, len_block)
 }
 
 #[cfg(test)]

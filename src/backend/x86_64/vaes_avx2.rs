@@ -8,8 +8,9 @@
 //! AVX-512, and for users who force this tier to avoid 512-bit registers.
 //! The key holds H^1..H^8; H^9..H^16 are computed per call for big groups.
 
-use crate::cpu::vaes_avx2;
 use core::arch::x86_64::*;
+
+use zeroize::Zeroize;
 
 use super::clmul;
 use super::ctr::for_hash;
@@ -39,234 +40,298 @@ type Reg = __m256i;
 /// An unreduced sum of 2-lane products.
 type Unreduced = clmul::Unreduced<Reg>;
 
-vaes_avx2! {
-    /// Lane-wise XOR.
-    #[inline]
-    fn xor(a: __m256i, b: __m256i) -> __m256i {
-        _mm256_xor_si256(a, b)
-    }
+/// Lane-wise XOR.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn xor(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_xor_si256(a, b)
+}
 
-    /// Two copies of a block.
-    #[inline]
-    fn splat(x: __m128i) -> __m256i {
-        _mm256_broadcastsi128_si256(x)
-    }
+/// Two copies of a block.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn splat(x: __m128i) -> __m256i {
+    _mm256_broadcastsi128_si256(x)
+}
 
-    /// A register from its bytes.
-    #[inline]
-    fn load_reg(bytes: &[u8; RB]) -> Reg {
-        // SAFETY: an unaligned load of exactly the 32 bytes of `bytes`.
-        unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
-    }
+/// A register from its bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn load_reg(bytes: &[u8; RB]) -> Reg {
+    // SAFETY: an unaligned load of exactly the 32 bytes of `bytes`.
+    unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+}
 
-    /// A register into its bytes.
-    #[inline]
-    fn store_reg(out: &mut [u8; RB], v: Reg) {
-        // SAFETY: an unaligned store of exactly the 32 bytes of `out`.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
-    }
+/// A register into its bytes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn store_reg(out: &mut [u8; RB], v: Reg) {
+    // SAFETY: an unaligned store of exactly the 32 bytes of `out`.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
+}
 
-    /// Two blocks as the hash takes them (see `ctr::for_hash`).
-    #[inline]
-    fn for_hash_reg<const GCM: bool>(x: __m256i) -> __m256i {
-        if GCM {
-            let mask = splat(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-            _mm256_shuffle_epi8(x, mask)
+/// Two blocks as the hash takes them (see `ctr::for_hash`).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn for_hash_reg<const GCM: bool>(x: __m256i) -> __m256i {
+    if GCM {
+        let mask = splat(_mm_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        ));
+        _mm256_shuffle_epi8(x, mask)
+    } else {
+        x
+    }
+}
+
+/// The next `2 * N` counter blocks (`ctr` as in `ctr.rs`): lane j of
+/// register i holds counter `2i + j`. Each register is the first plus a
+/// constant, so no register waits for another.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N] {
+    // GCM's counter is big-endian in the last four bytes. When its low byte
+    // cannot carry within the group, add to byte 15 of the big-endian block
+    // directly: one shuffle per group instead of one per register (the
+    // branch depends only on the block position, which is public).
+    let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + 2 * N <= 256;
+    let lanes = |n: [i32; 2]| {
+        if no_carry {
+            _mm256_set_epi32(n[1] << 24, 0, 0, 0, n[0] << 24, 0, 0, 0)
         } else {
-            x
+            _mm256_set_epi32(0, 0, 0, n[1], 0, 0, 0, n[0])
         }
-    }
+    };
+    let base = if no_carry {
+        splat(for_hash::<true>(*ctr))
+    } else {
+        splat(*ctr)
+    };
+    let out = core::array::from_fn(|i| {
+        let n = 2 * i as i32;
+        let c = _mm256_add_epi32(base, lanes([n, n + 1]));
+        if no_carry { c } else { for_hash_reg::<GCM>(c) }
+    });
+    *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 2 * N as i32));
+    out
+}
 
-    /// The next `2 * N` counter blocks (`ctr` as in `ctr.rs`): lane j of
-    /// register i holds counter `2i + j`. Each register is the first plus a
-    /// constant, so no register waits for another.
-    #[inline]
-    fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N] {
-        // GCM's counter is big-endian in the last four bytes. When its low byte
-        // cannot carry within the group, add to byte 15 of the big-endian block
-        // directly: one shuffle per group instead of one per register (the
-        // branch depends only on the block position, which is public).
-        let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + 2 * N <= 256;
-        let lanes = |n: [i32; 2]| {
-            if no_carry {
-                _mm256_set_epi32(n[1] << 24, 0, 0, 0, n[0] << 24, 0, 0, 0)
-            } else {
-                _mm256_set_epi32(0, 0, 0, n[1], 0, 0, 0, n[0])
-            }
-        };
-        let base = if no_carry { splat(for_hash::<true>(*ctr)) } else { splat(*ctr) };
-        let out = core::array::from_fn(|i| {
-            let n = 2 * i as i32;
-            let c = _mm256_add_epi32(base, lanes([n, n + 1]));
-            if no_carry { c } else { for_hash_reg::<GCM>(c) }
-        });
-        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 2 * N as i32));
-        out
+/// The empty sum.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn unreduced_zero() -> Unreduced {
+    Unreduced {
+        lo: _mm256_setzero_si256(),
+        mid: _mm256_setzero_si256(),
+        hi: _mm256_setzero_si256(),
     }
+}
 
-    /// The empty sum.
-    #[inline]
-    fn unreduced_zero() -> Unreduced {
-        Unreduced { lo: _mm256_setzero_si256(), mid: _mm256_setzero_si256(), hi: _mm256_setzero_si256() }
+/// `acc += a · b` lane by lane, unreduced.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn mul_acc2(acc: &mut Unreduced, a: __m256i, b: __m256i) {
+    acc.lo = _mm256_xor_si256(acc.lo, _mm256_clmulepi64_epi128::<0x00>(a, b));
+    acc.hi = _mm256_xor_si256(acc.hi, _mm256_clmulepi64_epi128::<0x11>(a, b));
+    acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x01>(a, b));
+    acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x10>(a, b));
+}
+
+/// `acc += a · b` lane by lane with three multiplies (Karatsuba; the
+/// engine's `MULS`, always 3 on this tier): `bk` holds `b`'s halves
+/// XORed, `acc.mid` collects the products of the halves' sums, and
+/// [`sum_done`] turns it into the middle term. The multiplier has half
+/// the throughput of the AES units on the CPUs with VAES and AVX2 alone
+/// (Zen 3): three multiplies instead of four is what lets a group's hash
+/// fit under its AES.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m256i, b: __m256i, bk: __m256i) {
+    const { assert!(MULS == 3) };
+    let ak = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+    acc.lo = _mm256_xor_si256(acc.lo, _mm256_clmulepi64_epi128::<0x00>(a, b));
+    acc.hi = _mm256_xor_si256(acc.hi, _mm256_clmulepi64_epi128::<0x11>(a, b));
+    acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x00>(ak, bk));
+}
+
+/// The engine's `mul_acc_in_pairs`: this tier adds each product on its
+/// own ([`mul_acc`]; `held` and `first` unused).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn mul_acc_in_pairs<const MULS: usize>(
+    acc: &mut Unreduced,
+    _held: &mut Unreduced,
+    _first: bool,
+    a: __m256i,
+    b: __m256i,
+    bk: __m256i,
+) {
+    mul_acc::<MULS>(acc, a, b, bk);
+}
+
+/// A sum built with [`mul_acc`] as an ordinary unreduced sum.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
+    const { assert!(MULS == 3) };
+    Unreduced {
+        mid: _mm256_xor_si256(w.mid, _mm256_xor_si256(w.lo, w.hi)),
+        ..w
     }
+}
 
-    /// `acc += a · b` lane by lane, unreduced.
-    #[inline]
-    fn mul_acc2(acc: &mut Unreduced, a: __m256i, b: __m256i) {
-        acc.lo = _mm256_xor_si256(acc.lo, _mm256_clmulepi64_epi128::<0x00>(a, b));
-        acc.hi = _mm256_xor_si256(acc.hi, _mm256_clmulepi64_epi128::<0x11>(a, b));
-        acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x01>(a, b));
-        acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x10>(a, b));
+/// The reduction of `clmul.rs`, on each lane.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn reduce2(v: Unreduced) -> __m256i {
+    let c = _mm256_set1_epi64x(0xc200_0000_0000_0000_u64 as i64);
+    let lo_folded = _mm256_xor_si256(
+        _mm256_shuffle_epi32::<0x4e>(v.lo),
+        _mm256_clmulepi64_epi128::<0x00>(v.lo, c),
+    );
+    let m = _mm256_xor_si256(v.mid, lo_folded);
+    let m_folded = _mm256_xor_si256(
+        _mm256_shuffle_epi32::<0x4e>(m),
+        _mm256_clmulepi64_epi128::<0x00>(m, c),
+    );
+    _mm256_xor_si256(v.hi, m_folded)
+}
+
+/// The sum of the two lanes.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn fold_lanes(v: __m256i) -> __m128i {
+    _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
+}
+
+/// `a · b` lane by lane, reduced.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn mul2(a: __m256i, b: __m256i) -> __m256i {
+    let mut w = unreduced_zero();
+    mul_acc2(&mut w, a, b);
+    reduce2(w)
+}
+
+/// The multipliers of a big group (`Powers`) from H^1..H^8 (`h`, eight
+/// 16-byte powers in order): the last four registers from the key and, if
+/// `big` groups will be used, the first four those times H^8 (else zero).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
+    // Three multiplies per product on this tier (`FULL_RATE_MULS`).
+    const { assert!(size_of::<B>() == 16 && BIG == 8 && MULS == 3) };
+    let mut p = [_mm256_setzero_si256(); BIG];
+    for i in 0..4 {
+        // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); this reads
+        // bytes 32i..32i + 32 of it, unaligned (i < 4).
+        let pair = unsafe { _mm256_loadu_si256(h.as_ptr().cast::<u8>().add(32 * i).cast()) };
+        // H^(2i+2) in lane 0, H^(2i+1) in lane 1: a constant lane swap.
+        p[BIG - 1 - i] = _mm256_permute2x128_si256::<0x01>(pair, pair);
     }
-
-    /// `acc += a · b` lane by lane with three multiplies (Karatsuba; the
-    /// engine's `MULS`, always 3 on this tier): `bk` holds `b`'s halves
-    /// XORed, `acc.mid` collects the products of the halves' sums, and
-    /// [`sum_done`] turns it into the middle term. The multiplier has half
-    /// the throughput of the AES units on the CPUs with VAES and AVX2 alone
-    /// (Zen 3): three multiplies instead of four is what lets a group's hash
-    /// fit under its AES.
-    #[inline]
-    fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m256i, b: __m256i, bk: __m256i) {
-        const { assert!(MULS == 3) };
-        let ak = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-        acc.lo = _mm256_xor_si256(acc.lo, _mm256_clmulepi64_epi128::<0x00>(a, b));
-        acc.hi = _mm256_xor_si256(acc.hi, _mm256_clmulepi64_epi128::<0x11>(a, b));
-        acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x00>(ak, bk));
-    }
-
-    /// The engine's `mul_acc_in_pairs`: this tier adds each product on its
-    /// own ([`mul_acc`]; `held` and `first` unused).
-    #[inline]
-    fn mul_acc_in_pairs<const MULS: usize>(
-        acc: &mut Unreduced,
-        _held: &mut Unreduced,
-        _first: bool,
-        a: __m256i,
-        b: __m256i,
-        bk: __m256i,
-    ) {
-        mul_acc::<MULS>(acc, a, b, bk);
-    }
-
-    /// A sum built with [`mul_acc`] as an ordinary unreduced sum.
-    #[inline]
-    fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
-        const { assert!(MULS == 3) };
-        Unreduced { mid: _mm256_xor_si256(w.mid, _mm256_xor_si256(w.lo, w.hi)), ..w }
-    }
-
-    /// The reduction of `clmul.rs`, on each lane.
-    #[inline]
-    fn reduce2(v: Unreduced) -> __m256i {
-        let c = _mm256_set1_epi64x(0xc200_0000_0000_0000_u64 as i64);
-        let lo_folded =
-            _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(v.lo), _mm256_clmulepi64_epi128::<0x00>(v.lo, c));
-        let m = _mm256_xor_si256(v.mid, lo_folded);
-        let m_folded = _mm256_xor_si256(_mm256_shuffle_epi32::<0x4e>(m), _mm256_clmulepi64_epi128::<0x00>(m, c));
-        _mm256_xor_si256(v.hi, m_folded)
-    }
-
-    /// The sum of the two lanes.
-    #[inline]
-    fn fold_lanes(v: __m256i) -> __m128i {
-        _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
-    }
-
-    /// `a · b` lane by lane, reduced.
-    #[inline]
-    fn mul2(a: __m256i, b: __m256i) -> __m256i {
-        let mut w = unreduced_zero();
-        mul_acc2(&mut w, a, b);
-        reduce2(w)
-    }
-
-    /// The multipliers of a big group (`Powers`) from H^1..H^8 (`h`, eight
-    /// 16-byte powers in order): the last four registers from the key and, if
-    /// `big` groups will be used, the first four those times H^8 (else zero).
-    #[inline]
-    fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
-        // Three multiplies per product on this tier (`FULL_RATE_MULS`).
-        const { assert!(size_of::<B>() == 16 && BIG == 8 && MULS == 3) };
-        let mut p = [_mm256_setzero_si256(); BIG];
+    if big {
+        let h8 = broadcast_block(&h[7]);
         for i in 0..4 {
-            // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); this reads
-            // bytes 32i..32i + 32 of it, unaligned (i < 4).
-            let pair = unsafe { _mm256_loadu_si256(h.as_ptr().cast::<u8>().add(32 * i).cast()) };
-            // H^(2i+2) in lane 0, H^(2i+1) in lane 1: a constant lane swap.
-            p[BIG - 1 - i] = _mm256_permute2x128_si256::<0x01>(pair, pair);
+            p[i] = mul2(p[i + 4], h8);
         }
-        if big {
-            let h8 = broadcast_block(&h[7]);
-            for i in 0..4 {
-                p[i] = mul2(p[i + 4], h8);
-            }
-        }
-        let k = core::array::from_fn(|i| _mm256_xor_si256(p[i], _mm256_shuffle_epi32::<0x4e>(p[i])));
-        Powers { p, k }
     }
+    let k = core::array::from_fn(|i| _mm256_xor_si256(p[i], _mm256_shuffle_epi32::<0x4e>(p[i])));
+    Powers { p, k }
+}
 
-    /// A block in lane 0, zeros in the others.
-    #[inline]
-    fn widen(x: __m128i) -> __m256i {
-        _mm256_zextsi128_si256(x)
-    }
+/// A block in lane 0, zeros in the others.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn widen(x: __m128i) -> __m256i {
+    _mm256_zextsi128_si256(x)
+}
 
-    /// The value of an unreduced sum: one reduction, lanes added.
-    #[inline]
-    fn sum_value(s: Unreduced) -> __m128i {
-        fold_lanes(reduce2(s))
-    }
+/// The value of an unreduced sum: one reduction, lanes added.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn sum_value(s: Unreduced) -> __m128i {
+    fold_lanes(reduce2(s))
+}
 
-    /// The last AES round of one register.
-    #[inline]
-    fn aes_last(b: __m256i, k: __m256i) -> __m256i {
-        _mm256_aesenclast_epi128(b, k)
-    }
+/// The last AES round of one register.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn aes_last(b: __m256i, k: __m256i) -> __m256i {
+    _mm256_aesenclast_epi128(b, k)
 }
 
 /// The longest message [`gcm_short`] takes: less than a small group.
 const GCM_SHORT_MAX: usize = RB * SMALL - 1;
 
-vaes_avx2! {
-    /// GCM of a message shorter than a small group: the AES-NI tier's code
-    /// (byte-masked loads and stores, which a one-batch tail needs, are
-    /// AVX-512's).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
-        token: VaesAvx2,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
-    }
+/// GCM of a message shorter than a small group: the AES-NI tier's code
+/// (byte-masked loads and stores, which a one-batch tail needs, are
+/// AVX-512's).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
+    token: VaesAvx2,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(
+        token.aesni(),
+        keys,
+        h_powers,
+        j0,
+        aad,
+        data,
+        len_block,
+    )
 }
 
-vaes_avx2! {
-    /// What the groups leave (`start..`, less than a small group): the
-    /// AES-NI tier's pieces (`vaes::aesni_rest`, out of line).
-    #[inline]
-    fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
-        t: Token,
-        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> Block {
-        vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
-    }
+/// What the groups leave (`start..`, less than a small group): the
+/// AES-NI tier's pieces (`vaes::aesni_rest`, out of line).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
+    t: Token,
+    s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
 }
 
 /// This tier's feature token.
 type Token = VaesAvx2;
 
+/// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else open
+/// with the received `tag`), compiled for this tier: with its VEX encodings
+/// and 16 vector registers, the 15 round keys, 8 blocks and 8
+/// powers spill less than in the AES-NI build. Not inlined into the entry
+/// points (their group loops need the registers). Defined in the tier's
+/// file, not in `vaes.rs`: in this module's codegen unit it gets its own
+/// copy of `siv::one_group`, which LLVM then inlines (measured in the
+/// emitted code: from `vaes.rs`, the AES-256 copy stayed a call into the
+/// AES-NI build).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+    _token: VaesAvx2,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    super::siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+}
+
 vaes_register_pieces!(
-    vaes_avx2,
+    features = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq",
     token = VaesAvx2,
     reg = __m256i,
     class = ymm_reg,
@@ -346,16 +411,10 @@ unsafe impl Tier<RB> for VaesAvx2 {
         unsafe { aes_last(b, k) }
     }
 
-    #[inline(always)]
-    fn ctr_keys<B, const ROUND_KEYS: usize>(self, rk: &[B; ROUND_KEYS]) -> [Reg; ROUND_KEYS] {
-        // SAFETY: `self` proves the tier's features.
-        unsafe { ctr_keys(rk) }
-    }
-
+    /// `ctr_keys` copied the keys to memory: wiped.
     #[inline(always)]
     fn wipe_ctr_keys<const ROUND_KEYS: usize>(self, keys: &mut [Reg; ROUND_KEYS]) {
-        // SAFETY: `self` proves the tier's features.
-        unsafe { wipe_ctr_keys(keys) }
+        keys.zeroize();
     }
 
     #[inline(always)]
@@ -397,22 +456,21 @@ unsafe impl Tier<RB> for VaesAvx2 {
     }
 }
 
-vaes_avx2! {
-    /// `vaes::gcm_groups` compiled for this tier with `MULS` multiplies
-    /// per product, out of line (`vaes::gcm` says why).
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize>(
-        t: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        vaes::gcm_groups::<_, RB, ROUND_KEYS, SEAL, MULS>(t, keys, h_powers, j0, aad, data, len_block)
-    }
+/// `vaes::gcm_groups` compiled for this tier with `MULS` multiplies
+/// per product, out of line (`vaes::gcm` says why).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize>(
+    t: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    vaes::gcm_groups::<_, RB, ROUND_KEYS, SEAL, MULS>(t, keys, h_powers, j0, aad, data, len_block)
 }
 
 /// What this tier supplies to `vaes.rs` beyond the engine's pieces. Each
@@ -497,56 +555,58 @@ impl Wide<RB> for VaesAvx2 {
     }
 }
 
-vaes_avx2! {
-    /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
-    pub(crate) fn seal<const ROUND_KEYS: usize>(
-        token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
-    }
+/// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+pub(crate) fn seal<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
+}
 
-    /// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
-    pub(crate) fn open<const ROUND_KEYS: usize>(
-        token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        vaes::gcm::<_, RB, ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
-    }
+/// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+pub(crate) fn open<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    vaes::gcm::<_, RB, ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
+}
 
-    /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
-    pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
-        token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        vaes::siv_seal::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, len_block)
-    }
+/// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    vaes::siv_seal::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, len_block)
+}
 
-    /// GCM-SIV decryption (contract: `siv::open`; the pass: `vaes::siv_open`).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn siv_open<const ROUND_KEYS: usize>(
-        token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        vaes::siv_open::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
-    }
+/// GCM-SIV decryption (contract: `siv::open`; the pass: `vaes::siv_open`).
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+pub(crate) fn siv_open<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    vaes::siv_open::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
 }

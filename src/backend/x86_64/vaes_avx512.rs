@@ -16,7 +16,6 @@
 //! The contracts of the entry points are those of `gcm_aesni.rs` and
 //! `siv.rs`.
 
-use crate::cpu::vaes_avx512;
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
@@ -63,462 +62,628 @@ type Reg = __m512i;
 /// An unreduced sum of 4-lane products.
 type Unreduced = clmul::Unreduced<Reg>;
 
-vaes_avx512! {
-    /// Lane-wise XOR.
-    #[inline]
-    fn xor(a: __m512i, b: __m512i) -> __m512i {
-        _mm512_xor_si512(a, b)
-    }
+/// Lane-wise XOR.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn xor(a: __m512i, b: __m512i) -> __m512i {
+    _mm512_xor_si512(a, b)
+}
 
-    /// Four copies of a block.
-    #[inline]
-    fn splat(x: __m128i) -> __m512i {
-        _mm512_broadcast_i32x4(x)
-    }
+/// Four copies of a block.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn splat(x: __m128i) -> __m512i {
+    _mm512_broadcast_i32x4(x)
+}
 
-    /// A register from its bytes.
-    #[inline]
-    fn load_reg(bytes: &[u8; RB]) -> Reg {
-        // SAFETY: an unaligned load of exactly the 64 bytes of `bytes`.
-        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
-    }
+/// A register from its bytes.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn load_reg(bytes: &[u8; RB]) -> Reg {
+    // SAFETY: an unaligned load of exactly the 64 bytes of `bytes`.
+    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+}
 
-    /// A register into its bytes.
-    #[inline]
-    fn store_reg(out: &mut [u8; RB], v: Reg) {
-        // SAFETY: an unaligned store of exactly the 64 bytes of `out`.
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) }
-    }
+/// A register into its bytes.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn store_reg(out: &mut [u8; RB], v: Reg) {
+    // SAFETY: an unaligned store of exactly the 64 bytes of `out`.
+    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) }
+}
 
-    /// Four blocks as the hash takes them (see `ctr::for_hash`).
-    #[inline]
-    fn for_hash_reg<const GCM: bool>(x: __m512i) -> __m512i {
-        if GCM {
-            let mask = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-            _mm512_shuffle_epi8(x, mask)
-        } else {
-            x
-        }
-    }
-
-    /// The next `4 * N` counter blocks (`ctr` as in `ctr.rs`): lane j of
-    /// register i holds counter `4i + j`. Each register is the first plus a
-    /// constant, so no register waits for another.
-    #[inline]
-    fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N] {
-        // As in the AVX2 tier: without a carry out of the low byte, add to byte
-        // 15 of the big-endian block and skip the per-register shuffles (the
-        // branch depends only on the block position, which is public).
-        let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + 4 * N <= 256;
-        let lanes = |n: [i32; 4]| {
-            if no_carry {
-                _mm512_set_epi32(n[3] << 24, 0, 0, 0, n[2] << 24, 0, 0, 0, n[1] << 24, 0, 0, 0, n[0] << 24, 0, 0, 0)
-            } else {
-                _mm512_set_epi32(0, 0, 0, n[3], 0, 0, 0, n[2], 0, 0, 0, n[1], 0, 0, 0, n[0])
-            }
-        };
-        let base = if no_carry { splat(for_hash::<true>(*ctr)) } else { splat(*ctr) };
-        let out = core::array::from_fn(|i| {
-            let n = 4 * i as i32;
-            let c = _mm512_add_epi32(base, lanes([n, n + 1, n + 2, n + 3]));
-            if no_carry { c } else { for_hash_reg::<GCM>(c) }
-        });
-        *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 4 * N as i32));
-        out
-    }
-
-    /// [`counters_group`]'s blocks without its shortcut: each block's
-    /// 32-bit counter added in full, then put in block order; no branch.
-    /// (`counters_group` keeps its own copy of this path: written as a call
-    /// to this function, the AES-256 seal of 256 bytes to 1 KiB measured 25
-    /// cycles slower, from LLVM's layout of the group path.)
-    #[inline]
-    fn counters_exact<const GCM: bool, const N: usize>(ctr: __m128i) -> [Reg; N] {
-        let base = splat(ctr);
-        core::array::from_fn(|i| {
-            let n = 4 * i as i32;
-            let c = _mm512_add_epi32(base, _mm512_set_epi32(0, 0, 0, n + 3, 0, 0, 0, n + 2, 0, 0, 0, n + 1, 0, 0, 0, n));
-            for_hash_reg::<GCM>(c)
-        })
-    }
-
-    /// The empty sum.
-    #[inline]
-    fn unreduced_zero() -> Unreduced {
-        Unreduced { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() }
-    }
-
-    /// `acc += a · b` lane by lane, unreduced (four multiplies per lane; the
-    /// middle terms are added with one three-way XOR). For the powers.
-    #[inline]
-    fn mul_acc4(acc: &mut Unreduced, a: __m512i, b: __m512i) {
-        acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
-        acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
-        acc.mid = _mm512_ternarylogic_epi64::<0x96>(
-            acc.mid,
-            _mm512_clmulepi64_epi128::<0x01>(a, b),
-            _mm512_clmulepi64_epi128::<0x10>(a, b),
-        );
-    }
-
-    /// `acc += a · b` lane by lane with `MULS` multiplies: 4, schoolbook
-    /// ([`mul_acc4`]; `bk` unused), or 3, Karatsuba: `bk` holds `b`'s halves
-    /// XORed, `acc.mid` collects the products of the halves' sums, and
-    /// [`sum_done`] turns it into the middle term. Which is faster depends
-    /// on the CPU (`engine.rs`): on AMD `vpclmulqdq` issues once every two
-    /// cycles and three multiplies are what let a group's hash fit under its
-    /// AES; on Intel it issues every cycle, on the port the shuffles use, and
-    /// the shuffle and XOR that Karatsuba adds cost more than the multiply it
-    /// saves.
-    #[inline]
-    fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m512i, b: __m512i, bk: __m512i) {
-        const { assert!(MULS == 3 || MULS == 4) };
-        if MULS == 4 {
-            mul_acc4(acc, a, b);
-        } else {
-            let ak = _mm512_xor_si512(a, _mm512_shuffle_epi32::<0x4e>(a));
-            acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
-            acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
-            acc.mid = _mm512_xor_si512(acc.mid, _mm512_clmulepi64_epi128::<0x00>(ak, bk));
-        }
-    }
-
-    /// The engine's `mul_acc_in_pairs`: with four multiplies, the first
-    /// register of a pair (`first`) leaves its low and high products in
-    /// `held`, and the second adds both registers' at once with one
-    /// three-way XOR each (the middle terms go in at once, as in
-    /// [`mul_acc4`]): four XORs for two products instead of six. On Intel,
-    /// where every 512-bit instruction issues on one of two ports, that is
-    /// what the loop runs out of (docs/benchmarks.md, Emerald Rapids, run
-    /// 5). With three multiplies (AMD), [`mul_acc`] as it is.
-    #[inline]
-    fn mul_acc_in_pairs<const MULS: usize>(
-        acc: &mut Unreduced,
-        held: &mut Unreduced,
-        first: bool,
-        a: __m512i,
-        b: __m512i,
-        bk: __m512i,
-    ) {
-        if MULS != 4 {
-            return mul_acc::<MULS>(acc, a, b, bk);
-        }
-        let lo = _mm512_clmulepi64_epi128::<0x00>(a, b);
-        let hi = _mm512_clmulepi64_epi128::<0x11>(a, b);
-        acc.mid = _mm512_ternarylogic_epi64::<0x96>(
-            acc.mid,
-            _mm512_clmulepi64_epi128::<0x01>(a, b),
-            _mm512_clmulepi64_epi128::<0x10>(a, b),
-        );
-        if first {
-            held.lo = lo;
-            held.hi = hi;
-        } else {
-            acc.lo = _mm512_ternarylogic_epi64::<0x96>(acc.lo, held.lo, lo);
-            acc.hi = _mm512_ternarylogic_epi64::<0x96>(acc.hi, held.hi, hi);
-        }
-    }
-
-    /// A sum built with [`mul_acc`] as an ordinary unreduced sum.
-    #[inline]
-    fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
-        if MULS == 4 { w } else { Unreduced { mid: _mm512_ternarylogic_epi64::<0x96>(w.mid, w.lo, w.hi), ..w } }
-    }
-
-    /// The reduction of `clmul.rs`, on each lane.
-    #[inline]
-    fn reduce4(v: Unreduced) -> __m512i {
-        let c = _mm512_set1_epi64(0xc200_0000_0000_0000_u64 as i64);
-        let m = _mm512_ternarylogic_epi64::<0x96>(
-            v.mid,
-            _mm512_shuffle_epi32::<0x4e>(v.lo),
-            _mm512_clmulepi64_epi128::<0x00>(v.lo, c),
-        );
-        _mm512_ternarylogic_epi64::<0x96>(v.hi, _mm512_shuffle_epi32::<0x4e>(m), _mm512_clmulepi64_epi128::<0x00>(m, c))
-    }
-
-    /// The sum of the four lanes.
-    #[inline]
-    fn fold_lanes(v: __m512i) -> __m128i {
-        let y = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
-        _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
-    }
-
-    /// `a · b` lane by lane, reduced.
-    #[inline]
-    fn mul4(a: __m512i, b: __m512i) -> __m512i {
-        let mut w = unreduced_zero();
-        mul_acc4(&mut w, a, b);
-        reduce4(w)
-    }
-
-    /// The multipliers of a big group (`Powers`) from H^1..H^8 (`h`, eight
-    /// 16-byte powers in order): the last two registers from the key, the two
-    /// before them times H^8 and, if `big` groups will be used, the first four
-    /// those times H^16 (else zero). Karatsuba's factors (`k`) only for
-    /// three multiplies per product (`MULS`); four read none, and the call
-    /// does not compute them (zero).
-    #[inline]
-    fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
-        const { assert!(BIG == 8) };
-        let mut p = [_mm512_setzero_si512(); BIG];
-        (p[7], p[6]) = key_powers_reversed(h);
-        let h8 = broadcast_block(&h[7]);
-        p[5] = mul4(p[7], h8);
-        p[4] = mul4(p[6], h8);
-        if big {
-            let h16 = splat(_mm512_castsi512_si128(p[4]));
-            for i in 0..4 {
-                p[i] = mul4(p[i + 4], h16);
-            }
-        }
-        let k = if MULS == 3 {
-            core::array::from_fn(|i| karatsuba_factor(p[i]))
-        } else {
-            [_mm512_setzero_si512(); BIG]
-        };
-        Powers { p, k }
-    }
-
-    /// The key's H^1..H^8 (`h`, eight 16-byte powers in order) as two
-    /// registers with the lane order reversed: H^4..H^1 and H^8..H^5.
-    #[inline]
-    fn key_powers_reversed<B>(h: &[B; 8]) -> (Reg, Reg) {
-        const { assert!(size_of::<B>() == 16) };
-        // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); the loads read
-        // bytes 0..64 and 64..128 of it, unaligned.
-        let (low, high) = unsafe {
-            let ptr = h.as_ptr().cast::<u8>();
-            (_mm512_loadu_si512(ptr.cast()), _mm512_loadu_si512(ptr.add(64).cast()))
-        };
-        (_mm512_shuffle_i64x2::<0x1b>(low, low), _mm512_shuffle_i64x2::<0x1b>(high, high))
-    }
-
-    /// Karatsuba's middle factor of each lane's power (`mul_acc`'s `bk`):
-    /// the XOR of its halves, in the low half.
-    #[inline]
-    fn karatsuba_factor(p: Reg) -> Reg {
-        _mm512_xor_si512(p, _mm512_shuffle_epi32::<0x4e>(p))
-    }
-
-    /// A block in lane 0, zeros in the others.
-    #[inline]
-    fn widen(x: __m128i) -> __m512i {
-        _mm512_zextsi128_si512(x)
-    }
-
-    /// The value of an unreduced sum: one reduction, lanes added.
-    #[inline]
-    fn sum_value(s: Unreduced) -> __m128i {
-        fold_lanes(reduce4(s))
-    }
-
-    /// The last AES round of one register.
-    #[inline]
-    fn aes_last(b: __m512i, k: __m512i) -> __m512i {
-        _mm512_aesenclast_epi128(b, k)
+/// Four blocks as the hash takes them (see `ctr::for_hash`).
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn for_hash_reg<const GCM: bool>(x: __m512i) -> __m512i {
+    if GCM {
+        let mask = _mm512_broadcast_i32x4(_mm_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        ));
+        _mm512_shuffle_epi8(x, mask)
+    } else {
+        x
     }
 }
 
-vaes_avx512! {
-    /// GCM of a message of at most `GCM_SHORT_MAX` bytes: up to `XMM_REST`
-    /// bytes the AES-NI tier's code, longer ones [`short_batch`].
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
-        token: VaesAvx512,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        if data.len() > XMM_REST {
-            short_batch::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
+/// The next `4 * N` counter blocks (`ctr` as in `ctr.rs`): lane j of
+/// register i holds counter `4i + j`. Each register is the first plus a
+/// constant, so no register waits for another.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N] {
+    // As in the AVX2 tier: without a carry out of the low byte, add to byte
+    // 15 of the big-endian block and skip the per-register shuffles (the
+    // branch depends only on the block position, which is public).
+    let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + 4 * N <= 256;
+    let lanes = |n: [i32; 4]| {
+        if no_carry {
+            _mm512_set_epi32(
+                n[3] << 24,
+                0,
+                0,
+                0,
+                n[2] << 24,
+                0,
+                0,
+                0,
+                n[1] << 24,
+                0,
+                0,
+                0,
+                n[0] << 24,
+                0,
+                0,
+                0,
+            )
         } else {
-            gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(token.aesni(), keys, h_powers, j0, aad, data, len_block)
+            _mm512_set_epi32(0, 0, 0, n[3], 0, 0, 0, n[2], 0, 0, 0, n[1], 0, 0, 0, n[0])
+        }
+    };
+    let base = if no_carry {
+        splat(for_hash::<true>(*ctr))
+    } else {
+        splat(*ctr)
+    };
+    let out = core::array::from_fn(|i| {
+        let n = 4 * i as i32;
+        let c = _mm512_add_epi32(base, lanes([n, n + 1, n + 2, n + 3]));
+        if no_carry { c } else { for_hash_reg::<GCM>(c) }
+    });
+    *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 4 * N as i32));
+    out
+}
+
+/// [`counters_group`]'s blocks without its shortcut: each block's
+/// 32-bit counter added in full, then put in block order; no branch.
+/// (`counters_group` keeps its own copy of this path: written as a call
+/// to this function, the AES-256 seal of 256 bytes to 1 KiB measured 25
+/// cycles slower, from LLVM's layout of the group path.)
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn counters_exact<const GCM: bool, const N: usize>(ctr: __m128i) -> [Reg; N] {
+    let base = splat(ctr);
+    core::array::from_fn(|i| {
+        let n = 4 * i as i32;
+        let c = _mm512_add_epi32(
+            base,
+            _mm512_set_epi32(0, 0, 0, n + 3, 0, 0, 0, n + 2, 0, 0, 0, n + 1, 0, 0, 0, n),
+        );
+        for_hash_reg::<GCM>(c)
+    })
+}
+
+/// The empty sum.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn unreduced_zero() -> Unreduced {
+    Unreduced {
+        lo: _mm512_setzero_si512(),
+        mid: _mm512_setzero_si512(),
+        hi: _mm512_setzero_si512(),
+    }
+}
+
+/// `acc += a · b` lane by lane, unreduced (four multiplies per lane; the
+/// middle terms are added with one three-way XOR). For the powers.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn mul_acc4(acc: &mut Unreduced, a: __m512i, b: __m512i) {
+    acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
+    acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
+    acc.mid = _mm512_ternarylogic_epi64::<0x96>(
+        acc.mid,
+        _mm512_clmulepi64_epi128::<0x01>(a, b),
+        _mm512_clmulepi64_epi128::<0x10>(a, b),
+    );
+}
+
+/// `acc += a · b` lane by lane with `MULS` multiplies: 4, schoolbook
+/// ([`mul_acc4`]; `bk` unused), or 3, Karatsuba: `bk` holds `b`'s halves
+/// XORed, `acc.mid` collects the products of the halves' sums, and
+/// [`sum_done`] turns it into the middle term. Which is faster depends
+/// on the CPU (`engine.rs`): on AMD `vpclmulqdq` issues once every two
+/// cycles and three multiplies are what let a group's hash fit under its
+/// AES; on Intel it issues every cycle, on the port the shuffles use, and
+/// the shuffle and XOR that Karatsuba adds cost more than the multiply it
+/// saves.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m512i, b: __m512i, bk: __m512i) {
+    const { assert!(MULS == 3 || MULS == 4) };
+    if MULS == 4 {
+        mul_acc4(acc, a, b);
+    } else {
+        let ak = _mm512_xor_si512(a, _mm512_shuffle_epi32::<0x4e>(a));
+        acc.lo = _mm512_xor_si512(acc.lo, _mm512_clmulepi64_epi128::<0x00>(a, b));
+        acc.hi = _mm512_xor_si512(acc.hi, _mm512_clmulepi64_epi128::<0x11>(a, b));
+        acc.mid = _mm512_xor_si512(acc.mid, _mm512_clmulepi64_epi128::<0x00>(ak, bk));
+    }
+}
+
+/// The engine's `mul_acc_in_pairs`: with four multiplies, the first
+/// register of a pair (`first`) leaves its low and high products in
+/// `held`, and the second adds both registers' at once with one
+/// three-way XOR each (the middle terms go in at once, as in
+/// [`mul_acc4`]): four XORs for two products instead of six. On Intel,
+/// where every 512-bit instruction issues on one of two ports, that is
+/// what the loop runs out of (docs/benchmarks.md, Emerald Rapids, run
+/// 5). With three multiplies (AMD), [`mul_acc`] as it is.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn mul_acc_in_pairs<const MULS: usize>(
+    acc: &mut Unreduced,
+    held: &mut Unreduced,
+    first: bool,
+    a: __m512i,
+    b: __m512i,
+    bk: __m512i,
+) {
+    if MULS != 4 {
+        return mul_acc::<MULS>(acc, a, b, bk);
+    }
+    let lo = _mm512_clmulepi64_epi128::<0x00>(a, b);
+    let hi = _mm512_clmulepi64_epi128::<0x11>(a, b);
+    acc.mid = _mm512_ternarylogic_epi64::<0x96>(
+        acc.mid,
+        _mm512_clmulepi64_epi128::<0x01>(a, b),
+        _mm512_clmulepi64_epi128::<0x10>(a, b),
+    );
+    if first {
+        held.lo = lo;
+        held.hi = hi;
+    } else {
+        acc.lo = _mm512_ternarylogic_epi64::<0x96>(acc.lo, held.lo, lo);
+        acc.hi = _mm512_ternarylogic_epi64::<0x96>(acc.hi, held.hi, hi);
+    }
+}
+
+/// A sum built with [`mul_acc`] as an ordinary unreduced sum.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn sum_done<const MULS: usize>(w: Unreduced) -> Unreduced {
+    if MULS == 4 {
+        w
+    } else {
+        Unreduced {
+            mid: _mm512_ternarylogic_epi64::<0x96>(w.mid, w.lo, w.hi),
+            ..w
         }
     }
+}
 
-    /// GCM of a message of `XMM_REST` bytes up to a small group: the AAD,
-    /// then [`batch_from`]. Not inlined: inlined into the entry points, it
-    /// costs their group path registers (measured: 30 instructions more per
-    /// call at 256 bytes to 1 KiB, round-key addresses spilled).
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
-        _token: VaesAvx512,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        let s = gcm_aesni::state_new(keys, h_powers, j0, aad);
-        batch_from::<ROUND_KEYS, SEAL>(&s, data, 0, len_block)
-    }
+/// The reduction of `clmul.rs`, on each lane.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn reduce4(v: Unreduced) -> __m512i {
+    let c = _mm512_set1_epi64(0xc200_0000_0000_0000_u64 as i64);
+    let m = _mm512_ternarylogic_epi64::<0x96>(
+        v.mid,
+        _mm512_shuffle_epi32::<0x4e>(v.lo),
+        _mm512_clmulepi64_epi128::<0x00>(v.lo, c),
+    );
+    _mm512_ternarylogic_epi64::<0x96>(
+        v.hi,
+        _mm512_shuffle_epi32::<0x4e>(m),
+        _mm512_clmulepi64_epi128::<0x00>(m, c),
+    )
+}
 
-    /// What the groups leave (`start..`, less than a small group): more
-    /// than `XMM_REST` bytes in [`batch_from`], fewer on the AES-NI tier's
-    /// pieces (`vaes::aesni_rest`). Each out of line, called from
-    /// `vaes::gcm_groups`, whose loops need the registers.
-    #[inline]
-    fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
-        t: Token,
-        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> Block {
-        if data.len() - start > XMM_REST {
-            rest_batch::<ROUND_KEYS, SEAL>(s, data, start, len_block)
-        } else {
-            vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
+/// The sum of the four lanes.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn fold_lanes(v: __m512i) -> __m128i {
+    let y = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
+    _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
+}
+
+/// `a · b` lane by lane, reduced.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn mul4(a: __m512i, b: __m512i) -> __m512i {
+    let mut w = unreduced_zero();
+    mul_acc4(&mut w, a, b);
+    reduce4(w)
+}
+
+/// The multipliers of a big group (`Powers`) from H^1..H^8 (`h`, eight
+/// 16-byte powers in order): the last two registers from the key, the two
+/// before them times H^8 and, if `big` groups will be used, the first four
+/// those times H^16 (else zero). Karatsuba's factors (`k`) only for
+/// three multiplies per product (`MULS`); four read none, and the call
+/// does not compute them (zero).
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
+    const { assert!(BIG == 8) };
+    let mut p = [_mm512_setzero_si512(); BIG];
+    (p[7], p[6]) = key_powers_reversed(h);
+    let h8 = broadcast_block(&h[7]);
+    p[5] = mul4(p[7], h8);
+    p[4] = mul4(p[6], h8);
+    if big {
+        let h16 = splat(_mm512_castsi512_si128(p[4]));
+        for i in 0..4 {
+            p[i] = mul4(p[i + 4], h16);
         }
     }
+    let k = if MULS == 3 {
+        core::array::from_fn(|i| karatsuba_factor(p[i]))
+    } else {
+        [_mm512_setzero_si512(); BIG]
+    };
+    Powers { p, k }
+}
 
-    /// [`batch_from`] out of line, for [`gcm_leftover`].
-    #[inline(never)]
-    fn rest_batch<const ROUND_KEYS: usize, const SEAL: bool>(
-        s: &gcm_aesni::State<'_, ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> Block {
-        batch_from::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+/// The key's H^1..H^8 (`h`, eight 16-byte powers in order) as two
+/// registers with the lane order reversed: H^4..H^1 and H^8..H^5.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn key_powers_reversed<B>(h: &[B; 8]) -> (Reg, Reg) {
+    const { assert!(size_of::<B>() == 16) };
+    // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); the loads read
+    // bytes 0..64 and 64..128 of it, unaligned.
+    let (low, high) = unsafe {
+        let ptr = h.as_ptr().cast::<u8>();
+        (
+            _mm512_loadu_si512(ptr.cast()),
+            _mm512_loadu_si512(ptr.add(64).cast()),
+        )
+    };
+    (
+        _mm512_shuffle_i64x2::<0x1b>(low, low),
+        _mm512_shuffle_i64x2::<0x1b>(high, high),
+    )
+}
+
+/// Karatsuba's middle factor of each lane's power (`mul_acc`'s `bk`):
+/// the XOR of its halves, in the low half.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn karatsuba_factor(p: Reg) -> Reg {
+    _mm512_xor_si512(p, _mm512_shuffle_epi32::<0x4e>(p))
+}
+
+/// A block in lane 0, zeros in the others.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn widen(x: __m128i) -> __m512i {
+    _mm512_zextsi128_si512(x)
+}
+
+/// The value of an unreduced sum: one reduction, lanes added.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn sum_value(s: Unreduced) -> __m128i {
+    fold_lanes(reduce4(s))
+}
+
+/// The last AES round of one register.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn aes_last(b: __m512i, k: __m512i) -> __m512i {
+    _mm512_aesenclast_epi128(b, k)
+}
+
+/// GCM of a message of at most `GCM_SHORT_MAX` bytes: up to `XMM_REST`
+/// bytes the AES-NI tier's code, longer ones [`short_batch`].
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
+    token: VaesAvx512,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    if data.len() > XMM_REST {
+        short_batch::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
+    } else {
+        gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(
+            token.aesni(),
+            keys,
+            h_powers,
+            j0,
+            aad,
+            data,
+            len_block,
+        )
     }
+}
 
-    /// The message from `start` (at most a small group) in [`one_batch`]
-    /// of as few registers as hold it.
-    #[inline]
-    fn batch_from<const ROUND_KEYS: usize, const SEAL: bool>(
-        s: &gcm_aesni::State<'_, ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> Block {
-        match (data.len() - start).div_ceil(RB) {
-            0..=1 => one_batch::<ROUND_KEYS, SEAL, 1>(s, data, start, len_block),
-            2 => one_batch::<ROUND_KEYS, SEAL, 2>(s, data, start, len_block),
-            _ => one_batch::<ROUND_KEYS, SEAL, 4>(s, data, start, len_block),
+/// GCM of a message of `XMM_REST` bytes up to a small group: the AAD,
+/// then [`batch_from`]. Not inlined: inlined into the entry points, it
+/// costs their group path registers (measured: 30 instructions more per
+/// call at 256 bytes to 1 KiB, round-key addresses spilled).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
+    _token: VaesAvx512,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    let s = gcm_aesni::state_new(keys, h_powers, j0, aad);
+    batch_from::<ROUND_KEYS, SEAL>(&s, data, 0, len_block)
+}
+
+/// What the groups leave (`start..`, less than a small group): more
+/// than `XMM_REST` bytes in [`batch_from`], fewer on the AES-NI tier's
+/// pieces (`vaes::aesni_rest`). Each out of line, called from
+/// `vaes::gcm_groups`, whose loops need the registers.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
+    t: Token,
+    s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    if data.len() - start > XMM_REST {
+        rest_batch::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+    } else {
+        vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
+    }
+}
+
+/// [`batch_from`] out of line, for [`gcm_leftover`].
+#[inline(never)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn rest_batch<const ROUND_KEYS: usize, const SEAL: bool>(
+    s: &gcm_aesni::State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    batch_from::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+}
+
+/// The message from `start` (at most a small group) in [`one_batch`]
+/// of as few registers as hold it.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn batch_from<const ROUND_KEYS: usize, const SEAL: bool>(
+    s: &gcm_aesni::State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    match (data.len() - start).div_ceil(RB) {
+        0..=1 => one_batch::<ROUND_KEYS, SEAL, 1>(s, data, start, len_block),
+        2 => one_batch::<ROUND_KEYS, SEAL, 2>(s, data, start, len_block),
+        _ => one_batch::<ROUND_KEYS, SEAL, 4>(s, data, start, len_block),
+    }
+}
+
+/// The message from `start` (at most `RB · N` bytes; more than `RB · N
+/// / 2` when `N` > 1) in one AES batch of `N` registers with E(K, J0)
+/// beside it, read and written with byte masks, so no byte outside the
+/// message is touched and nothing is copied; then the hash of those
+/// bytes as ciphertext (zero past the end) and of the length block, one
+/// reduction, and the tag. `s` is the state after the AAD and the
+/// bytes before `start` (its counter the next block's).
+///
+/// The powers: block b of t (from 0) takes H^(t + 1 − b), and the length
+/// block H^1. A table `d` holds H^20..H^1 (16 bytes each, from entry 0)
+/// then zeros, so register i's four multipliers are the four entries
+/// from 19 − t + 4i; lanes past the last block read zeros or any power,
+/// their data is zero. The table is wiped before returning.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
+    s: &gcm_aesni::State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    const { assert!(N == 1 || N == 2 || N == 4) };
+    assert!(start <= data.len());
+    let rest = data.len() - start;
+    let (src, dst) = data.raw_ptrs();
+    let (src, dst) = (src.wrapping_add(start), dst.wrapping_add(start));
+    assert!(rest <= RB * N);
+    // Register i covers bytes RB·i.. of the message: its mask selects
+    // the ones below `rest`.
+    let masks: [u64; N] = core::array::from_fn(|i| {
+        let n = rest.saturating_sub(RB * i).min(RB);
+        ((1u128 << n) - 1) as u64
+    });
+
+    // The powers first: their stores then retire long before the loads
+    // from the table after the AES batch (a load that spans two stores
+    // still in flight waits for them to commit).
+    let blocks = rest.div_ceil(16);
+    let mut d = [_mm512_setzero_si512(); 7];
+    (d[4], d[3]) = key_powers_reversed(&s.h_powers.0);
+    if N > 1 {
+        let h8 = broadcast_block(&s.h_powers.0[7]);
+        d[2] = mul4(d[4], h8);
+        if N > 2 {
+            d[1] = mul4(d[3], h8);
+            d[0] = mul4(d[2], h8);
         }
     }
-
-    /// The message from `start` (at most `RB · N` bytes; more than `RB · N
-    /// / 2` when `N` > 1) in one AES batch of `N` registers with E(K, J0)
-    /// beside it, read and written with byte masks, so no byte outside the
-    /// message is touched and nothing is copied; then the hash of those
-    /// bytes as ciphertext (zero past the end) and of the length block, one
-    /// reduction, and the tag. `s` is the state after the AAD and the
-    /// bytes before `start` (its counter the next block's).
-    ///
-    /// The powers: block b of t (from 0) takes H^(t + 1 − b), and the length
-    /// block H^1. A table `d` holds H^20..H^1 (16 bytes each, from entry 0)
-    /// then zeros, so register i's four multipliers are the four entries
-    /// from 19 − t + 4i; lanes past the last block read zeros or any power,
-    /// their data is zero. The table is wiped before returning.
-    #[inline]
-    fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
-        s: &gcm_aesni::State<'_, ROUND_KEYS>,
-        data: &mut InOut<'_>,
-        start: usize,
-        len_block: u128,
-    ) -> Block {
-        const { assert!(N == 1 || N == 2 || N == 4) };
-        assert!(start <= data.len());
-        let rest = data.len() - start;
-        let (src, dst) = data.raw_ptrs();
-        let (src, dst) = (src.wrapping_add(start), dst.wrapping_add(start));
-        assert!(rest <= RB * N);
-        // Register i covers bytes RB·i.. of the message: its mask selects
-        // the ones below `rest`.
-        let masks: [u64; N] = core::array::from_fn(|i| {
-            let n = rest.saturating_sub(RB * i).min(RB);
-            ((1u128 << n) - 1) as u64
-        });
-
-        // The powers first: their stores then retire long before the loads
-        // from the table after the AES batch (a load that spans two stores
-        // still in flight waits for them to commit).
-        let blocks = rest.div_ceil(16);
-        let mut d = [_mm512_setzero_si512(); 7];
-        (d[4], d[3]) = key_powers_reversed(&s.h_powers.0);
-        if N > 1 {
-            let h8 = broadcast_block(&s.h_powers.0[7]);
-            d[2] = mul4(d[4], h8);
-            if N > 2 {
-                d[1] = mul4(d[3], h8);
-                d[0] = mul4(d[2], h8);
-            }
-        }
-        // One batch: the counters without `counters_group`'s shortcut, so
-        // without its branch.
-        let mut b: [Reg; N] = counters_exact::<true, N>(s.ctr);
-        let mut j = for_hash::<true>(s.j0);
-        let rk = &s.keys.0;
-        let k = broadcast_block(&rk[0]);
+    // One batch: the counters without `counters_group`'s shortcut, so
+    // without its branch.
+    let mut b: [Reg; N] = counters_exact::<true, N>(s.ctr);
+    let mut j = for_hash::<true>(s.j0);
+    let rk = &s.keys.0;
+    let k = broadcast_block(&rk[0]);
+    for x in b.iter_mut() {
+        *x = xor(*x, k);
+    }
+    j = _mm_xor_si128(j, _mm512_castsi512_si128(k));
+    for key in &rk[1..ROUND_KEYS - 1] {
+        let k = broadcast_block(key);
         for x in b.iter_mut() {
-            *x = xor(*x, k);
+            *x = _mm512_aesenc_epi128(*x, k);
         }
-        j = _mm_xor_si128(j, _mm512_castsi512_si128(k));
-        for key in &rk[1..ROUND_KEYS - 1] {
-            let k = broadcast_block(key);
-            for x in b.iter_mut() {
-                *x = _mm512_aesenc_epi128(*x, k);
-            }
-            j = _mm_aesenc_si128(j, _mm512_castsi512_si128(k));
-        }
-        let k = broadcast_block(&rk[ROUND_KEYS - 1]);
-        let input: [Reg; N] = core::array::from_fn(|i| {
-            // SAFETY: the mask selects bytes RB·i.. RB·i + n of the `rest`
-            // bytes from `src` (the input from `start ≤ len`) with n ≤ rest
-            // − RB·i (none when RB·i ≥ rest): all inside the input.
-            // Masked-off bytes are not read.
-            unsafe { _mm512_maskz_loadu_epi8(masks[i], src.wrapping_add(RB * i).cast()) }
-        });
-        let output: [Reg; N] =
-            core::array::from_fn(|i| _mm512_maskz_mov_epi8(masks[i], aes_last(b[i], xor(k, input[i]))));
-        let tag_mask = _mm_aesenclast_si128(j, _mm512_castsi512_si128(k));
-        // All loads are done before the first store (in place, `dst` is `src`).
-        for (i, (mask, out)) in masks.iter().zip(&output).enumerate() {
-            // SAFETY: as for the loads, the mask selects only bytes inside
-            // the output, which is as long as the input; masked-off bytes are
-            // not written.
-            unsafe { _mm512_mask_storeu_epi8(dst.wrapping_add(RB * i).cast(), *mask, *out) };
-        }
-
-        // GHASH runs over the ciphertext: the output when sealing, the input when opening.
-        let hashed = if SEAL { output } else { input };
-        let table = d.as_ptr().cast::<__m128i>();
-        let powers = |entry: usize| {
-            assert!(entry + 4 <= 4 * d.len());
-            // SAFETY: entries `entry..entry + 4` of the 4·7 16-byte entries
-            // of `d` (checked just above), an unaligned 64-byte load.
-            let p = unsafe { _mm512_loadu_si512(table.add(entry).cast()) };
-            (p, karatsuba_factor(p))
-        };
-        let mut w = unreduced_zero();
-        for (i, x) in hashed.iter().enumerate() {
-            let x = for_hash_reg::<true>(*x);
-            let x = if i == 0 { xor(x, widen(s.acc)) } else { x };
-            let (p, k) = powers(19 + 4 * i - blocks);
-            mul_acc::<3>(&mut w, x, p, k);
-        }
-        // Entry 19 is H^1, followed by zeros.
-        let (p, k) = powers(19);
-        mul_acc::<3>(&mut w, widen(for_hash::<true>(super::from_u128(len_block))), p, k);
-        d.zeroize();
-        super::store(_mm_xor_si128(for_hash::<true>(sum_value(sum_done::<3>(w))), tag_mask))
+        j = _mm_aesenc_si128(j, _mm512_castsi512_si128(k));
     }
+    let k = broadcast_block(&rk[ROUND_KEYS - 1]);
+    let input: [Reg; N] = core::array::from_fn(|i| {
+        // SAFETY: the mask selects bytes RB·i.. RB·i + n of the `rest`
+        // bytes from `src` (the input from `start ≤ len`) with n ≤ rest
+        // − RB·i (none when RB·i ≥ rest): all inside the input.
+        // Masked-off bytes are not read.
+        unsafe { _mm512_maskz_loadu_epi8(masks[i], src.wrapping_add(RB * i).cast()) }
+    });
+    let output: [Reg; N] =
+        core::array::from_fn(|i| _mm512_maskz_mov_epi8(masks[i], aes_last(b[i], xor(k, input[i]))));
+    let tag_mask = _mm_aesenclast_si128(j, _mm512_castsi512_si128(k));
+    // All loads are done before the first store (in place, `dst` is `src`).
+    for (i, (mask, out)) in masks.iter().zip(&output).enumerate() {
+        // SAFETY: as for the loads, the mask selects only bytes inside
+        // the output, which is as long as the input; masked-off bytes are
+        // not written.
+        unsafe { _mm512_mask_storeu_epi8(dst.wrapping_add(RB * i).cast(), *mask, *out) };
+    }
+
+    // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+    let hashed = if SEAL { output } else { input };
+    let table = d.as_ptr().cast::<__m128i>();
+    let powers = |entry: usize| {
+        assert!(entry + 4 <= 4 * d.len());
+        // SAFETY: entries `entry..entry + 4` of the 4·7 16-byte entries
+        // of `d` (checked just above), an unaligned 64-byte load.
+        let p = unsafe { _mm512_loadu_si512(table.add(entry).cast()) };
+        (p, karatsuba_factor(p))
+    };
+    let mut w = unreduced_zero();
+    for (i, x) in hashed.iter().enumerate() {
+        let x = for_hash_reg::<true>(*x);
+        let x = if i == 0 { xor(x, widen(s.acc)) } else { x };
+        let (p, k) = powers(19 + 4 * i - blocks);
+        mul_acc::<3>(&mut w, x, p, k);
+    }
+    // Entry 19 is H^1, followed by zeros.
+    let (p, k) = powers(19);
+    mul_acc::<3>(
+        &mut w,
+        widen(for_hash::<true>(super::from_u128(len_block))),
+        p,
+        k,
+    );
+    d.zeroize();
+    super::store(_mm_xor_si128(
+        for_hash::<true>(sum_value(sum_done::<3>(w))),
+        tag_mask,
+    ))
 }
 
 /// This tier's feature token.
 type Token = VaesAvx512;
 
+/// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else open
+/// with the received `tag`), compiled for this tier: with its VEX encodings
+/// and, on AVX-512, 32 vector registers, the 15 round keys, 8 blocks and 8
+/// powers spill less than in the AES-NI build. Not inlined into the entry
+/// points (their group loops need the registers). Defined in the tier's
+/// file, not in `vaes.rs`: in this module's codegen unit it gets its own
+/// copy of `siv::one_group`, which LLVM then inlines (measured in the
+/// emitted code: from `vaes.rs`, the AES-256 copy stayed a call into the
+/// AES-NI build).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+    _token: VaesAvx512,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    super::siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+}
+
 vaes_register_pieces!(
-    vaes_avx512,
+    features = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl",
     token = VaesAvx512,
     reg = __m512i,
     class = zmm_reg,
@@ -598,16 +763,10 @@ unsafe impl Tier<RB> for VaesAvx512 {
         unsafe { aes_last(b, k) }
     }
 
-    #[inline(always)]
-    fn ctr_keys<B, const ROUND_KEYS: usize>(self, rk: &[B; ROUND_KEYS]) -> [Reg; ROUND_KEYS] {
-        // SAFETY: `self` proves the tier's features.
-        unsafe { ctr_keys(rk) }
-    }
-
+    /// `ctr_keys` copied the keys to memory: wiped.
     #[inline(always)]
     fn wipe_ctr_keys<const ROUND_KEYS: usize>(self, keys: &mut [Reg; ROUND_KEYS]) {
-        // SAFETY: `self` proves the tier's features.
-        unsafe { wipe_ctr_keys(keys) }
+        keys.zeroize();
     }
 
     #[inline(always)]
@@ -649,22 +808,23 @@ unsafe impl Tier<RB> for VaesAvx512 {
     }
 }
 
-vaes_avx512! {
-    /// `vaes::gcm_groups` compiled for this tier with `MULS` multiplies
-    /// per product, out of line (`vaes::gcm` says why).
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize>(
-        t: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        vaes::gcm_groups::<_, RB, ROUND_KEYS, SEAL, MULS>(t, keys, h_powers, j0, aad, data, len_block)
-    }
+/// `vaes::gcm_groups` compiled for this tier with `MULS` multiplies
+/// per product, out of line (`vaes::gcm` says why).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize>(
+    t: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    vaes::gcm_groups::<_, RB, ROUND_KEYS, SEAL, MULS>(t, keys, h_powers, j0, aad, data, len_block)
 }
 
 /// What this tier supplies to `vaes.rs` beyond the engine's pieces. Each
@@ -749,56 +909,66 @@ impl Wide<RB> for VaesAvx512 {
     }
 }
 
-vaes_avx512! {
-    /// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
-    pub(crate) fn seal<const ROUND_KEYS: usize>(
-        token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
-    }
+/// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+pub(crate) fn seal<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
+}
 
-    /// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
-    pub(crate) fn open<const ROUND_KEYS: usize>(
-        token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        h_powers: &HPowers,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        vaes::gcm::<_, RB, ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
-    }
+/// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+pub(crate) fn open<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    vaes::gcm::<_, RB, ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
+}
 
-    /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
-    pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
-        token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
-        vaes::siv_seal::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, len_block)
-    }
+/// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    vaes::siv_seal::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, len_block)
+}
 
-    /// GCM-SIV decryption (contract: `siv::open`; the pass: `vaes::siv_open`).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn siv_open<const ROUND_KEYS: usize>(
-        token: Token,
-        keys: &RoundKeys<ROUND_KEYS>,
-        nonce: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        tag: u128,
-        len_block: u128,
-    ) -> Block {
-        vaes::siv_open::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
-    }
+/// GCM-SIV decryption (contract: `siv::open`; the pass: `vaes::siv_open`).
+#[allow(clippy::too_many_arguments)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+pub(crate) fn siv_open<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    vaes::siv_open::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
 }
