@@ -34,7 +34,7 @@ use crate::cpu::Armv8;
 /// aarch64 it prices an unrolled 8-block AES (cost ≈ 800) just above its
 /// threshold (750); `#[inline(always)]` is not allowed on `#[target_feature]`
 /// functions. As a call, the blocks and the round keys would go through the
-/// stack once per group. Expand it only inside an `armv8_aes!` function.
+/// stack once per group. Expand it only inside a function compiled for the tier.
 macro_rules! encrypt_blocks_inline {
     ($rk:expr, $blocks:expr) => {{
         let (rk, blocks) = ($rk, $blocks);

@@ -33,7 +33,7 @@ use super::zero;
 /// multiplies and reduction above its threshold on aarch64, and
 /// `#[inline(always)]` is not allowed on `#[target_feature]` functions (see
 /// `aes::encrypt_blocks_inline!`). `$x` is a slice or array of at most eight blocks.
-/// Expand it only inside an `armv8_aes!` function.
+/// Expand it only inside a function compiled for the tier.
 macro_rules! fold_blocks_inline {
     ($acc:expr, $x:expr, $h:expr) => {{
         use $crate::backend::aarch64::pmull::{mul_acc_swap_data, reduce, unreduced_zero};
@@ -57,8 +57,8 @@ pub(crate) use fold_blocks_inline;
 /// One instruction on the registers `$a` and `$b` (`{a}`, `{b}` in
 /// `$template`) into a fresh one (`{r}`), as an `asm!` block: where LLVM
 /// would otherwise rewrite the intrinsic into something slower (see
-/// `byte_reverse` and `clmul_lo`). Expand it only inside an `armv8_aes!`
-/// function, whose target features provide the instruction.
+/// `byte_reverse` and `clmul_lo`). Expand it only inside a function
+/// compiled for the tier, whose target features provide the instruction.
 macro_rules! neon_asm {
     ($template:literal, $a:expr, $b:expr) => {{
         let r: uint8x16_t;

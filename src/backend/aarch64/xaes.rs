@@ -19,7 +19,8 @@ use crate::inout::InOut;
 /// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
 /// the steps of `x86_64/xaes.rs`'s `derive_regs!` (`riders` ride Kₓ's
 /// schedule, the first the zero block that becomes H), a macro for the same
-/// reason. Expand it only inside an `armv8_aes!` function.
+/// reason. Expand it only inside a function compiled for the tier
+/// (`#[target_feature(enable = "neon,aes")]`).
 macro_rules! derive_regs {
     ($COMMIT:expr, $keys:expr, $k1:expr, $nonce:expr, $powers_count:expr, $riders:expr) => {{
         let (keys, k1, nonce, powers_count): (&RoundKeys<15>, &Block, &[u8; 24], usize) =

@@ -18,8 +18,8 @@
 //! `impl`.
 //!
 //! Two habits of this file come from that: the loops copy what they read
-//! in every group (the powers, the hash state, the input and output view)
-//! into locals first, and nothing a group runs builds an array through a
+//! in every group (the hash state, the input and output view, and where
+//! the tier has the registers for them the powers) into locals first, and nothing a group runs builds an array through a
 //! closure (`core::array::from_fn`). rustc inlines the engine's functions
 //! into their callers before LLVM sees them, and a reference's promise
 //! that nothing else writes through it does not survive that: read through
@@ -95,6 +95,15 @@ pub(super) unsafe trait Tier<const RB: usize>: Copy {
     /// group loop (`true`) or as a branch inside it. The shape each tier's
     /// loop was tuned in: LLVM lays the loop out differently for each.
     const PEEL_FIRST: bool;
+
+    /// Whether the loops read the powers from a copy of their own
+    /// ([`loop_powers`]): where the registers hold them, as AVX-512's 32
+    /// do. Read through the caller's reference instead, each multiply
+    /// loads its power as a memory operand, which is what 16 registers
+    /// need: with a copy, LLVM keeps powers in registers across the group
+    /// and spills the counter instead (AVX2 AES-256 seal, 343 → 347
+    /// instructions a group, the counter stored and reloaded four times).
+    const POWERS_IN_REGISTERS: bool;
 
     /// A register from its bytes.
     fn load_reg(self, bytes: &[u8; RB]) -> Self::Reg;
@@ -242,17 +251,26 @@ fn block_zero<T: Tier<RB>, const RB: usize>(_t: T) -> __m128i {
     unsafe { _mm_setzero_si128() }
 }
 
-/// A copy of the powers in a local of the loop that reads them. Through the
-/// caller's reference, LLVM reloads them from memory in every group: the
+/// The powers a loop reads: a copy in the loop's own local where the tier
+/// keeps them in registers (`POWERS_IN_REGISTERS`), else the caller's.
+/// Through the caller's reference, LLVM reloads them in every group: the
 /// group's stores to the output might, for all it can prove, have changed
-/// them (the engine's functions are inlined before LLVM sees them, and the
-/// reference's no-alias promise does not survive that). A local whose
-/// address never leaves the loop's function cannot be one of those stores'
-/// targets, so its registers are loaded once. Not wiped: like the spills
-/// of the caller's powers (docs/security.md, "Not wiped").
+/// them (the engine's functions are inlined by rustc before LLVM sees
+/// them, and the reference's no-alias promise does not survive that). A
+/// local whose address never leaves the loop's function cannot be one of
+/// those stores' targets, so its registers are loaded once: on AVX-512 the
+/// small open loop's 8 reloads a group go. Not wiped: like the spills of
+/// the caller's powers (docs/security.md, "Not wiped").
 #[inline(always)]
-pub(super) fn local_powers<R: Copy>(pw: &Powers<R, BIG>) -> Powers<R, BIG> {
-    Powers { p: pw.p, k: pw.k }
+pub(super) fn loop_powers<'a, T: Tier<RB>, const RB: usize>(
+    pw: &'a Powers<T::Reg, BIG>,
+    copy: &'a mut Option<Powers<T::Reg, BIG>>,
+) -> &'a Powers<T::Reg, BIG> {
+    if T::POWERS_IN_REGISTERS {
+        copy.insert(Powers { p: pw.p, k: pw.k })
+    } else {
+        pw
+    }
 }
 
 /// The state of a hash whose value so far is `acc`.
@@ -517,13 +535,14 @@ pub(super) fn hash_output<
 ) {
     let group = RB * N;
     let end = groups_end::<RB, N>(data.len(), start);
-    // The counter, the hash state, the view and the powers in locals, so
-    // they stay in registers (see `local_powers`); the counter and the
-    // state are stored back at the end.
+    // The counter, the hash state and the view in locals, so they stay in
+    // registers, and the powers where the tier wants them (`loop_powers`);
+    // the counter and the state are stored back at the end.
     let mut next = *ctr;
     let mut state = *s;
     let data = &mut data.reborrow();
-    let pw = &local_powers(pw);
+    let mut copy = None;
+    let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut offset = start;
     // The first group has nothing before it to hash: CTR alone, before
     // the loop or as a branch in it (`PEEL_FIRST`).
@@ -585,13 +604,14 @@ pub(super) fn hash_input<
 ) {
     let group = RB * N;
     let end = groups_end::<RB, N>(data.len(), start);
-    // The counter, the hash state, the view and the powers in locals, so
-    // they stay in registers (see `local_powers`); the counter and the
-    // state are stored back at the end.
+    // The counter, the hash state and the view in locals, so they stay in
+    // registers, and the powers where the tier wants them (`loop_powers`);
+    // the counter and the state are stored back at the end.
     let mut next = *ctr;
     let mut state = *s;
     let data = &mut data.reborrow();
-    let pw = &local_powers(pw);
+    let mut copy = None;
+    let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut offset = start;
     while offset < end {
         let ctrs = t.counters_group::<GCM, N>(&mut next);

@@ -18,7 +18,7 @@ use zeroize::Zeroize;
 
 use crate::backend::x86_64::engine::{
     BIG, HashState, Powers, Tier, ctr_only, groups_end, hash_bytes, hash_input, hash_output,
-    local_powers, state_finish, state_from,
+    loop_powers, state_finish, state_from,
 };
 use crate::backend::x86_64::{self, gcm_aesni, siv};
 use crate::block::{Block, HPowers, RoundKeys};
@@ -331,10 +331,12 @@ fn hash_only<T: Tier<RB>, const RB: usize, const GCM: bool, const N: usize>(
 ) {
     let group = RB * N;
     let end = groups_end::<RB, N>(data.len(), start);
-    // The state and the powers in locals, so they stay in registers (see
-    // `engine::hash_output`); the state is stored back at the end.
+    // The state in a local, so it stays in a register, and the powers
+    // where the tier wants them (see `engine::hash_output`); the state is
+    // stored back at the end.
     let mut state = *s;
-    let pw = &local_powers(pw);
+    let mut copy = None;
+    let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut offset = start;
     while offset < end {
         state = hash_bytes::<T, RB, GCM, 3, N>(t, &state, data.input_regs::<RB, N>(offset), pw);

@@ -351,6 +351,10 @@ unsafe impl Tier<RB> for VaesAvx2 {
     /// here.
     const PEEL_FIRST: bool = false;
 
+    /// Read through the caller's reference: 16 registers cannot hold them
+    /// beside a group.
+    const POWERS_IN_REGISTERS: bool = false;
+
     #[inline(always)]
     fn load_reg(self, bytes: &[u8; RB]) -> Reg {
         // SAFETY: `self` proves the tier's features.

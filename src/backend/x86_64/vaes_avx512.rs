@@ -703,6 +703,9 @@ unsafe impl Tier<RB> for VaesAvx512 {
     /// here.
     const PEEL_FIRST: bool = false;
 
+    /// Copied: 32 registers hold them.
+    const POWERS_IN_REGISTERS: bool = true;
+
     #[inline(always)]
     fn load_reg(self, bytes: &[u8; RB]) -> Reg {
         // SAFETY: `self` proves the tier's features.

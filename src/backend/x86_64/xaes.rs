@@ -43,8 +43,8 @@ use crate::inout::InOut;
 /// A macro rather than a function so that its body is always inlined into
 /// the kernel using it (`#[inline(always)]` is not allowed on
 /// `#[target_feature]` functions, and as a call LLVM kept it out of line,
-/// which sent the derived key through the stack). Expand it only inside an
-/// `aesni_clmul!` function.
+/// which sent the derived key through the stack). Expand it only inside a
+/// function compiled for the AES-NI tier.
 macro_rules! derive_regs {
     ($COMMIT:expr, $keys:expr, $k1:expr, $nonce:expr, $powers_count:expr, $riders:expr) => {{
         let (keys, k1, nonce, powers_count): (&RoundKeys<15>, &Block, &[u8; 24], usize) =
