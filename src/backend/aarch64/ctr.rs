@@ -80,7 +80,7 @@ pub(super) const GROUP: usize = 128;
 /// the stack.
 macro_rules! aes_hash_group {
     ($eor3:ident, $swapped:expr; $rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr, $hk:expr) => {{
-        use $crate::backend::aarch64::aes::round;
+        use core::arch::aarch64::{vaeseq_u8, veorq_u8};
         use $crate::backend::aarch64::pmull::{karatsuba_finished, mul_acc2, mul2_first, reduce, reduce_by_shifts, swap};
         let (rk, x, h_given, hk): (&[_], &[_; 8], &[_; 8], &[_; 4]) = ($rk, $x, $h, $hk);
         let mut h = *h_given;
@@ -134,7 +134,7 @@ macro_rules! round_if_below {
     ($blocks:ident, $rk:ident, $end:expr; $($i:literal)*) => {$(
         if $i < $end {
             for b in $blocks.iter_mut() {
-                *b = round(*b, $rk[$i]);
+                *b = $crate::backend::aarch64::aes::round(*b, $rk[$i]);
             }
         }
     )*};
@@ -149,6 +149,9 @@ pub(super) use round_if_below;
 macro_rules! xor_and_hash_tail {
     ($mode:ty, $m:expr, $b:expr, $ks:expr, $buf:expr, $rest:expr, $data:expr, $offset:expr,
      $acc:expr, $h:expr, $last:expr) => {{
+        use core::arch::aarch64::{uint8x16_t, vandq_u8, vcgtq_u8, vdupq_n_u8, veorq_u8};
+        use $crate::backend::aarch64::load;
+        use $crate::inout::InOut;
         let (ks, buf, rest, data, offset, acc, h, last): (
             &[uint8x16_t; $m],
             &mut [u8; $b],

@@ -61,7 +61,7 @@ pub(crate) use fold_blocks_inline;
 /// compiled for the tier, whose target features provide the instruction.
 macro_rules! neon_asm {
     ($template:literal, $a:expr, $b:expr) => {{
-        let r: uint8x16_t;
+        let r: core::arch::aarch64::uint8x16_t;
         // SAFETY: one instruction on registers (no memory, stack or flags);
         // the enclosing function's target features (`neon`, `aes`) provide
         // it.

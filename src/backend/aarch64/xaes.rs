@@ -7,11 +7,11 @@ use core::arch::aarch64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks_inline, expand_256_regs, expand_regs_riding, load_round_keys};
+use super::aes::{encrypt_blocks_inline, load_round_keys};
 use super::ctr::{counter_add, counter_blocks, counter_register, hash_padded, xor_and_hash_tail};
-use super::pmull::{byte_reverse, mul_x, powers, powers_upto};
+use super::pmull::byte_reverse;
 use super::{from_u128, load, store, store_each, zero};
-use crate::backend::xaes::{M_HEADS, MessageKey, SHORT_MAX, T_TAILS, X0_HEAD};
+use crate::backend::xaes::{MessageKey, SHORT_MAX, T_TAILS, X0_HEAD};
 use crate::block::{Block, RoundKeys};
 use crate::cpu::Armv8;
 use crate::inout::InOut;
@@ -23,6 +23,16 @@ use crate::inout::InOut;
 /// (`#[target_feature(enable = "neon,aes")]`).
 macro_rules! derive_regs {
     ($COMMIT:expr, $keys:expr, $k1:expr, $nonce:expr, $powers_count:expr, $riders:expr) => {{
+        use core::arch::aarch64::{veorq_u8, vorrq_u8};
+        use $crate::backend::aarch64::aes::{
+            encrypt_blocks_inline, expand_256_regs, expand_regs_riding, load_round_keys,
+        };
+        use $crate::backend::aarch64::pmull::{byte_reverse, mul_x, powers, powers_upto};
+        use $crate::backend::aarch64::xaes::{commit_inputs, nonce_first_half};
+        use $crate::backend::aarch64::{from_u128, load, zero};
+        use $crate::backend::xaes::M_HEADS;
+        use $crate::block::{Block, RoundKeys};
+        use zeroize::Zeroize;
         let (keys, k1, nonce, powers_count): (&RoundKeys<15>, &Block, &[u8; 24], usize) =
             ($keys, $k1, $nonce, $powers_count);
         let riders = $riders;

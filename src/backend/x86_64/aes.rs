@@ -423,11 +423,11 @@ macro_rules! aes_round_asm {
         }
     };
     (vex $class:ident, $k:expr; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
-        aes_round_asm!(@emit $class, $k, [$(concat!("vaesenc {", $i, "}, {", $i, "}, {k}")),*];
+        $crate::backend::x86_64::aes::aes_round_asm!(@emit $class, $k, [$(concat!("vaesenc {", $i, "}, {", $i, "}, {k}")),*];
             $($b),*; $($j: $p),*)
     };
     (sse $class:ident, $k:expr; $($i:literal: $b:expr),*; $($j:literal: $p:expr),*) => {
-        aes_round_asm!(@emit $class, $k, [$(concat!("aesenc {", $i, "}, {k}")),*]; $($b),*; $($j: $p),*)
+        $crate::backend::x86_64::aes::aes_round_asm!(@emit $class, $k, [$(concat!("aesenc {", $i, "}, {k}")),*]; $($b),*; $($j: $p),*)
     };
 }
 pub(crate) use aes_round_asm;

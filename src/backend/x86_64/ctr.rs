@@ -202,6 +202,10 @@ fn broadcast_block<B>(k: &B) -> __m128i {
 macro_rules! xor_and_hash_tail {
     ($mode:ty, $m:expr, $b:expr, $ks:expr, $buf:expr, $rest:expr, $data:expr, $offset:expr,
      $acc:expr, $h:expr, $last:expr) => {{
+        use core::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_cmpgt_epi8, _mm_set_epi8, _mm_set1_epi8, _mm_xor_si128,
+        };
+        use $crate::inout::InOut;
         let (ks, buf, rest, data, offset, acc, h, last): (
             &[__m128i; $m],
             &mut [u8; $b],

@@ -16,11 +16,11 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks, expand_256_regs, expand_regs_riding, load_round_keys};
-use super::clmul::{byte_reverse, mul_x, powers, powers_upto};
+use super::aes::{encrypt_blocks, load_round_keys};
+use super::clmul::byte_reverse;
 use super::ctr::{counter_blocks, hash_padded, xor_and_hash_tail};
 use super::{from_u128, load, store, store_each};
-use crate::backend::xaes::{M_HEADS, MessageKey, SHORT_MAX, T_TAILS, X0_HEAD};
+use crate::backend::xaes::{MessageKey, SHORT_MAX, T_TAILS, X0_HEAD};
 use crate::block::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
@@ -47,6 +47,16 @@ use crate::inout::InOut;
 /// function compiled for the AES-NI tier.
 macro_rules! derive_regs {
     ($COMMIT:expr, $keys:expr, $k1:expr, $nonce:expr, $powers_count:expr, $riders:expr) => {{
+        use core::arch::x86_64::{_mm_or_si128, _mm_setzero_si128, _mm_xor_si128};
+        use $crate::backend::x86_64::aes::{
+            encrypt_blocks, expand_256_regs, expand_regs_riding, load_round_keys,
+        };
+        use $crate::backend::x86_64::clmul::{byte_reverse, mul_x, powers, powers_upto};
+        use $crate::backend::x86_64::xaes::{commit_inputs, nonce_first_half};
+        use $crate::backend::x86_64::{from_u128, load};
+        use $crate::backend::xaes::M_HEADS;
+        use $crate::block::{Block, RoundKeys};
+        use zeroize::Zeroize;
         let (keys, k1, nonce, powers_count): (&RoundKeys<15>, &Block, &[u8; 24], usize) =
             ($keys, $k1, $nonce, $powers_count);
         let riders = $riders;
