@@ -1,6 +1,6 @@
 //! Counter mode with the universal hash stitched in, on AES-NI + PCLMULQDQ:
 //! the AES-NI tier's pieces for the stitched engine (`engine.rs`: the
-//! token's `impl Tier` below), shared by
+//! token's `impl Pieces` below), shared by
 //! AES-GCM (`gcm_aesni.rs`) and AES-GCM-SIV (`siv.rs`), and the passes
 //! around it (counter blocks, the AAD's and GCM-SIV's hash, the tail).
 //!
@@ -35,7 +35,7 @@ use super::clmul::{
     Unreduced, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys,
     mul_acc_k, reduce, unreduced_zero,
 };
-use super::engine::{self, BIG, Powers, Tier, groups_end, state_finish, state_from};
+use super::engine::{self, BIG, Pieces, Powers, groups_end, state_finish, state_from};
 use super::{load, load_blocks, store};
 use crate::block::{HPowers, wipe};
 use crate::cpu::AesNiClmul;
@@ -55,7 +55,7 @@ const RB: usize = 16;
 /// compiled with.
 // SAFETY: the token exists only where the CPU has the tier's features,
 // SSE2 among them (`cpu::x86_64::aesni_clmul!`).
-unsafe impl Tier<RB> for AesNiClmul {
+unsafe impl Pieces<RB> for AesNiClmul {
     type Reg = __m128i;
 
     /// Before the group loop: the shape this tier's loop was tuned in; as
@@ -131,7 +131,7 @@ unsafe impl Tier<RB> for AesNiClmul {
         unsafe { _mm_aesenclast_si128(b, k) }
     }
 
-    /// Nothing to wipe: [`ctr_keys`](Tier::ctr_keys)'s loads stay in
+    /// Nothing to wipe: [`ctr_keys`](Pieces::ctr_keys)'s loads stay in
     /// registers (the caller wipes its schedule).
     #[inline(always)]
     fn wipe_ctr_keys<const ROUND_KEYS: usize>(self, _keys: &mut [__m128i; ROUND_KEYS]) {}

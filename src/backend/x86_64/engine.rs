@@ -1,6 +1,6 @@
 //! The stitched engine: counter mode with the universal hash (GHASH as
 //! POLYVAL, or POLYVAL) spread over the AES rounds, written once as generic
-//! code over [`Tier`], the contract each x86 tier's feature token fulfils:
+//! code over [`Pieces`], the contract each x86 tier's feature token fulfils:
 //! `ctr.rs` (AES-NI: a register is one xmm block), `vaes_avx2.rs` (ymm, two
 //! blocks), `vaes_avx512.rs` (zmm, four).
 //!
@@ -86,7 +86,7 @@ pub(super) const BIG: usize = 8;
 /// A value of the implementing type exists only where the CPU has SSE2
 /// (every tier's token: each feature list has it): the engine's own block
 /// operations ([`block_xor`], [`block_zero`]) rely on it.
-pub(super) unsafe trait Tier<const RB: usize>: Copy {
+pub(super) unsafe trait Pieces<const RB: usize>: Copy {
     /// A register of `RB / 16` blocks; a round key broadcast into every
     /// lane is one too.
     type Reg: Copy + Zeroize;
@@ -239,15 +239,15 @@ struct Stitch<R, const N: usize> {
 
 /// `a ^ b` on single blocks.
 #[inline(always)]
-fn block_xor<T: Tier<RB>, const RB: usize>(_t: T, a: __m128i, b: __m128i) -> __m128i {
-    // SAFETY: `_t` proves SSE2 (`Tier`'s safety contract).
+fn block_xor<T: Pieces<RB>, const RB: usize>(_t: T, a: __m128i, b: __m128i) -> __m128i {
+    // SAFETY: `_t` proves SSE2 (`Pieces`'s safety contract).
     unsafe { _mm_xor_si128(a, b) }
 }
 
 /// The zero block.
 #[inline(always)]
-fn block_zero<T: Tier<RB>, const RB: usize>(_t: T) -> __m128i {
-    // SAFETY: `_t` proves SSE2 (`Tier`'s safety contract).
+fn block_zero<T: Pieces<RB>, const RB: usize>(_t: T) -> __m128i {
+    // SAFETY: `_t` proves SSE2 (`Pieces`'s safety contract).
     unsafe { _mm_setzero_si128() }
 }
 
@@ -262,7 +262,7 @@ fn block_zero<T: Tier<RB>, const RB: usize>(_t: T) -> __m128i {
 /// small open loop's 8 reloads a group go. Not wiped: like the spills of
 /// the caller's powers (docs/security.md, "Not wiped").
 #[inline(always)]
-pub(super) fn loop_powers<'a, T: Tier<RB>, const RB: usize>(
+pub(super) fn loop_powers<'a, T: Pieces<RB>, const RB: usize>(
     pw: &'a Powers<T::Reg, BIG>,
     copy: &'a mut Option<Powers<T::Reg, BIG>>,
 ) -> &'a Powers<T::Reg, BIG> {
@@ -275,7 +275,7 @@ pub(super) fn loop_powers<'a, T: Tier<RB>, const RB: usize>(
 
 /// The state of a hash whose value so far is `acc`.
 #[inline(always)]
-pub(super) fn state_from<T: Tier<RB>, const RB: usize>(t: T, acc: __m128i) -> HashState<T::Reg> {
+pub(super) fn state_from<T: Pieces<RB>, const RB: usize>(t: T, acc: __m128i) -> HashState<T::Reg> {
     HashState {
         w: t.unreduced_zero(),
         acc,
@@ -284,13 +284,13 @@ pub(super) fn state_from<T: Tier<RB>, const RB: usize>(t: T, acc: __m128i) -> Ha
 
 /// The value of a hash state.
 #[inline(always)]
-pub(super) fn state_finish<T: Tier<RB>, const RB: usize>(t: T, s: HashState<T::Reg>) -> __m128i {
+pub(super) fn state_finish<T: Pieces<RB>, const RB: usize>(t: T, s: HashState<T::Reg>) -> __m128i {
     block_xor(t, t.sum_value(s.w), s.acc)
 }
 
 /// The state after a group whose sum is `w` (of `MULS`-multiply products).
 #[inline(always)]
-fn state_after<T: Tier<RB>, const RB: usize, const MULS: usize>(
+fn state_after<T: Pieces<RB>, const RB: usize, const MULS: usize>(
     t: T,
     w: Unreduced<T::Reg>,
 ) -> HashState<T::Reg> {
@@ -302,7 +302,7 @@ fn state_after<T: Tier<RB>, const RB: usize, const MULS: usize>(
 
 /// Encrypts a group of counter blocks in place.
 #[inline(always)]
-fn encrypt_regs<T: Tier<RB>, const RB: usize, B, const ROUND_KEYS: usize, const N: usize>(
+fn encrypt_regs<T: Pieces<RB>, const RB: usize, B, const ROUND_KEYS: usize, const N: usize>(
     t: T,
     rk: &[B; ROUND_KEYS],
     b: &mut [T::Reg; N],
@@ -322,7 +322,7 @@ fn encrypt_regs<T: Tier<RB>, const RB: usize, B, const ROUND_KEYS: usize, const 
 
 /// Reads the group at `offset`, XORs the keystream, writes it.
 #[inline(always)]
-fn xor_group<T: Tier<RB>, const RB: usize, const N: usize>(
+fn xor_group<T: Pieces<RB>, const RB: usize, const N: usize>(
     t: T,
     data: &mut InOut<'_>,
     offset: usize,
@@ -341,7 +341,7 @@ fn xor_group<T: Tier<RB>, const RB: usize, const N: usize>(
 /// A group of hash-ready blocks added to the state. The state's
 /// reduction enters with the first register.
 #[inline(always)]
-fn hash_group<T: Tier<RB>, const RB: usize, const MULS: usize, const N: usize>(
+fn hash_group<T: Pieces<RB>, const RB: usize, const MULS: usize, const N: usize>(
     t: T,
     s: &HashState<T::Reg>,
     x: &[T::Reg; N],
@@ -361,7 +361,7 @@ fn hash_group<T: Tier<RB>, const RB: usize, const MULS: usize, const N: usize>(
 /// One group of bytes added to the hash state.
 #[inline(always)]
 pub(super) fn hash_bytes<
-    T: Tier<RB>,
+    T: Pieces<RB>,
     const RB: usize,
     const GCM: bool,
     const MULS: usize,
@@ -384,7 +384,7 @@ pub(super) fn hash_bytes<
 /// every round and unit is laid out in line with constant indices.
 #[inline(always)]
 fn stitch_round<
-    T: Tier<RB>,
+    T: Pieces<RB>,
     const RB: usize,
     B,
     const ROUND_KEYS: usize,
@@ -443,7 +443,7 @@ fn stitch_round<
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn aes_hash_group<
-    T: Tier<RB>,
+    T: Pieces<RB>,
     const RB: usize,
     B,
     const ROUND_KEYS: usize,
@@ -517,7 +517,7 @@ fn aes_hash_group<
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn hash_output<
-    T: Tier<RB>,
+    T: Pieces<RB>,
     const RB: usize,
     B,
     const ROUND_KEYS: usize,
@@ -586,7 +586,7 @@ pub(super) fn hash_output<
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn hash_input<
-    T: Tier<RB>,
+    T: Pieces<RB>,
     const RB: usize,
     B,
     const ROUND_KEYS: usize,
@@ -628,7 +628,7 @@ pub(super) fn hash_input<
 /// Updates `ctr`; the caller knows where it stopped (`groups_end`).
 #[inline(always)]
 pub(super) fn ctr_only<
-    T: Tier<RB>,
+    T: Pieces<RB>,
     const RB: usize,
     B,
     const ROUND_KEYS: usize,

@@ -4,7 +4,7 @@
 //! rest on the AES-NI tier's pieces (`gcm_aesni`, `siv`), whose features
 //! every VAES tier includes, or for GCM on the tier's `gcm_leftover`.
 //! Generic code over [`Wide`], which each VAES tier's token implements
-//! beside the engine's [`Tier`]: `vaes_avx2.rs` and `vaes_avx512.rs` call
+//! beside the engine's [`Pieces`]: `vaes_avx2.rs` and `vaes_avx512.rs` call
 //! [`gcm`], [`siv_seal`] and [`siv_open`] from their `#[target_feature]`
 //! entry points (`seal`, `open`, `siv_seal`, `siv_open`), which is what
 //! dispatch calls, and [`gcm_groups`] from their out-of-line wrapper of it.
@@ -17,7 +17,7 @@ use core::arch::x86_64::__m128i;
 use zeroize::Zeroize;
 
 use crate::backend::x86_64::engine::{
-    BIG, HashState, Powers, Tier, ctr_only, groups_end, hash_bytes, hash_input, hash_output,
+    BIG, HashState, Pieces, Powers, ctr_only, groups_end, hash_bytes, hash_input, hash_output,
     loop_powers, state_finish, state_from,
 };
 use crate::backend::x86_64::{self, gcm_aesni, siv};
@@ -33,7 +33,7 @@ pub(super) const SMALL: usize = 4;
 /// pick its paths, its multipliers, and its own code for the messages the
 /// groups do not take. Implemented by the tier's token, whose registers
 /// hold `RB` bytes.
-pub(super) trait Wide<const RB: usize>: Tier<RB> {
+pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// The message length from which the big groups pay for their extra
     /// powers.
     const BIG_FROM: usize;
@@ -322,7 +322,7 @@ pub(super) fn siv_open<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize>(
 /// `s` (GCM-SIV seal's first pass; the AES-NI tier's is
 /// `ctr::hash_input`); the caller knows where it stopped (`groups_end`).
 #[inline(always)]
-fn hash_only<T: Tier<RB>, const RB: usize, const GCM: bool, const N: usize>(
+fn hash_only<T: Pieces<RB>, const RB: usize, const GCM: bool, const N: usize>(
     t: T,
     s: &mut HashState<T::Reg>,
     data: &InOut<'_>,
@@ -537,7 +537,7 @@ mod tests {
     }
 
     /// A register's bytes.
-    fn reg_bytes<T: Tier<RB>, const RB: usize>(t: T, v: T::Reg) -> [u8; RB] {
+    fn reg_bytes<T: Pieces<RB>, const RB: usize>(t: T, v: T::Reg) -> [u8; RB] {
         let mut out = [0u8; RB];
         t.store_reg(&mut out, v);
         out

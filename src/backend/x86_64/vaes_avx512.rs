@@ -22,7 +22,7 @@ use zeroize::Zeroize;
 
 use super::clmul;
 use super::ctr::for_hash;
-use super::engine::{BIG, Powers, Tier};
+use super::engine::{BIG, Pieces, Powers};
 use super::gcm_aesni;
 use super::vaes::{self, SMALL, Wide};
 use super::vaes_register_pieces;
@@ -695,7 +695,7 @@ vaes_register_pieces!(
 /// features they are compiled with.
 // SAFETY: the token exists only where the CPU has the tier's features,
 // SSE2 among them (`cpu::x86_64::vaes_avx512!`).
-unsafe impl Tier<RB> for VaesAvx512 {
+unsafe impl Pieces<RB> for VaesAvx512 {
     type Reg = Reg;
 
     /// As a branch inside the group loop: the shape this tier's loops were
