@@ -18,15 +18,16 @@
 //! `impl`.
 //!
 //! Two habits of this file come from that: the loops copy what they read
-//! in every group (the hash state, the input and output view, and where
-//! the tier has the registers for them the powers) into locals first, and nothing a group runs builds an array through a
-//! closure (`core::array::from_fn`). rustc inlines the engine's functions
-//! into their callers before LLVM sees them, and a reference's promise
-//! that nothing else writes through it does not survive that: read through
-//! the caller's references, the powers and the state went back to memory
-//! around every group's stores, as the pointers of the view did. A closure
-//! is a function of its own, without the tier's features: with three of
-//! them here, LLVM laid out the AES-NI tier's GCM-SIV open loop in 314
+//! in every group (the hash state, the input and output view, and, where
+//! the tier has the registers for them, the powers) into locals first, and
+//! nothing a group runs builds an array through a closure
+//! (`core::array::from_fn`). rustc inlines the engine's functions into
+//! their callers before LLVM sees them, and a reference's promise that
+//! nothing else writes through it does not survive that: read through the
+//! caller's references, the pointers of the view and, on AVX-512, the
+//! powers went back to memory around every group's stores. A closure is a
+//! function of its own, without the tier's features: with three of them
+//! here, LLVM laid out the AES-NI tier's GCM-SIV open loop in 314
 //! instructions instead of 267. Both measured with `scripts/ct-probe`'s
 //! loops against the code before the trait (`kernel-counts.sh`, and the
 //! loops' instructions and stack accesses in `objdump -d`).
