@@ -97,27 +97,23 @@ pub(crate) fn store_blocks_to<const N: usize, const B: usize>(
 /// broadcast instruction (`vbroadcasti128`, `vbroadcasti32x4`): the AES
 /// rounds as `asm!` blocks and the broadcast of a block into every lane.
 /// Expanded once in each tier file, with the tier's feature list (each
-/// function's `#[target_feature]`), token, register type (a round key in
-/// every lane is a register too), register class and broadcast instruction
-/// given in the call; every other name it uses is a full path. A macro
-/// because `asm!` takes the register class only as a literal token.
+/// function's `#[target_feature]`), register type (a round key in every
+/// lane is a register too), register class and broadcast instruction given
+/// in the call; every other name it uses is a full path. A macro because
+/// `asm!` takes the register class only as a literal token. What each
+/// piece is for: `engine::Pieces`.
 macro_rules! vaes_register_pieces {
     (
         features = $features:literal,
-        token = $Token:ty,
         reg = $Reg:ty,
         class = $class:ident,
         broadcast = $broadcast:literal $(,)?
     ) => {
-        /// One AES round on a group with round key `*k` (16 bytes), as
-        /// one `asm!` block that broadcasts the key into a scratch register
-        /// and runs the rounds. Written with intrinsics, LLVM regroups the
-        /// rounds into long runs on one register (one chain), and eight
-        /// independent chains, which keep both AES units busy through the
-        /// instruction's latency, become one or two. The broadcast is in the
-        /// block so that it happens at the round: a separate broadcast was
-        /// scheduled at the top of the group, every round key of the group
-        /// then live at once, and spilled to the stack.
+        /// One AES round on a group with round key `*k` (16 bytes), as one
+        /// `asm!` block that broadcasts the key and runs the rounds. With
+        /// intrinsics, LLVM regrouped the rounds into one or two long chains
+        /// (both AES units need eight); broadcast apart, every round key of
+        /// the group was live at once, and spilled.
         #[inline]
         #[target_feature(enable = $features)]
         fn aes_round<B, const N: usize>(b: &mut [$Reg; N], k: &B) {
@@ -131,12 +127,8 @@ macro_rules! vaes_register_pieces {
         }
 
         /// [`aes_round`] that also passes four registers through its `asm!`
-        /// block unchanged. What goes in is computed before the round and
-        /// what comes out is used after it, so work on those values stays
-        /// between the rounds where the source puts it: otherwise LLVM moves
-        /// every multiply of a group ahead of the group's first round, and
-        /// the multiplier and the AES units take turns instead of working
-        /// together.
+        /// block unchanged, so that the work on them stays between the
+        /// rounds (`engine::Pieces::aes_round_pinned`).
         #[inline]
         #[target_feature(enable = $features)]
         fn aes_round_pinned<B, const N: usize>(b: &mut [$Reg; N], k: &B, pin: &mut [$Reg; 4]) {
@@ -152,11 +144,10 @@ macro_rules! vaes_register_pieces {
             }
         }
 
-        /// The block `*k` (16 bytes: a round key, or H^8 for the hash) in every
-        /// lane. An `asm!` block without `pure`, so LLVM neither hoists it out
-        /// of a loop nor merges two of them. It may still schedule it early
-        /// and spill the result when registers run short: the group loops'
-        /// rounds therefore broadcast their keys themselves ([`aes_round`]).
+        /// The block `*k` (16 bytes: a round key, or H^8) in every lane. Not
+        /// `pure`, so LLVM neither hoists it out of a loop nor merges two;
+        /// it may still schedule it early and spill the result, so the
+        /// group loops' rounds broadcast their keys themselves.
         #[inline]
         #[target_feature(enable = $features)]
         fn broadcast_block<B>(k: &B) -> $Reg {

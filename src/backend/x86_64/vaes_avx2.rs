@@ -332,7 +332,6 @@ fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
 
 vaes_register_pieces!(
     features = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq",
-    token = VaesAvx2,
     reg = __m256i,
     class = ymm_reg,
     broadcast = "vbroadcasti128"

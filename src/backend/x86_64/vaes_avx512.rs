@@ -684,7 +684,6 @@ fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
 
 vaes_register_pieces!(
     features = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl",
-    token = VaesAvx512,
     reg = __m512i,
     class = zmm_reg,
     broadcast = "vbroadcasti32x4"
