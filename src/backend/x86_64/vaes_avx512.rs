@@ -658,7 +658,7 @@ type Token = VaesAvx512;
 
 /// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else open
 /// with the received `tag`), compiled for this tier: with its VEX encodings
-/// and, on AVX-512, 32 vector registers, the 15 round keys, 8 blocks and 8
+/// and its 32 vector registers, the 15 round keys, 8 blocks and 8
 /// powers spill less than in the AES-NI build. Not inlined into the entry
 /// points (their group loops need the registers). Defined in the tier's
 /// file, not in `vaes.rs`: in this module's codegen unit it gets its own
