@@ -49,7 +49,10 @@
 //!   alone, LLVM hoists every multiply of a group above its first round,
 //!   and the two units take turns instead of working together;
 //! - the group's sum is reduced at the start of the next group, whose last
-//!   multiply takes it: the reduction's latency is hidden under AES rounds.
+//!   multiply takes it: the reduction's latency is hidden under AES rounds;
+//!   where the loop is bound by its count of instructions rather than its
+//!   AES rounds (AES-128 on Intel), two groups share one reduction
+//!   ([`hash_output_paired`], `ROLE`).
 //!
 //! `MULS`, the multiplies per lane-wise product, is a parameter of the
 //! hashing functions: 3 (Karatsuba, the powers' `k` holding the middle
@@ -74,6 +77,16 @@ use crate::inout::InOut;
 /// Registers per group in the main loop, on every tier: eight independent
 /// AES chains. `Powers<_, BIG>` holds their multipliers.
 pub(super) const BIG: usize = 8;
+
+/// A group's place in the hash (`ROLE`, a const parameter of the group
+/// functions): hashed alone, its sum reduced by the next group.
+pub(super) const ALONE: u8 = 0;
+/// The first group of a pair ([`hash_output_paired`]): hashed with the
+/// pair's high powers, its sum left for the second.
+pub(super) const OPENS_PAIR: u8 = 1;
+/// The second group of a pair: its products join the first's sum, and the
+/// pair's sum is reduced by the next group, once for both.
+pub(super) const CLOSES_PAIR: u8 = 2;
 
 /// The contract between the engine and a tier: implemented by the tier's
 /// feature token, whose registers hold `RB` bytes (16, 32 or 64). Each
@@ -200,7 +213,10 @@ const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
 /// The hash between groups: the last group's unreduced sum `w` (reduced
 /// by the next group, whose last multiply takes it) plus a reduced
 /// value `acc` (the hash before the first group; zero after it). No
-/// variants: the loops never branch on the state.
+/// variants: the loops never branch on the state. Between the two groups
+/// of a pair ([`OPENS_PAIR`]), `w` is the first group's sum as its
+/// multiplies left it (with three multiplies, before `sum_done`), for the
+/// second group alone to continue.
 #[derive(Clone, Copy)]
 pub(super) struct HashState<R> {
     w: Unreduced<R>,
@@ -289,14 +305,20 @@ pub(super) fn state_finish<T: Pieces<RB>, const RB: usize>(t: T, s: HashState<T:
     block_xor(t, t.sum_value(s.w), s.acc)
 }
 
-/// The state after a group whose sum is `w` (of `MULS`-multiply products).
+/// The state after a group (in its `ROLE`) whose sum is `w` (of
+/// `MULS`-multiply products): the sum as an ordinary unreduced sum, except
+/// after a pair's first group, whose sum the second continues as it is.
 #[inline(always)]
-fn state_after<T: Pieces<RB>, const RB: usize, const MULS: usize>(
+fn state_after<T: Pieces<RB>, const RB: usize, const MULS: usize, const ROLE: u8>(
     t: T,
     w: Unreduced<T::Reg>,
 ) -> HashState<T::Reg> {
     HashState {
-        w: t.sum_done::<MULS>(w),
+        w: if ROLE == OPENS_PAIR {
+            w
+        } else {
+            t.sum_done::<MULS>(w)
+        },
         acc: block_zero(t),
     }
 }
@@ -339,24 +361,29 @@ fn xor_group<T: Pieces<RB>, const RB: usize, const N: usize>(
     }
 }
 
-/// A group of hash-ready blocks added to the state. The state's
-/// reduction enters with the first register.
+/// A group of hash-ready blocks added to the state, in its `ROLE`:
+/// [`ALONE`] or [`OPENS_PAIR`], the state's reduction enters with the
+/// first register; [`CLOSES_PAIR`], the group's products join the
+/// unreduced sum the pair's first group left.
 #[inline(always)]
-fn hash_group<T: Pieces<RB>, const RB: usize, const MULS: usize, const N: usize>(
+fn hash_group<T: Pieces<RB>, const RB: usize, const MULS: usize, const N: usize, const ROLE: u8>(
     t: T,
     s: &HashState<T::Reg>,
     x: &[T::Reg; N],
     pw: &Powers<T::Reg, BIG>,
 ) -> HashState<T::Reg> {
     const { assert!(N <= BIG) };
-    let acc = state_finish(t, *s);
-    let mut w = t.unreduced_zero();
+    let (mut w, acc) = if ROLE == CLOSES_PAIR {
+        (s.w, block_zero(t))
+    } else {
+        (t.unreduced_zero(), state_finish(t, *s))
+    };
     for i in (1..N).rev() {
         t.mul_acc::<MULS>(&mut w, x[i], pw.p[BIG - N + i], pw.k[BIG - N + i]);
     }
     let first = t.xor(x[0], t.widen(acc));
     t.mul_acc::<MULS>(&mut w, first, pw.p[BIG - N], pw.k[BIG - N]);
-    state_after::<T, RB, MULS>(t, w)
+    state_after::<T, RB, MULS, ROLE>(t, w)
 }
 
 /// One group of bytes added to the hash state.
@@ -367,6 +394,7 @@ pub(super) fn hash_bytes<
     const GCM: bool,
     const MULS: usize,
     const N: usize,
+    const ROLE: u8,
 >(
     t: T,
     s: &HashState<T::Reg>,
@@ -377,7 +405,7 @@ pub(super) fn hash_bytes<
     for (x, bytes) in x.iter_mut().zip(bytes) {
         *x = t.for_hash_reg::<GCM>(t.load_reg(bytes));
     }
-    hash_group::<T, RB, MULS, N>(t, s, &x, pw)
+    hash_group::<T, RB, MULS, N, ROLE>(t, s, &x, pw)
 }
 
 /// AES round `ROUND` (if the key has it before its last) and the
@@ -392,6 +420,7 @@ fn stitch_round<
     const GCM: bool,
     const MULS: usize,
     const N: usize,
+    const ROLE: u8,
     const ROUND: usize,
 >(
     t: T,
@@ -417,6 +446,9 @@ fn stitch_round<
     st.w = Unreduced { lo, mid, hi };
     match unit {
         None => {}
+        // A pair's second group has no state to reduce: it continues
+        // the first's sum.
+        Some(0) if ROLE == CLOSES_PAIR => {}
         Some(0) => st.acc = state_finish(t, *s),
         Some(unit) => {
             let i = N - unit;
@@ -437,7 +469,8 @@ fn stitch_round<
 /// The CTR encryption of the group at `offset` (from the counter
 /// blocks `b`) with, spread over its AES rounds, the hash of the
 /// group at `hash_at` (of the output as written if `OUTPUT`, else of
-/// the input): the state's reduction first, then one register's
+/// the input): the state's reduction first (none if the group
+/// [`CLOSES_PAIR`]: it continues the state's sum), then one register's
 /// multiplies per round, each loaded where it is used, the one that
 /// takes the reduced state last. The last round XORs the input into
 /// its round key. Returns the new (unreduced) state.
@@ -452,6 +485,7 @@ fn aes_hash_group<
     const MULS: usize,
     const OUTPUT: bool,
     const N: usize,
+    const ROLE: u8,
 >(
     t: T,
     rk: &[B; ROUND_KEYS],
@@ -482,22 +516,22 @@ fn aes_hash_group<
     let mut st = Stitch {
         b,
         acc: block_zero(t),
-        w: zero,
+        w: if ROLE == CLOSES_PAIR { s.w } else { zero },
         held: zero,
     };
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 1>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 2>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 3>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 4>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 5>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 6>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 7>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 8>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 9>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 10>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 11>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 12>(t, &mut st, rk, x, s, pw);
-    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, 13>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 1>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 2>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 3>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 4>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 5>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 6>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 7>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 8>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 9>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 10>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 11>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 12>(t, &mut st, rk, x, s, pw);
+    stitch_round::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ROLE, 13>(t, &mut st, rk, x, s, pw);
     let input = data.input_regs::<RB, N>(offset);
     let k = t.broadcast_block(&rk[ROUND_KEYS - 1]);
     let mut c = st.b;
@@ -507,7 +541,7 @@ fn aes_hash_group<
     for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
         t.store_reg(out, c);
     }
-    state_after::<T, RB, MULS>(t, st.w)
+    state_after::<T, RB, MULS, ROLE>(t, st.w)
 }
 
 /// CTR over the whole `N`-register groups from `start`, hashing each
@@ -560,7 +594,7 @@ pub(super) fn hash_output<
             encrypt_regs(t, rk, &mut ks);
             xor_group(t, data, offset, &ks);
         } else {
-            state = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, true, N>(
+            state = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, true, N, ALONE>(
                 t,
                 rk,
                 ctrs,
@@ -575,7 +609,7 @@ pub(super) fn hash_output<
     }
     if end > start {
         let last = data.written_regs::<RB, N>(end - group);
-        state = hash_bytes::<T, RB, GCM, MULS, N>(t, &state, last, pw);
+        state = hash_bytes::<T, RB, GCM, MULS, N, ALONE>(t, &state, last, pw);
     }
     *s = state;
     *ctr = next;
@@ -616,10 +650,155 @@ pub(super) fn hash_input<
     let mut offset = start;
     while offset < end {
         let ctrs = t.counters_group::<GCM, N>(&mut next);
-        state = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, false, N>(
+        state = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, false, N, ALONE>(
             t, rk, ctrs, data, offset, offset, &state, pw,
         );
         offset += group;
+    }
+    *s = state;
+    *ctr = next;
+}
+
+/// [`hash_output`] over big groups with one reduction for every two
+/// groups: groups pair up, the first of a pair hashed with `high` (the
+/// powers of `pw` times H^(blocks in a group): [`Wide::pair_powers`]),
+/// the second with `pw`, both products in one unreduced sum, which the
+/// next pair's first group reduces. Half the reductions (two multiplies,
+/// two shuffles, two XORs) and half the folds of the lanes into one block
+/// (two extracts, two XORs), for eight more registers of powers, read from
+/// memory. An odd group left at the end is hashed alone. The first group
+/// is peeled (CTR alone) on every tier.
+///
+/// [`Wide::pair_powers`]: super::vaes::Wide::pair_powers
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn hash_output_paired<
+    T: Pieces<RB>,
+    const RB: usize,
+    B,
+    const ROUND_KEYS: usize,
+    const MULS: usize,
+>(
+    t: T,
+    rk: &[B; ROUND_KEYS],
+    pw: &Powers<T::Reg, BIG>,
+    high: &Powers<T::Reg, BIG>,
+    ctr: &mut __m128i,
+    s: &mut HashState<T::Reg>,
+    data: &mut InOut<'_>,
+    start: usize,
+) {
+    const N: usize = BIG;
+    let group = RB * N;
+    let end = groups_end::<RB, N>(data.len(), start);
+    if end == start {
+        return;
+    }
+    // Locals as in `hash_output`.
+    let mut next = *ctr;
+    let mut state = *s;
+    let data = &mut data.reborrow();
+    let mut copy = None;
+    let pw = loop_powers::<T, RB>(pw, &mut copy);
+    let mut ks = t.counters_group::<true, N>(&mut next);
+    encrypt_regs(t, rk, &mut ks);
+    xor_group(t, data, start, &ks);
+    // Group `offset - group` is written and not hashed yet.
+    let mut offset = start + group;
+    while offset + group < end {
+        let ctrs = t.counters_group::<true, N>(&mut next);
+        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, true, N, OPENS_PAIR>(
+            t,
+            rk,
+            ctrs,
+            data,
+            offset,
+            offset - group,
+            &state,
+            high,
+        );
+        let ctrs = t.counters_group::<true, N>(&mut next);
+        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, true, N, CLOSES_PAIR>(
+            t,
+            rk,
+            ctrs,
+            data,
+            offset + group,
+            offset,
+            &state,
+            pw,
+        );
+        offset += 2 * group;
+    }
+    if offset < end {
+        // One group left to encrypt: the one before it opens a pair
+        // that the last closes.
+        let ctrs = t.counters_group::<true, N>(&mut next);
+        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, true, N, OPENS_PAIR>(
+            t,
+            rk,
+            ctrs,
+            data,
+            offset,
+            offset - group,
+            &state,
+            high,
+        );
+        let last = data.written_regs::<RB, N>(end - group);
+        state = hash_bytes::<T, RB, true, MULS, N, CLOSES_PAIR>(t, &state, last, pw);
+    } else {
+        let last = data.written_regs::<RB, N>(end - group);
+        state = hash_bytes::<T, RB, true, MULS, N, ALONE>(t, &state, last, pw);
+    }
+    *s = state;
+    *ctr = next;
+}
+
+/// [`hash_input`] over big groups in pairs, as [`hash_output_paired`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn hash_input_paired<
+    T: Pieces<RB>,
+    const RB: usize,
+    B,
+    const ROUND_KEYS: usize,
+    const MULS: usize,
+>(
+    t: T,
+    rk: &[B; ROUND_KEYS],
+    pw: &Powers<T::Reg, BIG>,
+    high: &Powers<T::Reg, BIG>,
+    ctr: &mut __m128i,
+    s: &mut HashState<T::Reg>,
+    data: &mut InOut<'_>,
+    start: usize,
+) {
+    const N: usize = BIG;
+    let group = RB * N;
+    let end = groups_end::<RB, N>(data.len(), start);
+    // Locals as in `hash_output`.
+    let mut next = *ctr;
+    let mut state = *s;
+    let data = &mut data.reborrow();
+    let mut copy = None;
+    let pw = loop_powers::<T, RB>(pw, &mut copy);
+    let mut offset = start;
+    while offset + group < end {
+        let ctrs = t.counters_group::<true, N>(&mut next);
+        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, false, N, OPENS_PAIR>(
+            t, rk, ctrs, data, offset, offset, &state, high,
+        );
+        let (o, ctrs) = (offset + group, t.counters_group::<true, N>(&mut next));
+        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, false, N, CLOSES_PAIR>(
+            t, rk, ctrs, data, o, o, &state, pw,
+        );
+        offset += 2 * group;
+    }
+    if offset < end {
+        let ctrs = t.counters_group::<true, N>(&mut next);
+        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, false, N, ALONE>(
+            t, rk, ctrs, data, offset, offset, &state, pw,
+        );
     }
     *s = state;
     *ctr = next;

@@ -17,8 +17,8 @@ use core::arch::x86_64::__m128i;
 use zeroize::Zeroize;
 
 use crate::backend::x86_64::engine::{
-    BIG, HashState, Pieces, Powers, ctr_only, groups_end, hash_bytes, hash_input, hash_output,
-    loop_powers, state_finish, state_from,
+    ALONE, BIG, HashState, Pieces, Powers, ctr_only, groups_end, hash_bytes, hash_input,
+    hash_input_paired, hash_output, hash_output_paired, loop_powers, state_finish, state_from,
 };
 use crate::backend::x86_64::{self, gcm_aesni, siv};
 use crate::block::{Block, HPowers, RoundKeys};
@@ -40,6 +40,11 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// The multiplies per product GCM's groups use where `vpclmulqdq`
     /// issues every cycle (`cpu::x86_64::clmul_every_cycle`); 3 elsewhere.
     const FULL_RATE_MULS: usize;
+    /// The message length from which AES-128-GCM's big groups with
+    /// `FULL_RATE_MULS` multiplies are hashed in pairs, one reduction for
+    /// two groups ([`hash_output_paired`]), which pays for the pairs' eight
+    /// extra powers; `usize::MAX` for never.
+    const PAIRS_FROM: usize;
     /// The longest message [`gcm_short`](Self::gcm_short) takes: less
     /// than a small group, or on AVX-512 exactly one, in one masked batch.
     const GCM_SHORT_MAX: usize;
@@ -53,6 +58,12 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// the last `SMALL` registers (the rest zero); Karatsuba's factors
     /// (`k`) where products take three multiplies (`MULS`).
     fn group_powers<B, const MULS: usize>(self, h: &[B; 8], big: bool) -> Powers<Self::Reg, BIG>;
+
+    /// The powers a pair's first group is hashed with: each of `pw`'s
+    /// (big groups') times H^(L·8), the power of `pw`'s register 0, lane 0;
+    /// Karatsuba's factors beside them where products take three
+    /// multiplies (`MULS`).
+    fn pair_powers<const MULS: usize>(self, pw: &Powers<Self::Reg, BIG>) -> Powers<Self::Reg, BIG>;
 
     /// GCM of a message of at most `GCM_SHORT_MAX` bytes (contract:
     /// `gcm_aesni::seal_or_open`).
@@ -68,11 +79,14 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     ) -> Block;
 
     /// [`gcm_groups`] compiled for this tier, out of line, with `muls`
-    /// multiplies per product: 3, or `FULL_RATE_MULS`.
+    /// multiplies per product: 3, or `FULL_RATE_MULS`; with `FULL_RATE_MULS`
+    /// and `pairs`, AES-128's big groups in pairs where the tier has them
+    /// (`PAIRS_FROM`), a function of its own.
     #[allow(clippy::too_many_arguments)]
     fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
         muls: usize,
+        pairs: bool,
         keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
@@ -135,6 +149,7 @@ pub(super) fn gcm<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize, const S
     } else if T::FULL_RATE_MULS != 3 && crate::cpu::x86_64::clmul_every_cycle() {
         t.gcm_groups::<ROUND_KEYS, SEAL>(
             T::FULL_RATE_MULS,
+            data.len() >= T::PAIRS_FROM,
             keys,
             h_powers,
             j0,
@@ -143,7 +158,7 @@ pub(super) fn gcm<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize, const S
             len_block,
         )
     } else {
-        t.gcm_groups::<ROUND_KEYS, SEAL>(3, keys, h_powers, j0, aad, data, len_block)
+        t.gcm_groups::<ROUND_KEYS, SEAL>(3, false, keys, h_powers, j0, aad, data, len_block)
     }
 }
 
@@ -159,6 +174,7 @@ pub(super) fn gcm_groups<
     const ROUND_KEYS: usize,
     const SEAL: bool,
     const MULS: usize,
+    const PAIRS: bool,
 >(
     t: T,
     keys: &RoundKeys<ROUND_KEYS>,
@@ -176,29 +192,44 @@ pub(super) fn gcm_groups<
     let mut pw = t.group_powers::<_, MULS>(&h_powers.0, big);
     let rk = &keys.0;
     let len = data.len();
-    if SEAL {
-        if big {
-            hash_output::<_, RB, _, ROUND_KEYS, true, MULS, BIG>(
-                t, rk, &pw, &mut s.ctr, &mut st, data, done,
+    // The big groups in pairs (`PAIRS`), with their own powers. (Not an
+    // `Option` of the powers in one function for both: its wipe, on every
+    // call, was a loop of single-byte stores over all 1 KiB of it, 0.36 µs
+    // on Intel, and the paired loops' registers cost the others spills.)
+    if PAIRS && big {
+        let mut high = t.pair_powers::<MULS>(&pw);
+        if SEAL {
+            hash_output_paired::<_, RB, _, ROUND_KEYS, MULS>(
+                t, rk, &pw, &high, &mut s.ctr, &mut st, data, done,
             );
-            done = groups_end::<RB, BIG>(len, done);
+        } else {
+            hash_input_paired::<_, RB, _, ROUND_KEYS, MULS>(
+                t, rk, &pw, &high, &mut s.ctr, &mut st, data, done,
+            );
         }
+        high.zeroize();
+    } else if big && SEAL {
+        hash_output::<_, RB, _, ROUND_KEYS, true, MULS, BIG>(
+            t, rk, &pw, &mut s.ctr, &mut st, data, done,
+        );
+    } else if big {
+        hash_input::<_, RB, _, ROUND_KEYS, true, MULS, BIG>(
+            t, rk, &pw, &mut s.ctr, &mut st, data, done,
+        );
+    }
+    if big {
+        done = groups_end::<RB, BIG>(len, done);
+    }
+    if SEAL {
         hash_output::<_, RB, _, ROUND_KEYS, true, MULS, SMALL>(
             t, rk, &pw, &mut s.ctr, &mut st, data, done,
         );
-        done = groups_end::<RB, SMALL>(len, done);
     } else {
-        if big {
-            hash_input::<_, RB, _, ROUND_KEYS, true, MULS, BIG>(
-                t, rk, &pw, &mut s.ctr, &mut st, data, done,
-            );
-            done = groups_end::<RB, BIG>(len, done);
-        }
         hash_input::<_, RB, _, ROUND_KEYS, true, MULS, SMALL>(
             t, rk, &pw, &mut s.ctr, &mut st, data, done,
         );
-        done = groups_end::<RB, SMALL>(len, done);
     }
+    done = groups_end::<RB, SMALL>(len, done);
     pw.zeroize();
     s.acc = state_finish(t, st);
     // The extended powers (wiped above) are the one copy of key state
@@ -339,7 +370,8 @@ fn hash_only<T: Pieces<RB>, const RB: usize, const GCM: bool, const N: usize>(
     let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut offset = start;
     while offset < end {
-        state = hash_bytes::<T, RB, GCM, 3, N>(t, &state, data.input_regs::<RB, N>(offset), pw);
+        state =
+            hash_bytes::<T, RB, GCM, 3, N, ALONE>(t, &state, data.input_regs::<RB, N>(offset), pw);
         offset += group;
     }
     *s = state;
@@ -445,8 +477,10 @@ mod tests {
     }
 
     /// GCM seal and open of `len` bytes through the tier's `gcm_groups`
-    /// with `muls` multiplies per product, against the model: (ciphertext,
-    /// tag) and (plaintext, tag) as the function returns them.
+    /// with `muls` multiplies per product (big groups in pairs from the
+    /// tier's `PAIRS_FROM`), against the model: (ciphertext, tag) and
+    /// (plaintext, tag) as the function returns them; and seal through
+    /// [`gcm`], the path callers take.
     fn groups_both_ways<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize, const KB: usize>(
         t: T,
         muls: usize,
@@ -468,8 +502,10 @@ mod tests {
         let len_block = crate::aes_gcm::length_block(aad.len(), len);
         let expected = model::gcm_seal(key, &nonce, aad, &plain);
         let (mut sealed, mut opened) = (vec![0u8; len], vec![0u8; len]);
+        let pairs = len >= T::PAIRS_FROM;
         let seal_tag = t.gcm_groups::<ROUND_KEYS, true>(
             muls,
+            pairs,
             &rk,
             &hp,
             j0,
@@ -479,6 +515,7 @@ mod tests {
         );
         let open_tag = t.gcm_groups::<ROUND_KEYS, false>(
             muls,
+            pairs,
             &rk,
             &hp,
             j0,
@@ -496,6 +533,11 @@ mod tests {
         assert_eq!(seal_tag, expected[len..], "{what}: seal's tag");
         assert_eq!(opened, plain, "{what}: plaintext");
         assert_eq!(open_tag, expected[len..], "{what}: open's tag");
+        let mut via_gcm = vec![0u8; len];
+        let io = &mut InOut::copy(&plain, &mut via_gcm);
+        let tag = gcm::<T, RB, ROUND_KEYS, true>(t, &rk, &hp, j0, aad, io, len_block);
+        assert_eq!(via_gcm, expected[..len], "{what}: `gcm`'s ciphertext");
+        assert_eq!(tag, expected[len..], "{what}: `gcm`'s tag");
     }
 
     /// The group loops with three multiplies per product and with the
@@ -515,6 +557,13 @@ mod tests {
             T::BIG_FROM + 33,
             T::BIG_FROM + RB * BIG + RB * SMALL + 255,
             4096 + 16 * 256 + 100,
+            // Big groups in pairs (an even number of groups from
+            // `PAIRS_FROM`): an odd group left or not, small groups and a
+            // rest after them.
+            T::PAIRS_FROM,
+            T::PAIRS_FROM + RB * BIG,
+            T::PAIRS_FROM + 2 * RB * BIG + RB * SMALL,
+            T::PAIRS_FROM + 3 * RB * BIG + RB * SMALL + 17,
         ];
         for len in lens {
             for aad in [&b""[..], &[0xa5u8; 20][..]] {

@@ -26,6 +26,15 @@ use crate::inout::InOut;
 /// powers (`perf stat`, AES-256-GCM seal: docs/benchmarks.md).
 const BIG_FROM: usize = 1024;
 
+/// The message length from which GCM's big groups are hashed in pairs
+/// (`engine::hash_output_paired`): never on this tier. On Zen 3 (the
+/// CPUs it is the best tier of) pairs measured slower at 16 KiB (1.01–1.05
+/// of ring's time against 0.97–0.99) and no faster beyond: with 16
+/// registers the pair's powers and sums go through the stack (70 stack
+/// accesses a pair against 29 a group). The unit tests turn them on, to
+/// test the engine's paired loops on CPUs without AVX-512.
+const PAIRS_FROM: usize = if cfg!(test) { 8192 } else { usize::MAX };
+
 /// The multiplies per product of GCM's group loops on a CPU whose
 /// `vpclmulqdq` issues every cycle: three, as everywhere on this tier (the
 /// CPUs it is the best tier of, Zen 3, issue one every two cycles).
@@ -236,6 +245,23 @@ fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG>
         }
     }
     let k = core::array::from_fn(|i| _mm256_xor_si256(p[i], _mm256_shuffle_epi32::<0x4e>(p[i])));
+    Powers { p, k }
+}
+
+/// The powers of a pair's first group (`Wide::pair_powers`): each of the
+/// big group's `pw` times H^16, the power in its register 0, lane 0, with
+/// Karatsuba's factors.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn pair_powers<const MULS: usize>(pw: &Powers<Reg, BIG>) -> Powers<Reg, BIG> {
+    const { assert!(MULS == 3) };
+    let h16 = splat(_mm256_castsi256_si128(pw.p[0]));
+    let mut p = [_mm256_setzero_si256(); BIG];
+    let mut k = [_mm256_setzero_si256(); BIG];
+    for i in 0..BIG {
+        p[i] = mul2(pw.p[i], h16);
+        k[i] = _mm256_xor_si256(p[i], _mm256_shuffle_epi32::<0x4e>(p[i]));
+    }
     Powers { p, k }
 }
 
@@ -464,7 +490,7 @@ unsafe impl Pieces<RB> for VaesAvx2 {
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize>(
+fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize, const PAIRS: bool>(
     t: Token,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
@@ -473,7 +499,9 @@ fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
-    vaes::gcm_groups::<_, RB, ROUND_KEYS, SEAL, MULS>(t, keys, h_powers, j0, aad, data, len_block)
+    vaes::gcm_groups::<_, RB, ROUND_KEYS, SEAL, MULS, PAIRS>(
+        t, keys, h_powers, j0, aad, data, len_block,
+    )
 }
 
 /// What this tier supplies to `vaes.rs` beyond the engine's pieces. Each
@@ -481,6 +509,7 @@ fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool, const MULS: usize>(
 /// features it is compiled with).
 impl Wide<RB> for VaesAvx2 {
     const BIG_FROM: usize = BIG_FROM;
+    const PAIRS_FROM: usize = PAIRS_FROM;
     const FULL_RATE_MULS: usize = FULL_RATE_MULS;
     const GCM_SHORT_MAX: usize = GCM_SHORT_MAX;
 
@@ -493,6 +522,12 @@ impl Wide<RB> for VaesAvx2 {
     fn group_powers<B, const MULS: usize>(self, h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
         // SAFETY: `self` proves the tier's features.
         unsafe { group_powers::<B, MULS>(h, big) }
+    }
+
+    #[inline(always)]
+    fn pair_powers<const MULS: usize>(self, pw: &Powers<Reg, BIG>) -> Powers<Reg, BIG> {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { pair_powers::<MULS>(pw) }
     }
 
     #[inline(always)]
@@ -513,6 +548,7 @@ impl Wide<RB> for VaesAvx2 {
     fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
         muls: usize,
+        pairs: bool,
         keys: &RoundKeys<ROUND_KEYS>,
         h_powers: &HPowers,
         j0: u128,
@@ -523,10 +559,17 @@ impl Wide<RB> for VaesAvx2 {
         let (k, h, d) = (keys, h_powers, data);
         // SAFETY: `self` proves the tier's features.
         unsafe {
-            if muls == FULL_RATE_MULS {
-                gcm_groups::<ROUND_KEYS, SEAL, FULL_RATE_MULS>(self, k, h, j0, aad, d, len_block)
+            // Pairs: AES-128 only (`PAIRS_FROM`).
+            if muls == FULL_RATE_MULS && pairs && ROUND_KEYS == 11 && PAIRS_FROM != usize::MAX {
+                gcm_groups::<ROUND_KEYS, SEAL, FULL_RATE_MULS, true>(
+                    self, k, h, j0, aad, d, len_block,
+                )
+            } else if muls == FULL_RATE_MULS {
+                gcm_groups::<ROUND_KEYS, SEAL, FULL_RATE_MULS, false>(
+                    self, k, h, j0, aad, d, len_block,
+                )
             } else {
-                gcm_groups::<ROUND_KEYS, SEAL, 3>(self, k, h, j0, aad, d, len_block)
+                gcm_groups::<ROUND_KEYS, SEAL, 3, false>(self, k, h, j0, aad, d, len_block)
             }
         }
     }
