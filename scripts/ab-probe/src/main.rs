@@ -1,0 +1,166 @@
+//! The working tree's build of hardware-aead (`head`) against a base
+//! revision's (`base`), timed in one process: for each case, rounds of one
+//! batch of calls of each build (about 2 ms a batch; the order alternates,
+//! base first in odd rounds, head first in even ones), and the median over
+//! the rounds of head's time per call over base's in the same round. Drift
+//! of the host between rounds (clock, neighbours) divides out of each
+//! round's ratio, which the same comparison across two processes cannot do.
+//!
+//! ```text
+//! ab-probe ROUNDS [CASE...]
+//! ```
+//!
+//! A case is `ALG:OP:BYTES` (ALG `gcm128`, `gcm256`, `siv128`, `siv256`; OP
+//! `seal` (`seal_in_place_detached`), `open` (`open_to`) or `setup` (`new` +
+//! drop; BYTES ignored)). Without cases: AES-GCM seal and open at 16 B to 1
+//! MiB, AES-GCM-SIV at 16 B, 1 KiB and 16 KiB, and key setup, each key size.
+//! Every call is the default tier (`new`), empty AAD.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const NONCE: [u8; 12] = [9; 12];
+
+/// One build's call of a case.
+type Call = Box<dyn FnMut()>;
+
+/// The call of case `op` at `bytes` for key type `$ty` (a path in one of the
+/// two builds), its key `$key` bytes long.
+macro_rules! call {
+    ($ty:ty, $key:expr, $op:expr, $bytes:expr) => {{
+        let bytes: usize = $bytes;
+        let key = <$ty>::new(&[7u8; $key]).expect("a supported CPU");
+        let call: Call = match $op {
+            "seal" => {
+                let mut buf = vec![0x5a_u8; bytes];
+                Box::new(move || {
+                    black_box(key.seal_in_place_detached(&NONCE, b"", &mut buf).unwrap());
+                })
+            }
+            "open" => {
+                let sealed = key.seal(&NONCE, b"", &vec![0x5a_u8; bytes]).unwrap();
+                let mut out = vec![0u8; bytes];
+                Box::new(move || {
+                    black_box(key.open_to(&NONCE, b"", &sealed, &mut out).unwrap());
+                })
+            }
+            "setup" => Box::new(|| {
+                black_box(<$ty>::new(black_box(&[7u8; $key])).unwrap());
+            }),
+            other => panic!("unknown operation {other}"),
+        };
+        call
+    }};
+}
+
+/// The two builds' calls of one case.
+fn calls(alg: &str, op: &str, bytes: usize) -> (Call, Call) {
+    match alg {
+        "gcm128" => (
+            call!(base::aes_gcm::Aes128Gcm, 16, op, bytes),
+            call!(head::aes_gcm::Aes128Gcm, 16, op, bytes),
+        ),
+        "gcm256" => (
+            call!(base::aes_gcm::Aes256Gcm, 32, op, bytes),
+            call!(head::aes_gcm::Aes256Gcm, 32, op, bytes),
+        ),
+        "siv128" => (
+            call!(base::aes_gcm_siv::Aes128GcmSiv, 16, op, bytes),
+            call!(head::aes_gcm_siv::Aes128GcmSiv, 16, op, bytes),
+        ),
+        "siv256" => (
+            call!(base::aes_gcm_siv::Aes256GcmSiv, 32, op, bytes),
+            call!(head::aes_gcm_siv::Aes256GcmSiv, 32, op, bytes),
+        ),
+        other => panic!("unknown algorithm {other}"),
+    }
+}
+
+/// Calls per batch so that one batch of `f` takes about 2 ms.
+fn calibrate(f: &mut Call) -> u64 {
+    let mut n = 1u64;
+    loop {
+        let t = Instant::now();
+        for _ in 0..n {
+            f();
+        }
+        if t.elapsed() > Duration::from_millis(2) || n > 1 << 24 {
+            return n;
+        }
+        n *= 2;
+    }
+}
+
+/// Nanoseconds per call of one batch of `n` calls.
+fn batch(f: &mut Call, n: u64) -> f64 {
+    let t = Instant::now();
+    for _ in 0..n {
+        f();
+    }
+    t.elapsed().as_nanos() as f64 / n as f64
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rounds: usize = args.first().and_then(|r| r.parse().ok()).unwrap_or(31);
+    let mut cases: Vec<(String, String, usize)> = args
+        .iter()
+        .skip(1)
+        .map(|c| {
+            let p: Vec<&str> = c.split(':').collect();
+            assert!(p.len() == 3, "a case is ALG:OP:BYTES, not {c}");
+            (p[0].into(), p[1].into(), p[2].parse().expect("BYTES"))
+        })
+        .collect();
+    if cases.is_empty() {
+        for alg in ["gcm128", "gcm256"] {
+            for bytes in [16, 64, 256, 1024, 1500, 4096, 16384, 65536, 1 << 20] {
+                for op in ["seal", "open"] {
+                    cases.push((alg.into(), op.into(), bytes));
+                }
+            }
+        }
+        for alg in ["siv128", "siv256"] {
+            for bytes in [16, 1024, 16384] {
+                for op in ["seal", "open"] {
+                    cases.push((alg.into(), op.into(), bytes));
+                }
+            }
+        }
+        for alg in ["gcm128", "gcm256", "siv128", "siv256"] {
+            cases.push((alg.into(), "setup".into(), 0));
+        }
+    }
+    println!(
+        "{rounds} rounds; head ÷ base: the median of the rounds' ratios, and their middle half"
+    );
+    for (alg, op, bytes) in &cases {
+        let (mut b, mut h) = calls(alg, op, *bytes);
+        let (nb, nh) = (calibrate(&mut b), calibrate(&mut h));
+        let (mut tb, mut th, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let (x, y) = if round % 2 == 0 {
+                let x = batch(&mut b, nb);
+                (x, batch(&mut h, nh))
+            } else {
+                let y = batch(&mut h, nh);
+                (batch(&mut b, nb), y)
+            };
+            tb.push(x);
+            th.push(y);
+            ratio.push(y / x);
+        }
+        let r = median(&mut ratio);
+        let (q1, q3) = (ratio[rounds / 4], ratio[rounds * 3 / 4]);
+        println!(
+            "{alg:7} {op:5} {bytes:8} B   base {:10.1} ns   head {:10.1} ns   head/base {r:.3} ({q1:.3}-{q3:.3})",
+            median(&mut tb),
+            median(&mut th),
+        );
+    }
+}
