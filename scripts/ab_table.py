@@ -40,9 +40,10 @@ def change(folder: str, prefix: str, before: str, after: str) -> None:
     print(f"fastest after: {min(moved)[0]:.3f} ({min(moved)[1]})")
 
 
-def per_run_ratios(folder: str, prefix: str, build: str) -> dict[str, list[float]]:
-    """Case -> each run's ratio of `hw/new`'s time to the fastest peer's."""
-    out: dict[str, list[float]] = {}
+def runs(folder: str, prefix: str, build: str):
+    """Each run of `build` in order (its file's cases, in the order they
+    first appear), as (case, ours, peers): `hw/new`'s time and the peers'
+    times by name, in ns. Cases without both are left out."""
     for path in sorted(glob.glob(f"{folder}/{prefix}_{build}_*.txt")):
         title = None
         run: dict[str, dict[str, float]] = {}
@@ -53,11 +54,21 @@ def per_run_ratios(folder: str, prefix: str, build: str) -> dict[str, list[float
             m = TIME.match(line)
             if title is not None and m is not None:
                 run.setdefault(title, {})[m["name"]] = float(m["ns"])
+        cases = []
         for title, entries in run.items():
             mine = [ns for name, ns in entries.items() if name.startswith("hw/new")]
-            others = [ns for name, ns in entries.items() if not name.startswith("hw/")]
+            others = {n: ns for n, ns in entries.items() if not n.startswith("hw/")}
             if mine and others:
-                out.setdefault(title, []).append(mine[0] / min(others))
+                cases.append((title, mine[0], others))
+        yield cases
+
+
+def per_run_ratios(folder: str, prefix: str, build: str) -> dict[str, list[float]]:
+    """Case -> each run's ratio of `hw/new`'s time to the fastest peer's."""
+    out: dict[str, list[float]] = {}
+    for cases in runs(folder, prefix, build):
+        for title, mine, others in cases:
+            out.setdefault(title, []).append(mine / min(others.values()))
     return out
 
 
@@ -71,28 +82,14 @@ def main() -> None:
     ratios: dict[tuple[str, str], list[float]] = {}
     order: list[str] = []
     for build in builds:
-        for path in sorted(glob.glob(f"{folder}/{prefix}_{build}_*.txt")):
-            title = None
-            run: dict[str, dict[str, float]] = {}
-            for line in open(path, encoding="utf-8"):
-                if not line.startswith(" "):
-                    title = None if line.startswith("CPU") else line.strip()
-                    continue
-                m = TIME.match(line)
-                if title is None or m is None:
-                    continue
+        for cases in runs(folder, prefix, build):
+            for title, mine, others in cases:
                 if title not in order:
                     order.append(title)
-                run.setdefault(title, {})[m["name"]] = float(m["ns"])
-            for title, entries in run.items():
-                mine = [ns for name, ns in entries.items() if name.startswith("hw/new")]
-                others = {n: ns for n, ns in entries.items() if not n.startswith("hw/")}
-                if not mine or not others:
-                    continue
-                ours.setdefault((title, build), []).append(mine[0])
+                ours.setdefault((title, build), []).append(mine)
                 for name, ns in others.items():
                     peers.setdefault((title, build, name), []).append(ns)
-                ratios.setdefault((title, build), []).append(mine[0] / min(others.values()))
+                ratios.setdefault((title, build), []).append(mine / min(others.values()))
     for title in order:
         cells = []
         for build in builds:
