@@ -703,9 +703,15 @@ pub(super) fn hash_output_paired<
     let mut ks = t.counters_group::<true, N>(&mut next);
     encrypt_regs(t, rk, &mut ks);
     xor_group(t, data, start, &ks);
-    // Group `offset - group` is written and not hashed yet.
+    // Each step encrypts the group at `offset` and hashes the one before
+    // it, which is written and not hashed yet; the last written group is
+    // hashed after the loop, closing the pair its predecessor opened or
+    // alone.
     let mut offset = start + group;
-    while offset + group < end {
+    let pair_open = loop {
+        if offset == end {
+            break false;
+        }
         let ctrs = t.counters_group::<true, N>(&mut next);
         state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, true, N, OPENS_PAIR>(
             t,
@@ -717,39 +723,29 @@ pub(super) fn hash_output_paired<
             &state,
             high,
         );
+        offset += group;
+        if offset == end {
+            break true;
+        }
         let ctrs = t.counters_group::<true, N>(&mut next);
         state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, true, N, CLOSES_PAIR>(
             t,
             rk,
             ctrs,
             data,
-            offset + group,
-            offset,
-            &state,
-            pw,
-        );
-        offset += 2 * group;
-    }
-    if offset < end {
-        // One group left to encrypt: the one before it opens a pair
-        // that the last closes.
-        let ctrs = t.counters_group::<true, N>(&mut next);
-        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, true, N, OPENS_PAIR>(
-            t,
-            rk,
-            ctrs,
-            data,
             offset,
             offset - group,
             &state,
-            high,
+            pw,
         );
-        let last = data.written_regs::<RB, N>(end - group);
-        state = hash_bytes::<T, RB, true, MULS, N, CLOSES_PAIR>(t, &state, last, pw);
+        offset += group;
+    };
+    let last = data.written_regs::<RB, N>(end - group);
+    state = if pair_open {
+        hash_bytes::<T, RB, true, MULS, N, CLOSES_PAIR>(t, &state, last, pw)
     } else {
-        let last = data.written_regs::<RB, N>(end - group);
-        state = hash_bytes::<T, RB, true, MULS, N, ALONE>(t, &state, last, pw);
-    }
+        hash_bytes::<T, RB, true, MULS, N, ALONE>(t, &state, last, pw)
+    };
     *s = state;
     *ctr = next;
 }

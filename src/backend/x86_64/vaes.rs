@@ -45,6 +45,17 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// two groups ([`hash_output_paired`]), which pays for the pairs' eight
     /// extra powers; `usize::MAX` for never.
     const PAIRS_FROM: usize;
+    /// Whether GCM with `ROUND_KEYS` round keys hashes its big groups in
+    /// pairs on this tier (from `PAIRS_FROM` bytes, with `FULL_RATE_MULS`):
+    /// where the tier sets `PAIRS_FROM`, and for AES-128 only, whose loop
+    /// pairs make shorter; AES-256's is bound by its AES rounds, which they
+    /// do not cut (docs/design.md). A constant: the tiers compile no paired
+    /// loops where it is false.
+    #[inline(always)]
+    fn pairs_for<const ROUND_KEYS: usize>() -> bool {
+        ROUND_KEYS == 11 && Self::PAIRS_FROM != usize::MAX
+    }
+
     /// The longest message [`gcm_short`](Self::gcm_short) takes: less
     /// than a small group, or on AVX-512 exactly one, in one masked batch.
     const GCM_SHORT_MAX: usize;
@@ -80,8 +91,8 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
 
     /// [`gcm_groups`] compiled for this tier, out of line, with `muls`
     /// multiplies per product: 3, or `FULL_RATE_MULS`; with `FULL_RATE_MULS`
-    /// and `pairs`, AES-128's big groups in pairs where the tier has them
-    /// (`PAIRS_FROM`), a function of its own.
+    /// and `pairs`, the big groups in pairs where [`pairs_for`](Self::pairs_for)
+    /// says so, a function of its own.
     #[allow(clippy::too_many_arguments)]
     fn gcm_groups<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
@@ -149,7 +160,7 @@ pub(super) fn gcm<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize, const S
     } else if T::FULL_RATE_MULS != 3 && crate::cpu::x86_64::clmul_every_cycle() {
         t.gcm_groups::<ROUND_KEYS, SEAL>(
             T::FULL_RATE_MULS,
-            data.len() >= T::PAIRS_FROM,
+            T::pairs_for::<ROUND_KEYS>() && data.len() >= T::PAIRS_FROM,
             keys,
             h_powers,
             j0,

@@ -916,8 +916,7 @@ impl Wide<RB> for VaesAvx512 {
         let (k, h, d) = (keys, h_powers, data);
         // SAFETY: `self` proves the tier's features.
         unsafe {
-            // Pairs: AES-128 only (`PAIRS_FROM`).
-            if muls == FULL_RATE_MULS && pairs && ROUND_KEYS == 11 && PAIRS_FROM != usize::MAX {
+            if muls == FULL_RATE_MULS && pairs && Self::pairs_for::<ROUND_KEYS>() {
                 gcm_groups::<ROUND_KEYS, SEAL, FULL_RATE_MULS, true>(
                     self, k, h, j0, aad, d, len_block,
                 )
