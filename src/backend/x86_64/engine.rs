@@ -67,7 +67,7 @@
 //! leave) through groups of four with the same code; the AES-NI tier's
 //! groups are always eight blocks.
 
-use core::arch::x86_64::{__m128i, _mm_setzero_si128, _mm_xor_si128};
+use core::arch::x86_64::{__m128i, _mm_setzero_si128};
 
 use zeroize::Zeroize;
 
@@ -99,7 +99,7 @@ pub(super) const CLOSES_PAIR: u8 = 2;
 ///
 /// A value of the implementing type exists only where the CPU has SSE2
 /// (every tier's token: each feature list has it): the engine's own block
-/// operations ([`block_xor`], [`block_zero`]) rely on it.
+/// operation ([`block_zero`]) relies on it.
 pub(super) unsafe trait Pieces<const RB: usize>: Copy {
     /// A register of `RB / 16` blocks; a round key broadcast into every
     /// lane is one too.
@@ -210,9 +210,13 @@ const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
     None
 }
 
-/// The hash between groups: the last group's unreduced sum `w` (reduced
-/// by the next group, whose last multiply takes it) plus a reduced
-/// value `acc` (the hash before the first group; zero after it). No
+/// The hash between groups: the last group's unreduced sum `w`, reduced
+/// by the next group (whose last multiply takes it) or by
+/// [`state_finish`]. The hash before the first group, a reduced value,
+/// starts as the high part of a sum whose other parts are zero
+/// ([`state_from`]): reducing that gives the value back, so the loops
+/// carry one thing, not a sum and a value that is zero after the first
+/// group (which LLVM kept on the stack and XORed in every group). No
 /// variants: the loops never branch on the state. Between the two groups
 /// of a pair ([`OPENS_PAIR`]), `w` is the first group's sum as its
 /// multiplies left it (with three multiplies, before `sum_done`), for the
@@ -220,7 +224,6 @@ const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
 #[derive(Clone, Copy)]
 pub(super) struct HashState<R> {
     w: Unreduced<R>,
-    acc: __m128i,
 }
 
 /// The multipliers of a group of `N` registers of type `R`: register i,
@@ -254,13 +257,6 @@ struct Stitch<R, const N: usize> {
     held: Unreduced<R>,
 }
 
-/// `a ^ b` on single blocks.
-#[inline(always)]
-fn block_xor<T: Pieces<RB>, const RB: usize>(_t: T, a: __m128i, b: __m128i) -> __m128i {
-    // SAFETY: `_t` proves SSE2 (`Pieces`'s safety contract).
-    unsafe { _mm_xor_si128(a, b) }
-}
-
 /// The zero block.
 #[inline(always)]
 fn block_zero<T: Pieces<RB>, const RB: usize>(_t: T) -> __m128i {
@@ -290,19 +286,25 @@ pub(super) fn loop_powers<'a, T: Pieces<RB>, const RB: usize>(
     }
 }
 
-/// The state of a hash whose value so far is `acc`.
+/// The state of a hash whose value so far is `acc`: the sum with `acc`
+/// as its high part, in the first lane. Every tier's reduction
+/// (`clmul::reduce`, lane by lane on the wide tiers) folds the low and
+/// middle parts into the high one and returns it, so with those zero it
+/// returns `acc`, and the other lanes add nothing.
 #[inline(always)]
 pub(super) fn state_from<T: Pieces<RB>, const RB: usize>(t: T, acc: __m128i) -> HashState<T::Reg> {
     HashState {
-        w: t.unreduced_zero(),
-        acc,
+        w: Unreduced {
+            hi: t.widen(acc),
+            ..t.unreduced_zero()
+        },
     }
 }
 
 /// The value of a hash state.
 #[inline(always)]
 pub(super) fn state_finish<T: Pieces<RB>, const RB: usize>(t: T, s: HashState<T::Reg>) -> __m128i {
-    block_xor(t, t.sum_value(s.w), s.acc)
+    t.sum_value(s.w)
 }
 
 /// The state after a group (in its `ROLE`) whose sum is `w` (of
@@ -319,7 +321,6 @@ fn state_after<T: Pieces<RB>, const RB: usize, const MULS: usize, const ROLE: u8
         } else {
             t.sum_done::<MULS>(w)
         },
-        acc: block_zero(t),
     }
 }
 
