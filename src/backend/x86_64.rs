@@ -126,21 +126,45 @@ macro_rules! vaes_register_pieces {
             }
         }
 
-        /// [`aes_round`] that also passes four registers through its `asm!`
-        /// block unchanged, so that the work on them stays between the
-        /// rounds (`engine::Pieces::aes_round_pinned`).
+        /// [`aes_round`] that also passes the `P` registers of `pin` (1, 3
+        /// or 4) through its `asm!` block unchanged, so that the work on
+        /// them stays between the rounds (`engine::Pieces::aes_round_pinned`).
         #[inline]
         #[target_feature(enable = $features)]
-        fn aes_round_pinned<B, const N: usize>(b: &mut [$Reg; N], k: &B, pin: &mut [$Reg; 4]) {
-            const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
+        fn aes_round_pinned<B, const N: usize, const P: usize>(
+            b: &mut [$Reg; N],
+            k: &B,
+            pin: &mut [$Reg; P],
+        ) {
+            const {
+                assert!((N == 4 || N == 8) && (P == 1 || P == 3 || P == 4) && size_of::<B>() >= 16)
+            };
             let kp = core::ptr::from_ref(k);
-            let [p0, p1, p2, p3] = pin;
             if let Some(q) = b.first_chunk_mut::<8>() {
-                $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
-                    0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
-                    8: *p0, 9: *p1, 10: *p2, 11: *p3);
+                if let Some([p0, p1, p2, p3]) = pin.first_chunk_mut::<4>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
+                        8: *p0, 9: *p1, 10: *p2, 11: *p3);
+                } else if let Some([p0, p1, p2]) = pin.first_chunk_mut::<3>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
+                        8: *p0, 9: *p1, 10: *p2);
+                } else if let Some([p0]) = pin.first_chunk_mut::<1>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
+                        8: *p0);
+                }
             } else if let Some(q) = b.first_chunk_mut::<4>() {
-                $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
+                if let Some([p0, p1, p2, p3]) = pin.first_chunk_mut::<4>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
+                } else if let Some([p0, p1, p2]) = pin.first_chunk_mut::<3>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2);
+                } else if let Some([p0]) = pin.first_chunk_mut::<1>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0);
+                }
             }
         }
 

@@ -115,11 +115,11 @@ unsafe impl Pieces<RB> for AesNiClmul {
     }
 
     #[inline(always)]
-    fn aes_round_pinned<B, const N: usize>(
+    fn aes_round_pinned<B, const N: usize, const P: usize>(
         self,
         b: &mut [__m128i; N],
         k: &B,
-        pin: &mut [__m128i; 4],
+        pin: &mut [__m128i; P],
     ) {
         // SAFETY: `self` proves the tier's features.
         unsafe { aes_round_pinned(b, k, pin) }
@@ -399,14 +399,28 @@ fn aes_round<B, const N: usize>(b: &mut [__m128i; N], k: &B) {
 /// lanes of the registers alone, and nothing reads them).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn aes_round_pinned<B, const N: usize>(b: &mut [__m128i; N], k: &B, pin: &mut [__m128i; 4]) {
-    const { assert!(N == BIG) };
+fn aes_round_pinned<B, const N: usize, const P: usize>(
+    b: &mut [__m128i; N],
+    k: &B,
+    pin: &mut [__m128i; P],
+) {
+    const { assert!(N == BIG && (P == 1 || P == 3 || P == 4)) };
     let k = broadcast_block(k);
-    let [p0, p1, p2, p3] = pin;
-    if let Some(b) = b.first_chunk_mut::<8>() {
+    let Some(b) = b.first_chunk_mut::<8>() else {
+        return;
+    };
+    if let Some([p0, p1, p2, p3]) = pin.first_chunk_mut::<4>() {
         aes_round_asm!(sse xmm_reg, k;
             0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];
             8: *p0, 9: *p1, 10: *p2, 11: *p3);
+    } else if let Some([p0, p1, p2]) = pin.first_chunk_mut::<3>() {
+        aes_round_asm!(sse xmm_reg, k;
+            0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];
+            8: *p0, 9: *p1, 10: *p2);
+    } else if let Some([p0]) = pin.first_chunk_mut::<1>() {
+        aes_round_asm!(sse xmm_reg, k;
+            0: b[0], 1: b[1], 2: b[2], 3: b[3], 4: b[4], 5: b[5], 6: b[6], 7: b[7];
+            8: *p0);
     }
 }
 

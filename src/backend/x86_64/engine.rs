@@ -138,14 +138,15 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy {
     /// One AES round on a group, with the round key at `k` (the VAES
     /// tiers broadcast it inside the round's `asm!` block).
     fn aes_round<B, const N: usize>(self, b: &mut [Self::Reg; N], k: &B);
-    /// [`aes_round`](Self::aes_round), passing the four registers of `pin`
-    /// through the same `asm!` block unchanged: what is computed from them
-    /// stays after the round.
-    fn aes_round_pinned<B, const N: usize>(
+    /// [`aes_round`](Self::aes_round), passing the `P` registers of `pin`
+    /// (1, 3 or 4: a unit's data, the sum's three parts, or both) through
+    /// the same `asm!` block unchanged: what is computed from them stays
+    /// after the round.
+    fn aes_round_pinned<B, const N: usize, const P: usize>(
         self,
         b: &mut [Self::Reg; N],
         k: &B,
-        pin: &mut [Self::Reg; 4],
+        pin: &mut [Self::Reg; P],
     );
     /// The last AES round of one register.
     fn aes_last(self, b: Self::Reg, k: Self::Reg) -> Self::Reg;
@@ -202,12 +203,17 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy {
 const fn unit_after(round: usize, nk: usize, n: usize) -> Option<usize> {
     let mut unit = 0;
     while unit <= n {
-        if 1 + unit * (nk - 2) / (n + 1) == round {
+        if unit_round(unit, nk, n) == round {
             return Some(unit);
         }
         unit += 1;
     }
     None
+}
+
+/// The round unit `unit` follows ([`unit_after`]).
+const fn unit_round(unit: usize, nk: usize, n: usize) -> usize {
+    1 + unit * (nk - 2) / (n + 1)
 }
 
 /// The hash between groups: the last group's unreduced sum `w`, reduced
@@ -435,16 +441,39 @@ fn stitch_round<
         return;
     }
     let unit = const { unit_after(ROUND, ROUND_KEYS, N) };
-    // The unit's data is loaded before the round; it and the sum go
-    // through the round's `asm!` block (see `aes_round_pinned`).
+    // A multiplying unit's data is loaded before the round; it and the sum
+    // go through the round's `asm!` block (see `aes_round_pinned`). Until
+    // the first multiply the sum is zero (but where the group continues a
+    // pair's): not pinned, it stays a constant, and the first products
+    // are its value rather than XORed into three zeroed registers.
+    let sum_live = ROLE == CLOSES_PAIR || ROUND > const { unit_round(1, ROUND_KEYS, N) };
     let data = match unit {
-        Some(u) if u > 0 => t.load_reg(&x[N - u]),
-        _ => st.b[0],
+        Some(u) if u > 0 => {
+            let data = t.load_reg(&x[N - u]);
+            if sum_live {
+                let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
+                t.aes_round_pinned(&mut st.b, &rk[ROUND], &mut pin);
+                let [data, lo, mid, hi] = pin;
+                st.w = Unreduced { lo, mid, hi };
+                data
+            } else {
+                let mut pin = [data];
+                t.aes_round_pinned(&mut st.b, &rk[ROUND], &mut pin);
+                pin[0]
+            }
+        }
+        _ => {
+            if sum_live {
+                let mut pin = [st.w.lo, st.w.mid, st.w.hi];
+                t.aes_round_pinned(&mut st.b, &rk[ROUND], &mut pin);
+                let [lo, mid, hi] = pin;
+                st.w = Unreduced { lo, mid, hi };
+            } else {
+                t.aes_round(&mut st.b, &rk[ROUND]);
+            }
+            st.b[0]
+        }
     };
-    let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
-    t.aes_round_pinned(&mut st.b, &rk[ROUND], &mut pin);
-    let [data, lo, mid, hi] = pin;
-    st.w = Unreduced { lo, mid, hi };
     match unit {
         None => {}
         // A pair's second group has no state to reduce: it continues

@@ -784,7 +784,12 @@ unsafe impl Pieces<RB> for VaesAvx512 {
     }
 
     #[inline(always)]
-    fn aes_round_pinned<B, const N: usize>(self, b: &mut [Reg; N], k: &B, pin: &mut [Reg; 4]) {
+    fn aes_round_pinned<B, const N: usize, const P: usize>(
+        self,
+        b: &mut [Reg; N],
+        k: &B,
+        pin: &mut [Reg; P],
+    ) {
         // SAFETY: `self` proves the tier's features.
         unsafe { aes_round_pinned(b, k, pin) }
     }
