@@ -14,6 +14,17 @@ each build, the instructions of the entry point and of every crate function it
 reaches by calls (what a call runs, wherever LLVM drew the function
 boundaries), and among them the AES rounds and carry-less multiplies.
 
+After the table, the stitched group loops of the functions that run them
+(`LOOP_FUNCS`: a backward jump whose body, under 700 instructions, holds at
+least 40 AES rounds and 10 multiplies): each loop's instructions from its
+target to the jump, and how many of them touch the stack (`rsp`), in each
+build. A loop with two back edges (LLVM's copy for the counter's carry, or
+a branch laid out after the loop that jumps back) shows twice, and a
+backward jump over straight-line code (a path LLVM laid out after the code
+it returns to) can pass for a loop: read the sizes beside the source. GCM-SIV
+seal hashes and encrypts in separate passes, so it has no stitched loop. These are the loop figures docs/design.md
+and docs/benchmarks.md quote (`objdump -d` of the probe).
+
 A refactoring that should change no kernel (issue 29's "proof nothing got
 slower") keeps every entry point's AES and multiply counts and its instruction
 count within the tolerance; the script exits 1 where one does not, or where an
@@ -79,6 +90,40 @@ def functions(path):
     return out
 
 
+JUMP = re.compile(r"^j\w+\s+([0-9a-f]+) <")
+LOOP_FUNCS = re.compile(r"gcm_groups|siv_open::|gcm_aesni::(seal|open)::|siv::open::")
+
+
+def stitched_loops(path):
+    """Function name -> [(instructions, stack accesses)] of its group loops."""
+    bodies, cur = {}, None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = FUNC_RE.match(line.rstrip("\n"))
+            if m:
+                cur = bodies.setdefault(m.group(2), [])
+                continue
+            m = INSN_RE.match(line.rstrip("\n")) if cur is not None else None
+            if m and m.group(2).strip():
+                cur.append((int(m.group(1), 16), m.group(2).strip()))
+    out = {}
+    for name, insns in bodies.items():
+        if not LOOP_FUNCS.search(name):
+            continue
+        index = {addr: i for i, (addr, _) in enumerate(insns)}
+        for i, (addr, body) in enumerate(insns):
+            j = JUMP.match(body)
+            target = int(j.group(1), 16) if j else None
+            if target is None or target >= addr or target not in index:
+                continue
+            loop = [b for _, b in insns[index[target] : i + 1]]
+            aes = sum(bool(AES_ANY.match(b.split()[0])) for b in loop)
+            clmul = sum(bool(CLMUL.match(b.split()[0])) for b in loop)
+            if aes >= 40 and clmul >= 10 and len(loop) < 700:
+                out.setdefault(name, []).append((len(loop), sum("rsp" in b for b in loop)))
+    return out
+
+
 def reach(funcs, root):
     """(instructions, aes, clmul, functions) over `root` and what it calls."""
     seen, todo = set(), [root]
@@ -133,6 +178,13 @@ def main():
     total_b = sum(reach(before, n)[0] for n in names if n in before)
     total_a = sum(reach(after, n)[0] for n in names if n in after)
     print(f"{'all entry points (a function reached from two counts twice)':<72} {total_b:>12} {total_a:>7} {total_a / max(total_b, 1):>6.3f}")
+    loops_b, loops_a = stitched_loops(args[0]), stitched_loops(args[1])
+    print("\nstitched group loops: instructions/stack accesses, before -> after")
+    for name in sorted(set(loops_b) | set(loops_a)):
+        if not name.startswith(CRATE):
+            continue
+        fmt = lambda loops: " ".join(f"{n}/{s}" for n, s in loops) or "none"  # noqa: E731
+        print(f"  {name[len(CRATE):]:<70} {fmt(loops_b.get(name, []))} -> {fmt(loops_a.get(name, []))}")
     if bad:
         print(f"kernel-counts: {bad} entry point(s) changed beyond ±{tolerance:.0%} or in their AES/multiply count")
         sys.exit(1)
