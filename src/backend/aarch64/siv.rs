@@ -25,7 +25,7 @@ use super::aes::{encrypt_blocks_inline, expand_regs, expand_regs_riding, load_ro
 use super::ctr::{
     GROUP, by_tail_size, counter_blocks, ctr_hash_output, ctr_only, hash_input, hash_padded, tail,
 };
-use super::pmull::{fold_blocks, fold_blocks_inline, powers, powers_upto};
+use super::pmull::{fold_blocks, fold_blocks_inline, mul, powers, powers_upto};
 use super::{from_u128, load, load_blocks, store, store_blocks, zero};
 use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::Armv8;
@@ -231,11 +231,18 @@ fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const
     let mut text = [0u8; B];
     data.read_tail(0, &mut text);
     let x: [uint8x16_t; M] = load_blocks(&text);
-    // As many powers as the hash has blocks (AAD, text, length), up to 8.
-    let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
-    let mut h = powers_upto(auth, hashed.min(8));
+    // As many powers as the hash has blocks (AAD, text, length), up to 8;
+    // none for a text of one block, hashed by Horner's rule.
+    let mut h = [zero(); 8];
+    if M > 1 {
+        let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
+        h = powers_upto(auth, hashed.min(8));
+    }
     let (mut enc, tag, mut out) = if SEAL {
-        let mut t = [tag_input(polyval_short(aad, &x, n, len_block, &h), nonce)];
+        let mut t = [tag_input(
+            polyval_one_group(aad, &x, n, len_block, auth, &h),
+            nonce,
+        )];
         let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
         let mut ctr = initial_counter(t[0]);
         let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
@@ -250,7 +257,10 @@ fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const
         for (i, b) in p.iter_mut().enumerate() {
             *b = vandq_u8(*b, first_bytes_mask(n.saturating_sub(16 * i)));
         }
-        let mut t = [tag_input(polyval_short(aad, &p, n, len_block, &h), nonce)];
+        let mut t = [tag_input(
+            polyval_one_group(aad, &p, n, len_block, auth, &h),
+            nonce,
+        )];
         encrypt_blocks_inline!(&enc, &mut t);
         (enc, t[0], p)
     };
@@ -260,8 +270,53 @@ fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const
     wipe(&mut text);
     out.zeroize();
     enc.zeroize();
-    h.zeroize();
+    if M > 1 {
+        h.zeroize();
+    }
     store(tag)
+}
+
+/// [`one_group_of`]'s POLYVAL: [`polyval_one_block`] with the key `auth`
+/// for a text of one block (`M` = 1), else [`polyval_short`] with its
+/// powers `h` (as on x86_64).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn polyval_one_group<const M: usize>(
+    aad: &[u8],
+    text: &[uint8x16_t; M],
+    n: usize,
+    len_block: u128,
+    auth: uint8x16_t,
+    h: &[uint8x16_t; 8],
+) -> uint8x16_t {
+    match text.as_slice() {
+        [block] => polyval_one_block(aad, *block, n, len_block, auth),
+        _ => polyval_short(aad, text, n, len_block, h),
+    }
+}
+
+/// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
+/// adds none), a text of at most one block (`n` ≤ 16 bytes, zero-padded;
+/// none if empty) and the length block, by Horner's rule with `h` itself:
+/// no powers to compute or wipe, and no array of blocks (x86_64's
+/// `siv::polyval_one_block` says what it saved there).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+fn polyval_one_block(
+    aad: &[u8],
+    text: uint8x16_t,
+    n: usize,
+    len_block: u128,
+    h: uint8x16_t,
+) -> uint8x16_t {
+    let mut acc = zero();
+    if !aad.is_empty() {
+        acc = mul(load(&padded_block(aad)), h);
+    }
+    if n > 0 {
+        acc = mul(veorq_u8(acc, text), h);
+    }
+    mul(veorq_u8(acc, from_u128(len_block)), h)
 }
 
 /// Lane-wise XOR of two arrays of blocks.
