@@ -43,6 +43,10 @@ use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{AeadKey, Backend};
 
+#[path = "../scripts/moving_buffer.rs"]
+mod moving_buffer;
+use moving_buffer::Moving;
+
 /// The sizes of the seal cases, in bytes, unless the command line names others.
 const SIZES: [usize; 7] = [16, 256, 1024, 1500, 4096, 16384, 65536];
 
@@ -55,36 +59,18 @@ const TIERS: [(&str, Backend); 3] = [
 
 const NONCE: [u8; 12] = [9; 12];
 
-/// A message buffer that every call borrows at the next of four
-/// placements, 0, 16, 32 and 48 bytes past a 64-byte boundary, in one
-/// allocation (so it is as warm in cache as a single buffer). The bytes at
-/// a placement are whatever the last call there left: the in-place seals
-/// and the open outputs do not read them.
-struct Moving {
-    bytes: std::cell::RefCell<Vec<u8>>,
-    len: usize,
-    /// The index of the first 64-byte-aligned byte of `bytes`.
-    aligned: usize,
-    next: std::cell::Cell<usize>,
-}
+/// A [`Moving`] buffer shared by a case's entries: each borrow takes the
+/// next placement.
+struct Shared(std::cell::RefCell<Moving>);
 
-impl Moving {
+impl Shared {
     fn new(len: usize) -> Self {
-        let bytes = vec![0x5a_u8; len + 64 + 48];
-        let aligned = bytes.as_ptr().align_offset(64);
-        Moving {
-            bytes: std::cell::RefCell::new(bytes),
-            len,
-            aligned,
-            next: std::cell::Cell::new(0),
-        }
+        Shared(std::cell::RefCell::new(Moving::new(len)))
     }
 
     /// The buffer at the next placement.
     fn borrow_mut(&self) -> std::cell::RefMut<'_, [u8]> {
-        let at = self.aligned + 16 * self.next.get();
-        self.next.set((self.next.get() + 1) % 4);
-        std::cell::RefMut::map(self.bytes.borrow_mut(), |b| &mut b[at..at + self.len])
+        std::cell::RefMut::map(self.0.borrow_mut(), Moving::next)
     }
 }
 
@@ -157,7 +143,7 @@ fn run(title: &str, bytes: usize, rounds: usize, entries: &mut [Entry<'_>]) {
 /// and `new()`'s choice.
 fn hw_seal_entries<'a, K: AeadKey<Nonce = [u8; 12]> + 'a>(
     key: &K::Key,
-    buf: &'a Moving,
+    buf: &'a Shared,
 ) -> Vec<Entry<'a>> {
     let mut entries = Vec::new();
     let default = K::new(key).expect("a supported CPU");
@@ -233,7 +219,7 @@ fn seal_cases<K: AeadKey<Nonce = [u8; 12]>>(
 ) {
     let key_bytes = K::Key::try_from(key).ok().expect("key length");
     for &size in sizes {
-        let buf = Moving::new(size);
+        let buf = Shared::new(size);
         let mut entries = hw_seal_entries::<K>(&key_bytes, &buf);
         if let Some(alg) = ring_alg {
             entries.push(ring_like_seal!(ring, "ring", alg, key, &buf));
@@ -269,7 +255,7 @@ fn open_case<K: AeadKey<Nonce = [u8; 12]>>(
     let default = K::new(&key_bytes).expect("a supported CPU");
     let sealed = default.seal(&NONCE, b"", &plaintext).expect("seal");
     let (ciphertext, tag) = sealed.split_at(size);
-    let out = Moving::new(size);
+    let out = Shared::new(size);
     let mut keys: Vec<(String, K)> =
         vec![(format!("hw/new={}", short(default.backend())), default)];
     for (name, backend) in TIERS {

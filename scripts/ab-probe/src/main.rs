@@ -23,6 +23,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+#[path = "../../moving_buffer.rs"]
+mod moving_buffer;
+use moving_buffer::Moving;
+
 const NONCE: [u8; 12] = [9; 12];
 
 /// One build's call of a case.
@@ -57,44 +61,6 @@ macro_rules! call {
         };
         call
     }};
-}
-
-/// A buffer of `len` bytes that each call takes at the next of four
-/// placements, 0, 16, 32 and 48 bytes past a 64-byte boundary: the two
-/// builds' calls see the same placements (each allocation of their own
-/// would start wherever the allocator put it, and where a buffer starts in
-/// a cache line moves a call's time by a few per cent).
-struct Moving {
-    bytes: Vec<u8>,
-    /// The index of the first 64-byte-aligned byte of `bytes`.
-    aligned: usize,
-    len: usize,
-    next: usize,
-}
-
-impl Moving {
-    fn new(len: usize) -> Self {
-        let bytes = vec![0x5a_u8; len + 64 + 48];
-        let aligned = bytes.as_ptr().align_offset(64);
-        Moving {
-            bytes,
-            aligned,
-            len,
-            next: 0,
-        }
-    }
-
-    /// The buffer at the next placement.
-    fn next(&mut self) -> &mut [u8] {
-        let at = self.aligned + 16 * self.next;
-        self.next = (self.next + 1) % 4;
-        &mut self.bytes[at..at + self.len]
-    }
-
-    /// The buffer at the first placement (on the 64-byte boundary).
-    fn first(&self) -> &[u8] {
-        &self.bytes[self.aligned..self.aligned + self.len]
-    }
 }
 
 /// The two builds' calls of one case.

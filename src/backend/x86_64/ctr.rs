@@ -389,14 +389,14 @@ fn aes_round<B, const N: usize>(b: &mut [__m128i; N], k: &B) {
 }
 
 /// One AES round on eight blocks, as one `asm!` block that also passes
-/// four registers through unchanged. Written with intrinsics, LLVM moves
-/// every multiply of a group ahead of the group's first round, and the
-/// multiplier and the AES units take turns instead of working together:
-/// what goes through the block is computed before the round and what
-/// comes out is used after it, so the work stays where the source puts it.
-/// The wide tiers inline this for a last 128-byte group among their VEX
-/// code; the legacy encoding is correct there too (it leaves the upper
-/// lanes of the registers alone, and nothing reads them).
+/// the `P` registers of `pin` (1, 3 or 4) through unchanged. Written with
+/// intrinsics, LLVM moves every multiply of a group ahead of the group's
+/// first round, and the multiplier and the AES units take turns instead of
+/// working together: what goes through the block is computed before the
+/// round and what comes out is used after it, so the work stays where the
+/// source puts it. The wide tiers reach this only out of line, in
+/// functions without wide registers (`vaes::gcm_rest`, `siv_open_rest`),
+/// so its legacy encoding never follows wide code (`scripts/sse-check.sh`).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn aes_round_pinned<B, const N: usize, const P: usize>(
