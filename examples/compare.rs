@@ -7,16 +7,12 @@
 //! ```text
 //! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|kc|setup|stream|forged|all] [rounds] [sizes]
 //! cargo run --release --features ece --example compare -- ece [rounds] [record sizes]
-//! cargo run --release --features rustls --example compare -- rustls [rounds] [record sizes]
 //! ```
 //!
 //! Without an argument it runs all of them but `stream` (the stream adapters
 //! against one-shot sealing, sizes = the write and read call sizes, default
 //! 64,1024,8192,1048576; then whole streams of 16 B and 1 KiB), `forged`
 //! (opening a forged message beside a genuine one, default sizes 1024,65536),
-//! `rustls` (with `--features rustls`: TLS 1.3 record protection,
-//! `MessageEncrypter`/`MessageDecrypter`, against rustls's ring and
-//! aws-lc-rs providers, default record sizes 16,1024,16384)
 //! and `ece` (RFC 8188 against one-shot AES-128-GCM,
 //! `benches/ece.rs`'s entries, record sizes default 4096,65536); `sizes` is a comma-separated list
 //! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
@@ -37,7 +33,6 @@
 //! ([`Moving`]): each sample, for every entry alike, averages over them.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
@@ -46,6 +41,9 @@ use hardware_aead::{AeadKey, Backend};
 #[path = "../scripts/moving_buffer.rs"]
 mod moving_buffer;
 use moving_buffer::Moving;
+#[path = "../scripts/timing.rs"]
+mod timing;
+use timing::{Entry, run};
 
 /// The sizes of the seal cases, in bytes, unless the command line names others.
 const SIZES: [usize; 7] = [16, 256, 1024, 1500, 4096, 16384, 65536];
@@ -71,71 +69,6 @@ impl Shared {
     /// The buffer at the next placement.
     fn borrow_mut(&self) -> std::cell::RefMut<'_, [u8]> {
         std::cell::RefMut::map(self.0.borrow_mut(), Moving::next)
-    }
-}
-
-/// One measured entry: a name, whether it is a peer, and one call.
-struct Entry<'a> {
-    name: String,
-    peer: bool,
-    call: Box<dyn FnMut() + 'a>,
-}
-
-/// Times every entry in `rounds` interleaved rounds and prints the medians.
-fn run(title: &str, bytes: usize, rounds: usize, entries: &mut [Entry<'_>]) {
-    // Calibrate: calls per sample so that one sample takes about 2 ms.
-    let mut per_sample = Vec::new();
-    for e in entries.iter_mut() {
-        let mut n = 1u64;
-        loop {
-            let t = Instant::now();
-            for _ in 0..n {
-                (e.call)();
-            }
-            if t.elapsed() > Duration::from_millis(2) || n > 1 << 24 {
-                break;
-            }
-            n *= 2;
-        }
-        per_sample.push(n);
-    }
-    let mut samples = vec![Vec::with_capacity(rounds); entries.len()];
-    for _ in 0..rounds {
-        for (i, e) in entries.iter_mut().enumerate() {
-            let n = per_sample[i];
-            let t = Instant::now();
-            for _ in 0..n {
-                (e.call)();
-            }
-            samples[i].push(t.elapsed().as_secs_f64() * 1e9 / n as f64);
-        }
-    }
-    let medians: Vec<f64> = samples
-        .iter_mut()
-        .map(|s| {
-            s.sort_by(f64::total_cmp);
-            s[s.len() / 2]
-        })
-        .collect();
-    let best_peer = entries
-        .iter()
-        .zip(&medians)
-        .filter(|(e, _)| e.peer)
-        .map(|(_, &m)| m)
-        .fold(f64::INFINITY, f64::min);
-    println!("{title}");
-    for (e, m) in entries.iter().zip(&medians) {
-        let rate = if bytes >= 1024 {
-            format!("{:7.2} GB/s", bytes as f64 / m)
-        } else {
-            String::new()
-        };
-        let ratio = if e.peer {
-            String::new()
-        } else {
-            format!("  {:.2}x best peer's time", m / best_peer)
-        };
-        println!("  {:<14} {:10.1} ns {rate}{ratio}", e.name, m);
     }
 }
 
@@ -704,337 +637,6 @@ fn small_stream_cases(rounds: usize) {
     }
 }
 
-/// The sending secrets of a client and the receiving secrets of a server
-/// after an in-memory TLS 1.3 handshake with `provider` restricted to
-/// `suite` on both sides (the same traffic key), for timing record
-/// protection alone.
-#[cfg(feature = "rustls")]
-fn tls13_secrets(
-    provider: &rustls::crypto::CryptoProvider,
-    suite: rustls::SupportedCipherSuite,
-) -> (
-    rustls::ConnectionTrafficSecrets,
-    rustls::ConnectionTrafficSecrets,
-) {
-    use rustls::pki_types::pem::PemObject;
-    use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
-    use rustls::{
-        ClientConfig, ClientConnection, Connection, RootCertStore, ServerConfig, ServerConnection,
-    };
-    use std::sync::Arc;
-    let provider = Arc::new(rustls::crypto::CryptoProvider {
-        cipher_suites: vec![suite],
-        ..provider.clone()
-    });
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rustls");
-    let mut server_config = ServerConfig::builder_with_provider(provider.clone())
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![CertificateDer::from_pem_file(dir.join("ecdsa.pem")).unwrap()],
-            PrivateKeyDer::from_pem_file(dir.join("ecdsa.key")).unwrap(),
-        )
-        .unwrap();
-    server_config.enable_secret_extraction = true;
-    let mut roots = RootCertStore::empty();
-    roots
-        .add(CertificateDer::from_pem_file(dir.join("ca-ecdsa.pem")).unwrap())
-        .unwrap();
-    let mut client_config = ClientConfig::builder_with_provider(provider)
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    client_config.enable_secret_extraction = true;
-    let mut client: Connection = ClientConnection::new(
-        Arc::new(client_config),
-        ServerName::try_from("localhost").unwrap(),
-    )
-    .unwrap()
-    .into();
-    let mut server: Connection = ServerConnection::new(Arc::new(server_config))
-        .unwrap()
-        .into();
-    let pump = |from: &mut Connection, to: &mut Connection| {
-        let mut wire = Vec::new();
-        while from.wants_write() {
-            from.write_tls(&mut wire).unwrap();
-        }
-        let mut rest = &wire[..];
-        while !rest.is_empty() {
-            to.read_tls(&mut rest).unwrap();
-            to.process_new_packets().unwrap();
-        }
-    };
-    for _ in 0..4 {
-        pump(&mut client, &mut server);
-        pump(&mut server, &mut client);
-    }
-    assert!(!client.is_handshaking() && !server.is_handshaking());
-    let Connection::Client(client) = client else {
-        unreachable!()
-    };
-    let Connection::Server(server) = server else {
-        unreachable!()
-    };
-    (
-        client.dangerous_extract_secrets().unwrap().tx.1,
-        server.dangerous_extract_secrets().unwrap().rx.1,
-    )
-}
-
-/// rustls's TLS 1.3 record protection, `MessageEncrypter::encrypt` and
-/// `MessageDecrypter::decrypt` (the record copied into place first, for
-/// every provider alike), of records of `sizes` bytes: this crate's suites
-/// against those of rustls's ring and aws-lc-rs providers.
-#[cfg(feature = "rustls")]
-fn rustls_cases(rounds: usize, sizes: &[usize]) {
-    use rustls::crypto::cipher::{InboundOpaqueMessage, OutboundChunks, OutboundPlainMessage};
-    use rustls::{ConnectionTrafficSecrets, ContentType, ProtocolVersion, SupportedCipherSuite};
-    let ours = hardware_aead::rustls::provider().expect("a supported CPU");
-    let providers = [
-        ("hw/new", false, ours),
-        ("ring", true, rustls::crypto::ring::default_provider()),
-        (
-            "aws-lc-rs",
-            true,
-            rustls::crypto::aws_lc_rs::default_provider(),
-        ),
-    ];
-    for (title, id) in [
-        ("AES-128-GCM", rustls::CipherSuite::TLS13_AES_128_GCM_SHA256),
-        ("AES-256-GCM", rustls::CipherSuite::TLS13_AES_256_GCM_SHA384),
-    ] {
-        let mut sides = Vec::new();
-        for (name, peer, provider) in &providers {
-            let suite = *provider
-                .cipher_suites
-                .iter()
-                .find(|s| s.suite() == id)
-                .unwrap();
-            let SupportedCipherSuite::Tls13(tls13) = suite else {
-                unreachable!()
-            };
-            let (tx, rx) = tls13_secrets(provider, suite);
-            let (ConnectionTrafficSecrets::Aes128Gcm { key: tk, iv: ti }
-            | ConnectionTrafficSecrets::Aes256Gcm { key: tk, iv: ti }) = tx
-            else {
-                unreachable!()
-            };
-            let (ConnectionTrafficSecrets::Aes128Gcm { key: rk, iv: ri }
-            | ConnectionTrafficSecrets::Aes256Gcm { key: rk, iv: ri }) = rx
-            else {
-                unreachable!()
-            };
-            sides.push((
-                *name,
-                *peer,
-                tls13.aead_alg.encrypter(tk, ti),
-                tls13.aead_alg.decrypter(rk, ri),
-                0u64,
-            ));
-        }
-        for &size in sizes {
-            let plain = vec![0x5a_u8; size];
-            let message = || OutboundPlainMessage {
-                typ: ContentType::ApplicationData,
-                version: ProtocolVersion::TLSv1_2,
-                payload: OutboundChunks::Single(&plain),
-            };
-            let mut seal_entries = Vec::new();
-            let mut open_entries = Vec::new();
-            // Each side's sequence number goes up by one per record sealed,
-            // as on a connection (aws-lc-rs's sealing key refuses one used
-            // before); the check record's is the one the open entry uses.
-            for (name, peer, enc, dec, seq) in sides.iter_mut() {
-                let first = *seq;
-                *seq += 1;
-                let record = enc.encrypt(message(), first).unwrap().encode();
-                let mut buf = record[5..].to_vec();
-                let opened = dec
-                    .decrypt(
-                        InboundOpaqueMessage::new(
-                            ContentType::ApplicationData,
-                            ProtocolVersion::TLSv1_2,
-                            &mut buf,
-                        ),
-                        first,
-                    )
-                    .expect("the record opens");
-                assert_eq!(opened.payload, &plain[..], "{name}: opened");
-                let plain = &plain;
-                seal_entries.push(Entry {
-                    name: name.to_string(),
-                    peer: *peer,
-                    call: Box::new(move || {
-                        let m = OutboundPlainMessage {
-                            typ: ContentType::ApplicationData,
-                            version: ProtocolVersion::TLSv1_2,
-                            payload: OutboundChunks::Single(plain),
-                        };
-                        let this = *seq;
-                        *seq += 1;
-                        black_box(enc.encrypt(m, this).unwrap());
-                    }),
-                });
-                let mut work = vec![0u8; record.len() - 5];
-                open_entries.push(Entry {
-                    name: name.to_string(),
-                    peer: *peer,
-                    call: Box::new(move || {
-                        work.copy_from_slice(&record[5..]);
-                        let msg = InboundOpaqueMessage::new(
-                            ContentType::ApplicationData,
-                            ProtocolVersion::TLSv1_2,
-                            &mut work,
-                        );
-                        black_box(dec.decrypt(msg, first).unwrap().payload.len());
-                    }),
-                });
-            }
-            run(
-                &format!("rustls TLS 1.3 {title} seal record {size} B"),
-                size,
-                rounds,
-                &mut seal_entries,
-            );
-            run(
-                &format!("rustls TLS 1.3 {title} open record {size} B"),
-                size,
-                rounds,
-                &mut open_entries,
-            );
-        }
-    }
-}
-
-/// 64 MiB from a rustls client to a rustls server over loopback TCP in
-/// 16 KiB writes (TLS 1.3, `suite`, the same provider on both sides, the
-/// handshake excluded): this crate's provider against rustls's ring and
-/// aws-lc-rs providers, `rounds` transfers each, interleaved; median
-/// seconds and the rate.
-#[cfg(feature = "rustls")]
-fn rustls_transfer_cases(rounds: usize) {
-    use rustls::pki_types::pem::PemObject;
-    use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
-    use rustls::{
-        ClientConfig, ClientConnection, RootCertStore, ServerConfig, ServerConnection, StreamOwned,
-    };
-    use std::io::{Read, Write};
-    use std::sync::Arc;
-    const TOTAL: usize = 64 << 20;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rustls");
-    let providers = [
-        (
-            "hw/new",
-            hardware_aead::rustls::provider().expect("a supported CPU"),
-        ),
-        ("ring", rustls::crypto::ring::default_provider()),
-        ("aws-lc-rs", rustls::crypto::aws_lc_rs::default_provider()),
-    ];
-    for (title, id) in [
-        ("AES-128-GCM", rustls::CipherSuite::TLS13_AES_128_GCM_SHA256),
-        ("AES-256-GCM", rustls::CipherSuite::TLS13_AES_256_GCM_SHA384),
-    ] {
-        let mut times: Vec<Vec<f64>> = vec![Vec::new(); providers.len()];
-        for _ in 0..rounds {
-            for (i, (_, provider)) in providers.iter().enumerate() {
-                let suite = *provider
-                    .cipher_suites
-                    .iter()
-                    .find(|s| s.suite() == id)
-                    .unwrap();
-                let provider = Arc::new(rustls::crypto::CryptoProvider {
-                    cipher_suites: vec![suite],
-                    ..provider.clone()
-                });
-                let server_config = Arc::new(
-                    ServerConfig::builder_with_provider(provider.clone())
-                        .with_protocol_versions(&[&rustls::version::TLS13])
-                        .unwrap()
-                        .with_no_client_auth()
-                        .with_single_cert(
-                            vec![CertificateDer::from_pem_file(dir.join("ecdsa.pem")).unwrap()],
-                            PrivateKeyDer::from_pem_file(dir.join("ecdsa.key")).unwrap(),
-                        )
-                        .unwrap(),
-                );
-                let mut roots = RootCertStore::empty();
-                roots
-                    .add(CertificateDer::from_pem_file(dir.join("ca-ecdsa.pem")).unwrap())
-                    .unwrap();
-                let client_config = Arc::new(
-                    ClientConfig::builder_with_provider(provider)
-                        .with_protocol_versions(&[&rustls::version::TLS13])
-                        .unwrap()
-                        .with_root_certificates(roots)
-                        .with_no_client_auth(),
-                );
-                let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-                let addr = listener.local_addr().unwrap();
-                let server = std::thread::spawn(move || {
-                    let (tcp, _) = listener.accept().unwrap();
-                    let mut tls =
-                        StreamOwned::new(ServerConnection::new(server_config).unwrap(), tcp);
-                    let mut buf = vec![0u8; 1 << 16];
-                    let mut got = 0;
-                    while got < TOTAL {
-                        got += tls.read(&mut buf).unwrap();
-                    }
-                    tls.write_all(b"k").unwrap();
-                    tls.flush().unwrap();
-                });
-                let tcp = std::net::TcpStream::connect(addr).unwrap();
-                let conn = ClientConnection::new(
-                    client_config,
-                    ServerName::try_from("localhost").unwrap(),
-                )
-                .unwrap();
-                let mut tls = StreamOwned::new(conn, tcp);
-                // The handshake first (a one-byte round trip would add the
-                // server's reply to the time): complete it, then time.
-                while tls.conn.is_handshaking() {
-                    tls.conn.complete_io(&mut tls.sock).unwrap();
-                }
-                let chunk = vec![0x5a_u8; 16 << 10];
-                let start = Instant::now();
-                for _ in 0..TOTAL / chunk.len() {
-                    tls.write_all(&chunk).unwrap();
-                }
-                tls.flush().unwrap();
-                let mut ack = [0u8; 1];
-                tls.read_exact(&mut ack).unwrap();
-                times[i].push(start.elapsed().as_secs_f64());
-                server.join().unwrap();
-            }
-        }
-        println!(
-            "rustls TLS 1.3 {title}, 64 MiB over loopback TCP (handshake excluded), {rounds} transfers"
-        );
-        let medians: Vec<f64> = times
-            .iter_mut()
-            .map(|t| {
-                t.sort_by(f64::total_cmp);
-                t[t.len() / 2]
-            })
-            .collect();
-        let best_peer = medians[1..].iter().copied().fold(f64::INFINITY, f64::min);
-        for ((name, _), m) in providers.iter().zip(&medians) {
-            let ratio = if *name == "hw/new" {
-                format!("  {:.2}x best peer's time", m / best_peer)
-            } else {
-                String::new()
-            };
-            println!(
-                "  {name:<14} {:10.1} ms {:7.2} GB/s{ratio}",
-                m * 1e3,
-                TOTAL as f64 / m / 1e9
-            );
-        }
-    }
-}
-
 /// RFC 8188 (`ece`, feature `ece`) over 1 MiB at record size `rs`, beside
 /// this crate's one-shot AES-128-GCM of the same megabyte allocating its
 /// output (issue 15's reference, the "peer" of the ratios) and without
@@ -1219,21 +821,7 @@ fn main() {
             .collect(),
         None => SIZES.to_vec(),
     };
-    let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |name: &str| {
-        cpu.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split(':').nth(1))
-            .map(|v| v.trim().to_string())
-            .unwrap_or_default()
-    };
-    println!(
-        "CPU: {} family {} model {} ({}); {rounds} rounds",
-        field("vendor_id"),
-        field("cpu family"),
-        field("model\t"),
-        field("model name")
-    );
+    println!("{}; {rounds} rounds", timing::cpu_line());
     let all = which == "all";
     if all || which == "setup" {
         use aws_lc_rs::aead as aws;
@@ -1309,15 +897,6 @@ fn main() {
             None => vec![4096, 65536],
         };
         ece_cases(rounds, &record_sizes);
-    }
-    #[cfg(feature = "rustls")]
-    if which == "rustls" {
-        let record_sizes = match args.get(2) {
-            Some(_) => sizes.clone(),
-            None => vec![16, 1024, 16384],
-        };
-        rustls_cases(rounds, &record_sizes);
-        rustls_transfer_cases(rounds.min(7));
     }
     if which == "forged" {
         let sizes = match args.get(2) {

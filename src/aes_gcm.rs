@@ -22,7 +22,6 @@ use crate::aead::{Nonce, Tag};
 use crate::error::Error;
 use crate::inout::InOut;
 use crate::key::GcmKey;
-#[cfg(feature = "ece")]
 use zeroize::Zeroize;
 
 /// The longest plaintext GCM allows, in bytes.
@@ -113,7 +112,6 @@ fn open<const ROUND_KEYS: usize>(
 
 /// The counter block of data block `i` (from 0): inc32^(i + 1)(J0), the
 /// low 32 bits big-endian and wrapping (SP 800-38D §6.5).
-#[cfg(feature = "ece")]
 fn counter_block(j0: u128, i: u32) -> u128 {
     let mut block = j0.to_le_bytes();
     let [.., a, b, c, d] = block;
@@ -124,17 +122,17 @@ fn counter_block(j0: u128, i: u32) -> u128 {
     u128::from_le_bytes(block)
 }
 
-/// AES-GCM with empty AAD of `data ‖ byte` into `out` (`data.len() + 1`
+/// AES-GCM of `data ‖ byte` under `aad` into `out` (`data.len() + 1`
 /// bytes), returning the tag: exactly the sealing of the concatenation,
 /// without copying `data` next to `byte`. The whole blocks of `data` are
 /// sealed where they lie; its last 0..15 bytes and `byte` (one block at
 /// most) then extend that seal (`GcmKey::append_block`). The tag of the
 /// first part alone never leaves this function: two tags under one J0
-/// would give away equations in H.
-#[cfg(feature = "ece")]
+/// would give away equations in H. Lengths are checked by the caller.
 fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
     key: &GcmKey<ROUND_KEYS>,
     nonce: &Nonce,
+    aad: &[u8],
     data: &[u8],
     byte: u8,
     out: &mut [u8],
@@ -143,8 +141,8 @@ fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
     let (head, rest) = data.split_at(whole);
     let (out_head, out_rest) = out.split_at_mut(whole);
     let j0 = pre_counter_block(nonce);
-    let head_len_block = length_block(0, whole);
-    let mut head_tag = key.seal(j0, b"", &mut InOut::copy(head, out_head), head_len_block);
+    let head_len_block = length_block(aad.len(), whole);
+    let mut head_tag = key.seal(j0, aad, &mut InOut::copy(head, out_head), head_len_block);
     let n = rest.len() + 1;
     let mut block = [0u8; 16];
     block[..rest.len()].copy_from_slice(rest);
@@ -156,25 +154,116 @@ fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
         j0,
         ctr_block,
         head_len_block,
-        len_block: length_block(0, whole + n),
+        len_block: length_block(aad.len(), whole + n),
     };
     let tag = key.append_block(ext, &head_tag, &mut block, n);
     head_tag.zeroize();
     // `block` holds ciphertext now (the kernel encrypted it in place).
     out_rest[..n].copy_from_slice(&block[..n]);
+    block.zeroize();
     tag
 }
 
-#[cfg(feature = "ece")]
-impl crate::aead::sealed::TrailingByte for Aes128Gcm {
-    fn seal_with_trailing_byte_core(
+/// [`Aes128Gcm::seal_with_trailing_byte_to`] and its AES-256 twin: the
+/// checks every seal makes ([`AeadKey::seal_to`](crate::AeadKey::seal_to)'s),
+/// then [`seal_with_trailing_byte`] into `out` and the tag after it.
+fn seal_with_trailing_byte_to<K: crate::AeadKey, const ROUND_KEYS: usize>(
+    this: &K,
+    key: &GcmKey<ROUND_KEYS>,
+    nonce: &Nonce,
+    aad: &[u8],
+    plaintext: &[u8],
+    byte: u8,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    let len = plaintext.len().checked_add(1).ok_or(Error::InputTooLong)?;
+    this.check_call(aad.len(), len)?;
+    let needed = len + crate::TAG_LEN;
+    let Some(out) = out.get_mut(..needed) else {
+        return Err(Error::BufferTooSmall { needed });
+    };
+    let (ciphertext, tag_out) = out.split_at_mut(len);
+    let tag = if plaintext.len() < TRAILING_BYTE_IN_PLACE_BELOW {
+        ciphertext[..plaintext.len()].copy_from_slice(plaintext);
+        ciphertext[plaintext.len()] = byte;
+        seal(key, nonce, aad, &mut InOut::in_place(ciphertext))
+    } else {
+        seal_with_trailing_byte(key, nonce, aad, plaintext, byte, ciphertext)
+    };
+    tag_out.copy_from_slice(&tag);
+    Ok(needed)
+}
+
+/// Below this many bytes of plaintext, [`seal_with_trailing_byte_to`]
+/// copies `plaintext ‖ byte` into `out` and seals it there: one seal, where
+/// extending a seal costs a second tag computation (two AES blocks, two
+/// multiplies) that a short message does not earn back. From here on the
+/// pass over the plaintext that the copy saves is worth more (docs/benchmarks.md,
+/// "rustls").
+const TRAILING_BYTE_IN_PLACE_BELOW: usize = 2048;
+
+impl Aes128Gcm {
+    /// Seals `plaintext ‖ byte` into `out` as `ciphertext || tag` and
+    /// returns the number of bytes written (`plaintext.len() + 1 + 16`),
+    /// straight from `plaintext`: the same bytes as
+    /// [`seal_to`](crate::AeadKey::seal_to) of the concatenation, without
+    /// a copy of `plaintext` to put `byte` after it. A TLS 1.3 record is
+    /// its content then its content type (RFC 8446 §5.2), an RFC 8188
+    /// record its data then a delimiter. Never allocates.
+    ///
+    /// # Errors
+    ///
+    /// As [`seal_to`](crate::AeadKey::seal_to): [`Error::BufferTooSmall`]
+    /// (nothing written) if `out` is shorter, [`Error::InputTooLong`] past
+    /// GCM's limits.
+    ///
+    /// ```
+    /// use hardware_aead::aes_gcm::Aes128Gcm;
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes128Gcm::new(&[5u8; 16])?;
+    /// let mut out = [0u8; 3 + 1 + 16];
+    /// let n = key.seal_with_trailing_byte_to(&[1u8; 12], b"hdr", b"abc", 23, &mut out)?;
+    /// assert_eq!(out[..n], key.seal(&[1u8; 12], b"hdr", b"abc\x17")?[..]);
+    /// # Ok(()) }
+    /// ```
+    pub fn seal_with_trailing_byte_to(
         &self,
-        nonce: &Nonce,
-        data: &[u8],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        plaintext: &[u8],
         byte: u8,
         out: &mut [u8],
-    ) -> Tag {
-        seal_with_trailing_byte(&self.key, nonce, data, byte, out)
+    ) -> Result<usize, Error> {
+        seal_with_trailing_byte_to(self, &self.key, nonce, aad, plaintext, byte, out)
+    }
+}
+
+impl Aes256Gcm {
+    /// Seals `plaintext ‖ byte` into `out` as `ciphertext || tag`, as
+    /// [`Aes128Gcm::seal_with_trailing_byte_to`] does under a 32-byte key.
+    ///
+    /// # Errors
+    ///
+    /// As [`seal_to`](crate::AeadKey::seal_to).
+    ///
+    /// ```
+    /// use hardware_aead::aes_gcm::Aes256Gcm;
+    /// # fn main() -> Result<(), hardware_aead::Error> {
+    /// let key = Aes256Gcm::new(&[5u8; 32])?;
+    /// let mut out = [0u8; 3 + 1 + 16];
+    /// let n = key.seal_with_trailing_byte_to(&[1u8; 12], b"hdr", b"abc", 23, &mut out)?;
+    /// assert_eq!(out[..n], key.seal(&[1u8; 12], b"hdr", b"abc\x17")?[..]);
+    /// # Ok(()) }
+    /// ```
+    pub fn seal_with_trailing_byte_to(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        plaintext: &[u8],
+        byte: u8,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        seal_with_trailing_byte_to(self, &self.key, nonce, aad, plaintext, byte, out)
     }
 }
 
@@ -197,7 +286,6 @@ mod tests {
         assert_eq!(length_block(20, 60).to_le_bytes(), len);
     }
 
-    #[cfg(feature = "ece")]
     #[test]
     fn counter_block_is_inc32_of_j0() {
         for (low, i, expected) in [
@@ -218,9 +306,10 @@ mod tests {
 
     /// Sealing `data ‖ byte` in two pieces gives the bytes and tag of
     /// sealing the concatenation, at every length around the block and
-    /// group boundaries of every tier's loops, for both key sizes, on
-    /// every tier the CPU has (the first piece runs on the tier's kernel).
-    #[cfg(feature = "ece")]
+    /// group boundaries of every tier's loops, for both key sizes, with
+    /// and without AAD, on every tier the CPU has (the first piece runs on
+    /// the tier's kernel).
+    #[cfg(feature = "alloc")]
     #[test]
     fn seal_with_trailing_byte_is_the_seal_of_the_concatenation() {
         use crate::Backend;
@@ -242,44 +331,55 @@ mod tests {
         );
     }
 
-    #[cfg(feature = "ece")]
+    #[cfg(feature = "alloc")]
     fn trailing_byte_on(backend: crate::Backend) {
-        use crate::aead::sealed::TrailingByte;
         use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
+        use alloc::{vec, vec::Vec};
         let k128 = Aes128Gcm::with_backend(&[0x42; 16], backend).unwrap();
         let k256 = Aes256Gcm::with_backend(&[0x24; 32], backend).unwrap();
         let nonce = [0x6b; 12];
-        let lengths = (0..=600).chain([1023, 1024, 1025, 4079, 4095, 4096, 65519, 65535]);
+        let lengths = (0..=600).chain([1023, 1024, 1025, 4079, 4095, 4096, 16384, 65519, 65535]);
         for len in lengths {
             let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
-            let byte = if len % 2 == 0 { 1 } else { 2 };
+            let byte = if len % 2 == 0 { 1 } else { 0x17 };
+            let aad: &[u8] = match len % 3 {
+                0 => b"",
+                1 => &[0x17, 3, 3, 0x40, 0x11],
+                _ => &[0xa5; 21],
+            };
             let mut whole = data.clone();
             whole.push(byte);
-            let want128 = k128.seal(&nonce, b"", &whole).unwrap();
-            let want256 = k256.seal(&nonce, b"", &whole).unwrap();
-            let mut out = vec![0u8; len + 1];
-            let tag = k128
-                .seal_with_trailing_byte(&nonce, &data, byte, &mut out)
+            let want128 = k128.seal(&nonce, aad, &whole).unwrap();
+            let want256 = k256.seal(&nonce, aad, &whole).unwrap();
+            // One byte of room past the record, which must stay untouched.
+            let mut out = vec![0x99u8; len + 1 + 16 + 1];
+            let n = k128
+                .seal_with_trailing_byte_to(&nonce, aad, &data, byte, &mut out)
                 .unwrap();
+            assert_eq!(n, len + 1 + 16);
+            assert_eq!(out[..n], want128[..], "AES-128, length {len}");
             assert_eq!(
-                out[..],
-                want128[..len + 1],
-                "AES-128 ciphertext, length {len}"
+                out[n], 0x99,
+                "AES-128, length {len}: a byte past the record"
             );
-            assert_eq!(tag[..], want128[len + 1..], "AES-128 tag, length {len}");
-            let mut out = vec![0u8; len + 1];
-            let tag = super::seal_with_trailing_byte(&k256.key, &nonce, &data, byte, &mut out);
+            let n = k256
+                .seal_with_trailing_byte_to(&nonce, aad, &data, byte, &mut out)
+                .unwrap();
+            assert_eq!(out[..n], want256[..], "AES-256, length {len}");
             assert_eq!(
-                out[..],
-                want256[..len + 1],
-                "AES-256 ciphertext, length {len}"
+                out[n], 0x99,
+                "AES-256, length {len}: a byte past the record"
             );
-            assert_eq!(tag[..], want256[len + 1..], "AES-256 tag, length {len}");
         }
-        let mut short = [0u8; 4];
+        let mut short = [0u8; 4 + 1 + 15];
         assert_eq!(
-            k128.seal_with_trailing_byte(&nonce, &[0; 4], 2, &mut short),
-            Err(crate::Error::BufferTooSmall { needed: 5 })
+            k128.seal_with_trailing_byte_to(&nonce, b"", &[0; 4], 2, &mut short),
+            Err(crate::Error::BufferTooSmall { needed: 21 })
+        );
+        assert_eq!(short, [0; 20], "nothing written on BufferTooSmall");
+        assert_eq!(
+            k256.seal_with_trailing_byte_to(&nonce, b"", &[0; 4], 2, &mut short),
+            Err(crate::Error::BufferTooSmall { needed: 21 })
         );
     }
 }

@@ -248,8 +248,7 @@ pub(crate) fn expand_key<const ROUND_KEYS: usize, const KB: usize>(
 }
 
 /// AES encryption of one block under `round_keys` on `tier`'s instructions:
-/// QUIC's header-protection mask (`rustls::quic`'s header key).
-#[cfg(feature = "rustls")]
+/// QUIC's header-protection mask ([`crate::quic::HeaderProtectionKey`]).
 pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
     tier: Tier,
     round_keys: &RoundKeys<ROUND_KEYS>,
@@ -324,7 +323,6 @@ pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
 
 /// The public blocks of a GCM seal extended by one last partial block
 /// ([`gcm_append_block`]), each as `u128::from_le_bytes` of the block.
-#[cfg(feature = "ece")]
 #[derive(Clone, Copy)]
 pub(crate) struct Extension {
     /// The pre-counter block J0 of the message.
@@ -345,7 +343,6 @@ pub(crate) struct Extension {
 /// returned from `head_tag`, [`gcm_seal`]'s tag for `head` (whole blocks)
 /// under the same key, J0 and AAD. The same AES-NI (or ARMv8) code on every
 /// tier: two AES blocks and two multiplies.
-#[cfg(feature = "ece")]
 pub(crate) fn gcm_append_block<const ROUND_KEYS: usize>(
     tier: Tier,
     round_keys: &RoundKeys<ROUND_KEYS>,

@@ -139,7 +139,6 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     /// Extends a [`seal`](Self::seal) of whole blocks by one last partial
     /// block (`backend::gcm_append_block`): `block[..n]` encrypted in place,
     /// and the tag of the whole message returned.
-    #[cfg(feature = "ece")]
     pub(crate) fn append_block(
         &self,
         ext: backend::Extension,

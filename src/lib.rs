@@ -17,6 +17,8 @@
 //!   (allocation-free) and in-place.
 //! - [`placement`]: key state built in memory the caller chooses, wiped on drop.
 //! - [`random`]: a fork-safe AES-256-CTR generator for keys and nonces.
+//! - [`quic`]: QUIC's AES header protection (RFC 9001 §5.4.3), for QUIC
+//!   stacks; the rustls provider is the crate `hardware-aead-rustls`.
 //! - `ece` (cargo feature `ece`): RFC 8188 `aes128gcm`, the encrypted content
 //!   coding of HTTP and Web Push, one-shot and as `io::Write` / `io::Read`
 //!   adapters.
@@ -65,7 +67,6 @@
 //! | `getrandom` | [`random::Generator`], [`random::process_restored`] | the operating system's randomness (`getrandom`, which works without `std` on the targets it supports); fork detection rides on libc where there is one (`pthread_atfork`, `MADV_WIPEONFORK`, `getpid`) |
 //! | `std` (default; implies both) | the generated-nonce methods ([`AeadKey::seal_with_generated_nonce`] and kin), [`random::fill`], the `std::io` adapters of [`stream`] ([`stream::Writer`], [`stream::Reader`], [`stream::DecryptingWriter`]), the standard library's CPU detection | thread-local storage: each thread's nonce reservations and generator, and the re-entrancy flags that keep a signal handler from reusing a nonce; `std::io` for the adapters |
 //! | `aead` | RustCrypto's `aead` 0.6 traits ([`aead_traits`]) | the `aead` crate |
-//! | `rustls` (implies `std`) | this crate's AES-GCM as rustls 0.23's TLS 1.3 and 1.2 record protection and QUIC packet protection ([`rustls`](mod@rustls): the suites, `provider()`, `wrap`) | the `rustls` crate, with its `ring` provider for the hash, HKDF, PRF, key exchange and signatures |
 //! | `cpu-rng-reseed` (default) | RDSEED / RNDRRS mixed into the generator's seeds | — |
 //!
 //! x86_64 targets whose ABI is soft-float (`x86_64-unknown-none`,
@@ -110,10 +111,9 @@ mod inout;
 mod key;
 mod nonce;
 pub mod placement;
+pub mod quic;
 #[cfg(feature = "getrandom")]
 pub mod random;
-#[cfg(feature = "rustls")]
-pub mod rustls;
 pub mod stream;
 pub mod xaes_gcm;
 

@@ -93,44 +93,6 @@ pub trait Core: Sized {
         Self: AeadKey;
 }
 
-/// RFC 8188's record sealing (`ece`), for the key types that have it
-/// (AES-128-GCM): the seal of `data ‖ byte` with empty AAD, written to
-/// `out` without copying `data` next to `byte` (the whole blocks of `data`
-/// sealed where they lie, then one block with its last bytes and `byte`
-/// extending that seal). The key type supplies the core; the checks every
-/// seal makes are here, as [`AeadKey::seal_to`] makes them.
-#[cfg(feature = "ece")]
-pub(crate) trait TrailingByte: AeadKey {
-    /// Seals `data ‖ byte` into `out` (exactly `data.len() + 1` bytes) and
-    /// returns the tag. Lengths are already checked.
-    fn seal_with_trailing_byte_core(
-        &self,
-        nonce: &Self::Nonce,
-        data: &[u8],
-        byte: u8,
-        out: &mut [u8],
-    ) -> Self::Tag;
-
-    /// Seals `data ‖ byte` (empty AAD) into the first `data.len() + 1`
-    /// bytes of `out` and returns the tag: the key state and the length
-    /// checked as for every seal, [`Error::BufferTooSmall`] if `out` is
-    /// shorter.
-    fn seal_with_trailing_byte(
-        &self,
-        nonce: &Self::Nonce,
-        data: &[u8],
-        byte: u8,
-        out: &mut [u8],
-    ) -> Result<Self::Tag, Error> {
-        let len = data.len().checked_add(1).ok_or(Error::InputTooLong)?;
-        self.check_call(0, len)?;
-        let Some(out) = out.get_mut(..len) else {
-            return Err(Error::BufferTooSmall { needed: len });
-        };
-        Ok(self.seal_with_trailing_byte_core(nonce, data, byte, out))
-    }
-}
-
 /// The one place that decides whether decrypted bytes are released: compares the
 /// tags in constant time and, if they differ, zeroes `plaintext` before returning
 /// [`Error::Authentication`]. The computed tag is wiped either way. A tag of

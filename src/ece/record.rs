@@ -12,7 +12,6 @@ use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{HEADER_LEN, Header, MIN_RECORD_SIZE, RECORD_OVERHEAD, SALT_LEN};
-use crate::aead::sealed::TrailingByte;
 use crate::aead::{Nonce, TAG_LEN};
 use crate::aes_gcm::Aes128Gcm;
 use crate::block::{wipe_bytes, wipe_memory};
@@ -233,17 +232,19 @@ impl Sealer {
 
     /// Seals `data` as a middle record without padding straight from the
     /// caller's bytes: no copy of it next to the delimiter
-    /// (`aead::sealed::TrailingByte`, which AES-128-GCM implements). The record being filled
-    /// must be empty.
+    /// ([`Aes128Gcm::seal_with_trailing_byte_to`](crate::aes_gcm::Aes128Gcm::seal_with_trailing_byte_to)).
+    /// The record being filled must be empty.
     fn seal_middle_from(&mut self, data: &[u8]) -> Result<(), Error> {
         let nonce = self.key.next_nonce()?;
-        let record_at = self.extend(data.len() + 1)?;
+        let record_len = data
+            .len()
+            .checked_add(1 + TAG_LEN)
+            .ok_or(Error::InputTooLong)?;
+        let record_at = self.extend(record_len)?;
         let record = self.out.get_mut(record_at).unwrap_or_default();
-        let tag = self
-            .key
+        self.key
             .aead
-            .seal_with_trailing_byte(&nonce, data, DELIMITER, record)?;
-        self.append(&tag)?;
+            .seal_with_trailing_byte_to(&nonce, b"", data, DELIMITER, record)?;
         self.start = self.end;
         Ok(())
     }

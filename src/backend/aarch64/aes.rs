@@ -311,9 +311,8 @@ pub(crate) fn keystream(_token: Armv8, key: &[u8; 32], next: &mut [u8; 32], out:
 }
 
 /// AES encryption of one block under `keys`, as on x86_64: QUIC's
-/// header-protection mask (`rustls` feature). The block and round keys
+/// header-protection mask (`quic::HeaderProtectionKey`). The block and round keys
 /// in registers are wiped before returning.
-#[cfg(feature = "rustls")]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
     _token: Armv8,

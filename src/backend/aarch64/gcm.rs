@@ -106,7 +106,6 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
 /// (1 ≤ `n` ≤ 16, zero past `n`) encrypted in place with `ext.ctr_block`,
 /// and the tag of `head ‖ block[..n]` from `head_tag`, the tag of
 /// `head` alone (whole blocks, length block `ext.head_len_block`).
-#[cfg(feature = "ece")]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn append_block<const ROUND_KEYS: usize>(
     _token: Armv8,

@@ -266,9 +266,8 @@ pub(crate) fn keystream(_token: AesNiClmul, key: &[u8; 32], next: &mut [u8; 32],
 }
 
 /// AES encryption of one block under `keys`: QUIC's header-protection
-/// mask (`rustls` feature, through `backend::encrypt_block`). The block
+/// mask (`quic::HeaderProtectionKey`, through `backend::encrypt_block`). The block
 /// and round keys in registers are wiped before returning.
-#[cfg(feature = "rustls")]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
     _token: AesNiClmul,

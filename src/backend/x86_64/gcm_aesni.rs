@@ -89,7 +89,6 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
 /// GHASH is linear: with Y′ = `head_tag` ⊕ E(K, J0) = GHASH(A ‖ C′ ‖ L′),
 /// GHASH(A ‖ C′ ‖ C ‖ L) = (Y′ ⊕ L ⊕ (L′ ⊕ C)·H)·H, which is the fold of
 /// the two blocks L′ ⊕ C and Y′ ⊕ L.
-#[cfg(feature = "ece")]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 pub(crate) fn append_block<const ROUND_KEYS: usize>(
     _token: AesNiClmul,

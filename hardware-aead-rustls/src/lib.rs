@@ -1,17 +1,17 @@
-//! This crate's AES-GCM as the record protection of [rustls] 0.23 (feature
-//! `rustls`).
+//! [hardware-aead]'s AES-GCM as the record and packet protection of
+//! [rustls] 0.23: TLS 1.3, TLS 1.2 and QUIC.
 //!
 //! rustls takes its cryptography from a [`CryptoProvider`]. [`provider`]
 //! returns rustls's *ring* provider with its AES-GCM cipher suites replaced by
-//! this module's, which seal and open every TLS record with this crate's
-//! [`Aes128Gcm`] and [`Aes256Gcm`]; [`wrap`] does the same to a provider
-//! you built. Everything else — the other suites (ChaCha20-Poly1305), key
-//! exchange, certificate signatures, the hash, HKDF and TLS 1.2 PRF of these
-//! suites, randomness — stays the base provider's.
+//! this crate's, which seal and open every TLS record and QUIC packet with
+//! hardware-aead's [`Aes128Gcm`] and [`Aes256Gcm`]; [`wrap`] does the same to
+//! a provider you built. Everything else — the other suites
+//! (ChaCha20-Poly1305), key exchange, certificate signatures, the hash, HKDF
+//! and TLS 1.2 PRF of these suites, randomness — stays the base provider's.
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let provider = std::sync::Arc::new(hardware_aead::rustls::provider()?);
+//! let provider = std::sync::Arc::new(hardware_aead_rustls::provider()?);
 //! let config = rustls::ClientConfig::builder_with_provider(provider)
 //!     .with_safe_default_protocol_versions()?
 //!     .with_root_certificates(rustls::RootCertStore::empty())
@@ -20,49 +20,69 @@
 //! # Ok(()) }
 //! ```
 //!
-//! **Why ring as the base.** ring is what the suites borrow their hash, HKDF
-//! and PRF from: it is already in this crate's test dependencies, it builds
-//! with no C toolchain beyond `cc` and no CMake, and rustls exposes it as a
-//! provider module of its own. The AEAD, where a TLS connection spends its
-//! time in bulk, is this crate's.
+//! **No suite without the CPU.** hardware-aead has no software fallback:
+//! on a CPU without AES and carry-less multiply instructions its keys
+//! cannot be built. rustls builds record keys in the middle of a handshake
+//! and cannot take an error there (it unwraps a failed seal), so this crate
+//! decides before any handshake: its suites are not public statics, and
+//! the only ways to one — [`provider`], [`wrap`] and [`cipher_suites`] —
+//! return [`Error::UnsupportedCpu`] on such a CPU. A configuration that
+//! holds one of these suites was built on a CPU where every key, encrypter,
+//! decrypter and packet key of it works.
 //!
-//! **What the suites are.** TLS 1.3: [`TLS13_AES_128_GCM_SHA256`] and
-//! [`TLS13_AES_256_GCM_SHA384`], RFC 8446 §5.2–5.3 (the per-record nonce is
+//! **Why ring as the base.** ring is what the suites borrow their hash, HKDF
+//! and PRF from: it builds with no C toolchain beyond `cc` and no CMake, and
+//! rustls exposes it as a provider module of its own. The AEAD, where a TLS
+//! connection spends its time in bulk, is hardware-aead's.
+//!
+//! **What the suites are.** TLS 1.3: `TLS13_AES_128_GCM_SHA256` and
+//! `TLS13_AES_256_GCM_SHA384`, RFC 8446 §5.2–5.3 (the per-record nonce is
 //! the IV XOR the 64-bit sequence number, big-endian, left-padded; the
 //! additional data is the record header; the content type rides inside the
 //! ciphertext). TLS 1.2: the ECDHE-ECDSA and ECDHE-RSA AES-128/256-GCM
 //! suites, RFC 5288 (a 4-byte implicit salt and an 8-byte explicit nonce sent
 //! before each record's ciphertext; the additional data is the sequence
-//! number, type, version and plaintext length, RFC 5246 §6.2.3.3).
+//! number, type, version and plaintext length, RFC 5246 §6.2.3.3). Each
+//! keeps rustls's name ([`rustls::CipherSuite`]): pick one from
+//! [`cipher_suites`] by it.
 //!
-//! **Keys.** The record keys are this crate's key types, which wipe their
+//! **Records.** A record of 4 KiB or more whose plaintext is one
+//! contiguous piece (rustls's usual case for a large write) is sealed
+//! straight from the caller's bytes into the record buffer, the TLS 1.3
+//! content type after it ([`Aes128Gcm::seal_with_trailing_byte_to`]); a
+//! shorter record, or one in several pieces, is copied into the buffer and
+//! sealed there, which costs less than a second tag computation when the
+//! plaintext is short. A record that does not verify is
+//! [`rustls::Error::DecryptError`] and leaves nothing of its plaintext in
+//! the buffer (hardware-aead's open wipes it); one of more than 2^14 bytes
+//! of plaintext is [`rustls::Error::PeerSentOversizedRecord`] (RFC 8446
+//! §5.2, RFC 5246 §6.2), as with rustls's own providers.
+//!
+//! **Keys.** The record keys are hardware-aead's key types, which wipe their
 //! state on drop; the IVs the encrypters and decrypters hold are wiped too.
-//! A record that does not verify is [`rustls::Error::DecryptError`] and
-//! leaves nothing of its plaintext in the buffer (the crate's open wipes it).
-//!
-//! **CPU.** [`provider`] and [`wrap`] return [`Error::UnsupportedCpu`]
-//! where this crate has no tier for the CPU, before any key exists: a
-//! connection never falls back to another implementation silently.
 //!
 //! **QUIC.** The TLS 1.3 suites carry a `quic::Algorithm` (RFC 9001): packet
-//! protection with this crate's AES-GCM keys (the nonce is the IV XOR the
-//! packet number, the header the additional data), header protection with
-//! one AES block of the sample on the same hardware tier (§5.4.3), its round
-//! keys wiped on drop. rustls's `quic` connections take them from the
-//! provider as they take ring's.
+//! protection with hardware-aead's AES-GCM keys (the nonce is the IV XOR the
+//! packet number, the header the additional data), with the multipath
+//! nonces of draft-ietf-quic-multipath (the IV XOR the path id and packet
+//! number) that QUIC stacks such as noq use for every packet; header
+//! protection with [`hardware_aead::quic::HeaderProtectionKey`] (§5.4.3).
+//! rustls's `quic` connections, and QUIC stacks built on them, take them
+//! from the provider as they take ring's.
 //!
+//! [hardware-aead]: https://docs.rs/hardware-aead
 //! [rustls]: https://docs.rs/rustls/0.23
 //! [`CryptoProvider`]: ::rustls::crypto::CryptoProvider
-//! [`Aes128Gcm`]: crate::aes_gcm::Aes128Gcm
-//! [`Aes256Gcm`]: crate::aes_gcm::Aes256Gcm
+//! [`Aes128Gcm`]: hardware_aead::aes_gcm::Aes128Gcm
+//! [`Aes256Gcm`]: hardware_aead::aes_gcm::Aes256Gcm
+//! [`Aes128Gcm::seal_with_trailing_byte_to`]: hardware_aead::aes_gcm::Aes128Gcm::seal_with_trailing_byte_to
 
-use alloc::boxed::Box;
-use core::marker::PhantomData;
+use std::marker::PhantomData;
 
 use ::rustls::crypto::CryptoProvider;
 use ::rustls::crypto::cipher::{
     AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, KeyBlockShape, MessageDecrypter,
-    MessageEncrypter, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload,
+    MessageEncrypter, OutboundChunks, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload,
     Tls12AeadAlgorithm, Tls13AeadAlgorithm, UnsupportedOperationError, make_tls12_aad,
     make_tls13_aad,
 };
@@ -74,11 +94,14 @@ use ::rustls::{
 };
 use zeroize::Zeroize;
 
-use crate::aead::Nonce;
-use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
-use crate::backend::{self, Tier};
-use crate::block::{Block, RoundKeys};
-use crate::{Error, Tag};
+use hardware_aead::Tag;
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::quic::HeaderProtectionKey;
+
+pub use hardware_aead::Error;
+
+/// A 96-bit GCM nonce.
+type Nonce = [u8; 12];
 
 /// Bytes of a GCM tag.
 const TAG_LEN: usize = 16;
@@ -90,16 +113,44 @@ const EXPLICIT_LEN: usize = 8;
 /// Bytes of TLS 1.2 GCM's implicit salt, from the key block.
 const SALT_LEN: usize = 4;
 
+/// The most plaintext a TLS record may carry: 2^14 bytes (RFC 8446 §5.1,
+/// RFC 5246 §6.2.1).
+const MAX_FRAGMENT_LEN: usize = 1 << 14;
+
 /// The record protection keys: this crate's AES-GCM key types, with what the
 /// suites need to know of each.
-trait RecordKey: crate::AeadKey<Nonce = Nonce, Tag = Tag> + Send + Sync + Sized + 'static {
+trait RecordKey:
+    hardware_aead::AeadKey<Nonce = Nonce, Tag = Tag> + Send + Sync + Sized + 'static
+{
     /// The key and IV as rustls's kernel-TLS export names them.
     fn secrets(key: AeadKey, iv: Iv) -> ConnectionTrafficSecrets;
+
+    /// The key type's `seal_with_trailing_byte_to`: `plaintext ‖ byte`
+    /// sealed into `out` without a copy of `plaintext`.
+    fn seal_with_trailing_byte_to(
+        &self,
+        nonce: &Nonce,
+        aad: &[u8],
+        plaintext: &[u8],
+        byte: u8,
+        out: &mut [u8],
+    ) -> Result<usize, Error>;
 }
 
 impl RecordKey for Aes128Gcm {
     fn secrets(key: AeadKey, iv: Iv) -> ConnectionTrafficSecrets {
         ConnectionTrafficSecrets::Aes128Gcm { key, iv }
+    }
+
+    fn seal_with_trailing_byte_to(
+        &self,
+        nonce: &Nonce,
+        aad: &[u8],
+        plaintext: &[u8],
+        byte: u8,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        Aes128Gcm::seal_with_trailing_byte_to(self, nonce, aad, plaintext, byte, out)
     }
 }
 
@@ -107,15 +158,44 @@ impl RecordKey for Aes256Gcm {
     fn secrets(key: AeadKey, iv: Iv) -> ConnectionTrafficSecrets {
         ConnectionTrafficSecrets::Aes256Gcm { key, iv }
     }
+
+    fn seal_with_trailing_byte_to(
+        &self,
+        nonce: &Nonce,
+        aad: &[u8],
+        plaintext: &[u8],
+        byte: u8,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        Aes256Gcm::seal_with_trailing_byte_to(self, nonce, aad, plaintext, byte, out)
+    }
 }
 
-/// The key for `key` (rustls's bytes of exactly `K::KEY_LEN`), or `None` if
-/// this crate cannot make one (a CPU without a tier, which [`provider`] and
-/// [`wrap`] rule out before any suite is used; or a key of another length).
-/// The encrypters and decrypters then fail every record with an error
-/// rather than panic, since rustls gives them no way to fail earlier.
+/// The key for `key` (rustls's bytes of exactly `K::KEY_LEN`). `None` only
+/// where hardware-aead cannot make one: a CPU without a tier, which no
+/// suite of this crate reaches (the only ways to a suite check the CPU
+/// first), or a key of another length, which rustls never passes. The
+/// encrypters and decrypters then fail every record with an error; they
+/// cannot fail earlier, since rustls's calls that make them are
+/// infallible.
 fn record_key<K: RecordKey>(key: &AeadKey) -> Option<K> {
     K::new_from_slice(key.as_ref()).ok()
+}
+
+/// From this many bytes of plaintext in one piece, a record is sealed
+/// straight from the caller's bytes into the record buffer (zeroed first);
+/// below it the plaintext is copied into the buffer and sealed there. The
+/// copy costs a pass over the plaintext; the straight seal costs zeroing
+/// the buffer and, for TLS 1.3, a second tag computation for the content
+/// type's block: on Zen 4 the copy was 3–11 % faster up to 3 KiB and the
+/// straight seal 12–14 % faster at 16 KiB (docs/benchmarks.md, "rustls").
+const ONE_PASS_FROM: usize = 4096;
+
+/// `record` grown by `len` zero bytes, for a seal to write into: rustls's
+/// record buffer offers no uninitialised room, and zeros cost one write
+/// where a staging copy costs a read and a write.
+fn grow(record: &mut PrefixedPayload, len: usize) {
+    record.extend(std::iter::repeat_n(&0u8, len));
 }
 
 /// The nonce of record `seq`: `iv` XOR the sequence number, big-endian,
@@ -125,6 +205,17 @@ fn record_nonce(iv: &[u8; 12], seq: u64) -> Nonce {
     let mut nonce = *iv;
     for (n, s) in nonce[12 - 8..].iter_mut().zip(seq.to_be_bytes()) {
         *n ^= s;
+    }
+    nonce
+}
+
+/// The nonce of packet `packet_number` on path `path_id`: `iv` XOR the
+/// 96-bit big-endian `path_id ‖ packet_number` (draft-ietf-quic-multipath,
+/// "Nonce Calculation"; path 0 is RFC 9001 §5.3's nonce).
+fn path_nonce(iv: &[u8; 12], path_id: u32, packet_number: u64) -> Nonce {
+    let mut nonce = record_nonce(iv, packet_number);
+    for (n, p) in nonce[..4].iter_mut().zip(path_id.to_be_bytes()) {
+        *n ^= p;
     }
     nonce
 }
@@ -190,7 +281,7 @@ impl<K: RecordKey> Tls13AeadAlgorithm for Tls13Gcm<K> {
     }
 
     fn key_len(&self) -> usize {
-        <K as crate::AeadKey>::KEY_LEN
+        <K as hardware_aead::AeadKey>::KEY_LEN
     }
 
     fn extract_keys(
@@ -223,14 +314,26 @@ impl<K: RecordKey> MessageEncrypter for Tls13Encrypter<K> {
     ) -> Result<OutboundOpaqueMessage, ::rustls::Error> {
         let key = self.0.key(::rustls::Error::EncryptError)?;
         let total = self.encrypted_payload_len(msg.payload.len());
+        let nonce = self.0.nonce(seq);
+        let aad = make_tls13_aad(total);
         // TLSInnerPlaintext: the content, then its real type (RFC 8446 §5.2).
+        let typ = msg.typ.to_array()[0];
         let mut payload = PrefixedPayload::with_capacity(total);
-        payload.extend_from_chunks(&msg.payload);
-        payload.extend_from_slice(&msg.typ.to_array());
-        let tag = key
-            .seal_in_place_detached(&self.0.nonce(seq), &make_tls13_aad(total), payload.as_mut())
-            .map_err(|_| ::rustls::Error::EncryptError)?;
-        payload.extend_from_slice(&tag);
+        match msg.payload {
+            OutboundChunks::Single(content) if content.len() >= ONE_PASS_FROM => {
+                grow(&mut payload, total);
+                key.seal_with_trailing_byte_to(&nonce, &aad, content, typ, payload.as_mut())
+                    .map_err(|_| ::rustls::Error::EncryptError)?;
+            }
+            _ => {
+                payload.extend_from_chunks(&msg.payload);
+                payload.extend_from_slice(&[typ]);
+                let tag = key
+                    .seal_in_place_detached(&nonce, &aad, payload.as_mut())
+                    .map_err(|_| ::rustls::Error::EncryptError)?;
+                payload.extend_from_slice(&tag);
+            }
+        }
         Ok(OutboundOpaqueMessage::new(
             ContentType::ApplicationData,
             ProtocolVersion::TLSv1_2,
@@ -286,7 +389,7 @@ impl<K: RecordKey> Tls12AeadAlgorithm for Tls12Gcm<K> {
 
     fn key_block_shape(&self) -> KeyBlockShape {
         KeyBlockShape {
-            enc_key_len: <K as crate::AeadKey>::KEY_LEN,
+            enc_key_len: <K as hardware_aead::AeadKey>::KEY_LEN,
             fixed_iv_len: SALT_LEN,
             explicit_nonce_len: EXPLICIT_LEN,
         }
@@ -331,12 +434,21 @@ impl<K: RecordKey> MessageEncrypter for Tls12Encrypter<K> {
         let text_len = msg.payload.len();
         let mut payload = PrefixedPayload::with_capacity(self.encrypted_payload_len(text_len));
         payload.extend_from_slice(&nonce[SALT_LEN..]);
-        payload.extend_from_chunks(&msg.payload);
         let aad = make_tls12_aad(seq, msg.typ, msg.version, text_len);
-        let tag = key
-            .seal_in_place_detached(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_LEN..])
-            .map_err(|_| ::rustls::Error::EncryptError)?;
-        payload.extend_from_slice(&tag);
+        match msg.payload {
+            OutboundChunks::Single(text) if text.len() >= ONE_PASS_FROM => {
+                grow(&mut payload, text_len + TAG_LEN);
+                key.seal_to(&nonce, &aad, text, &mut payload.as_mut()[EXPLICIT_LEN..])
+                    .map_err(|_| ::rustls::Error::EncryptError)?;
+            }
+            _ => {
+                payload.extend_from_chunks(&msg.payload);
+                let tag = key
+                    .seal_in_place_detached(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_LEN..])
+                    .map_err(|_| ::rustls::Error::EncryptError)?;
+                payload.extend_from_slice(&tag);
+            }
+        }
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 
@@ -356,6 +468,11 @@ impl<K: RecordKey> MessageDecrypter for Tls12Decrypter<K> {
         let text_len = len
             .checked_sub(EXPLICIT_LEN + TAG_LEN)
             .ok_or(::rustls::Error::DecryptError)?;
+        // RFC 5246 §6.2.1: at most 2^14 bytes of plaintext. GCM's plaintext
+        // is as long as its ciphertext, so this is known before opening.
+        if text_len > MAX_FRAGMENT_LEN {
+            return Err(::rustls::Error::PeerSentOversizedRecord);
+        }
         let aad = make_tls12_aad(seq, msg.typ, msg.version, text_len);
         let (explicit, rest) = msg.payload.split_at_mut(EXPLICIT_LEN);
         let nonce =
@@ -368,48 +485,51 @@ impl<K: RecordKey> MessageDecrypter for Tls12Decrypter<K> {
     }
 }
 
-/// QUIC packet protection (RFC 9001 §5.3, this crate's AES-GCM with key
-/// type `K`) and header protection (§5.4.3, one AES block under a key of
-/// `KB` bytes, `ROUND_KEYS` round keys) for a TLS 1.3 suite.
-struct QuicGcm<K, const ROUND_KEYS: usize, const KB: usize>(PhantomData<fn() -> K>);
+/// QUIC packet protection (RFC 9001 §5.3, hardware-aead's AES-GCM with key
+/// type `K`) and header protection (§5.4.3, with an AES key of the same
+/// length) for a TLS 1.3 suite.
+struct QuicGcm<K>(PhantomData<fn() -> K>);
 
-impl<K: RecordKey, const ROUND_KEYS: usize, const KB: usize> quic::Algorithm
-    for QuicGcm<K, ROUND_KEYS, KB>
-{
+impl<K: RecordKey> quic::Algorithm for QuicGcm<K> {
     fn packet_key(&self, key: AeadKey, iv: Iv) -> Box<dyn quic::PacketKey> {
         Box::new(QuicPacketKey(KeyAndIv::<K>::new(&key, Some(iv_bytes(&iv)))))
     }
 
     fn header_protection_key(&self, key: AeadKey) -> Box<dyn quic::HeaderProtectionKey> {
-        Box::new(QuicHeaderKey::<ROUND_KEYS>::new::<KB>(&key))
+        // `None` only where `record_key` would give none.
+        Box::new(QuicHeaderKey(HeaderProtectionKey::new(key.as_ref()).ok()))
     }
 
     fn aead_key_len(&self) -> usize {
-        <K as crate::AeadKey>::KEY_LEN
+        <K as hardware_aead::AeadKey>::KEY_LEN
     }
 }
 
 /// Seals and opens QUIC packet payloads: the nonce is the IV XOR the packet
-/// number (as for TLS records), the additional data the packet's header.
+/// number (as for TLS records), or for a multipath packet the IV XOR the
+/// path id and packet number; the additional data is the packet's header.
 struct QuicPacketKey<K>(KeyAndIv<K>);
 
-impl<K: RecordKey> quic::PacketKey for QuicPacketKey<K> {
-    fn encrypt_in_place(
+impl<K: RecordKey> QuicPacketKey<K> {
+    /// Seals `payload` in place under `nonce` and returns the tag.
+    fn seal(
         &self,
-        packet_number: u64,
+        nonce: &Nonce,
         header: &[u8],
         payload: &mut [u8],
     ) -> Result<quic::Tag, ::rustls::Error> {
         let key = self.0.key(::rustls::Error::EncryptError)?;
         let tag = key
-            .seal_in_place_detached(&self.0.nonce(packet_number), header, payload)
+            .seal_in_place_detached(nonce, header, payload)
             .map_err(|_| ::rustls::Error::EncryptError)?;
         Ok(quic::Tag::from(&tag[..]))
     }
 
-    fn decrypt_in_place<'a>(
+    /// Opens `payload` (ciphertext then tag) in place under `nonce` and
+    /// returns the plaintext; on failure the plaintext bytes are zero.
+    fn open<'a>(
         &self,
-        packet_number: u64,
+        nonce: &Nonce,
         header: &[u8],
         payload: &'a mut [u8],
     ) -> Result<&'a [u8], ::rustls::Error> {
@@ -420,9 +540,57 @@ impl<K: RecordKey> quic::PacketKey for QuicPacketKey<K> {
             .ok_or(::rustls::Error::DecryptError)?;
         let (text, tag) = payload.split_at_mut(text_len);
         let tag = Tag::try_from(&*tag).map_err(|_| ::rustls::Error::DecryptError)?;
-        key.open_in_place_detached(&self.0.nonce(packet_number), header, text, &tag)
+        key.open_in_place_detached(nonce, header, text, &tag)
             .map_err(|_| ::rustls::Error::DecryptError)?;
         Ok(&payload[..text_len])
+    }
+}
+
+impl<K: RecordKey> quic::PacketKey for QuicPacketKey<K> {
+    fn encrypt_in_place(
+        &self,
+        packet_number: u64,
+        header: &[u8],
+        payload: &mut [u8],
+    ) -> Result<quic::Tag, ::rustls::Error> {
+        self.seal(&self.0.nonce(packet_number), header, payload)
+    }
+
+    fn encrypt_in_place_for_path(
+        &self,
+        path_id: u32,
+        packet_number: u64,
+        header: &[u8],
+        payload: &mut [u8],
+    ) -> Result<quic::Tag, ::rustls::Error> {
+        self.seal(
+            &path_nonce(&self.0.iv, path_id, packet_number),
+            header,
+            payload,
+        )
+    }
+
+    fn decrypt_in_place<'a>(
+        &self,
+        packet_number: u64,
+        header: &[u8],
+        payload: &'a mut [u8],
+    ) -> Result<&'a [u8], ::rustls::Error> {
+        self.open(&self.0.nonce(packet_number), header, payload)
+    }
+
+    fn decrypt_in_place_for_path<'a>(
+        &self,
+        path_id: u32,
+        packet_number: u64,
+        header: &[u8],
+        payload: &'a mut [u8],
+    ) -> Result<&'a [u8], ::rustls::Error> {
+        self.open(
+            &path_nonce(&self.0.iv, path_id, packet_number),
+            header,
+            payload,
+        )
     }
 
     fn tag_len(&self) -> usize {
@@ -440,29 +608,13 @@ impl<K: RecordKey> quic::PacketKey for QuicPacketKey<K> {
     }
 }
 
-/// QUIC header protection with AES (RFC 9001 §5.4.3): the mask is one AES
-/// block of a 16-byte sample of the ciphertext, on this crate's hardware
-/// tier. The round keys are expanded in place on the heap and wiped on drop
-/// (`RoundKeys`' `Drop`).
-struct QuicHeaderKey<const ROUND_KEYS: usize> {
-    keys: Option<(Tier, Box<RoundKeys<ROUND_KEYS>>)>,
-}
+/// QUIC header protection with AES (RFC 9001 §5.4.3): hardware-aead's
+/// [`HeaderProtectionKey`], which wipes its round keys on drop. `None`
+/// only where no key could be made (see [`record_key`]): every use is then
+/// an error.
+struct QuicHeaderKey(Option<HeaderProtectionKey>);
 
-impl<const ROUND_KEYS: usize> QuicHeaderKey<ROUND_KEYS> {
-    /// The key for `key`, or none (every use then an error) on a CPU
-    /// without a tier or for a key of another length than `KB` bytes.
-    fn new<const KB: usize>(key: &AeadKey) -> Self {
-        let keys = (|| {
-            let tier = Tier::best().ok()?;
-            let key = <&[u8; KB]>::try_from(key.as_ref()).ok()?;
-            let mut round_keys = Box::<RoundKeys<ROUND_KEYS>>::new_uninit();
-            backend::expand_key::<ROUND_KEYS, KB>(tier, key, &mut round_keys);
-            // SAFETY: `expand_key` writes the whole value (every round key).
-            Some((tier, unsafe { round_keys.assume_init() }))
-        })();
-        Self { keys }
-    }
-
+impl QuicHeaderKey {
     /// Adds (`protect`) or removes header protection, RFC 9001 §5.4.1: the
     /// low 4 (long header) or 5 (short header) bits of the first byte and
     /// the packet number's bytes, as many as the unprotected first byte's
@@ -474,8 +626,8 @@ impl<const ROUND_KEYS: usize> QuicHeaderKey<ROUND_KEYS> {
         first: &mut u8,
         packet_number: &mut [u8],
     ) -> Result<(), ::rustls::Error> {
-        let (tier, round_keys) = self.keys.as_ref().ok_or(::rustls::Error::EncryptError)?;
-        let sample = Block::try_from(sample).map_err(|_| {
+        let key = self.0.as_ref().ok_or(::rustls::Error::EncryptError)?;
+        let sample = <&[u8; 16]>::try_from(sample).map_err(|_| {
             ::rustls::Error::General(
                 "QUIC header protection: a sample of other than 16 bytes".into(),
             )
@@ -485,7 +637,7 @@ impl<const ROUND_KEYS: usize> QuicHeaderKey<ROUND_KEYS> {
                 "QUIC header protection: a packet number of more than 4 bytes".into(),
             ));
         }
-        let mut mask = backend::encrypt_block(*tier, round_keys, &sample);
+        let mut mask = key.new_mask(sample);
         let bits = if *first & 0x80 != 0 { 0x0f } else { 0x1f };
         let unprotected_first = if protect {
             *first
@@ -502,7 +654,7 @@ impl<const ROUND_KEYS: usize> QuicHeaderKey<ROUND_KEYS> {
     }
 }
 
-impl<const ROUND_KEYS: usize> quic::HeaderProtectionKey for QuicHeaderKey<ROUND_KEYS> {
+impl quic::HeaderProtectionKey for QuicHeaderKey {
     fn encrypt_in_place(
         &self,
         sample: &[u8],
@@ -584,39 +736,22 @@ const fn tls12_suite(
 }
 
 /// TLS 1.3 `TLS_AES_128_GCM_SHA256`, records sealed with [`Aes128Gcm`].
-///
-/// ```
-/// use hardware_aead::rustls::TLS13_AES_128_GCM_SHA256;
-/// assert_eq!(TLS13_AES_128_GCM_SHA256.suite(), rustls::CipherSuite::TLS13_AES_128_GCM_SHA256);
-/// ```
-pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
-    SupportedCipherSuite::Tls13(&tls13_suite(
-        ring_suites::TLS13_AES_128_GCM_SHA256,
-        &Tls13Gcm::<Aes128Gcm>(PhantomData),
-        &QuicGcm::<Aes128Gcm, 11, 16>(PhantomData),
-    ));
+static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite = SupportedCipherSuite::Tls13(&tls13_suite(
+    ring_suites::TLS13_AES_128_GCM_SHA256,
+    &Tls13Gcm::<Aes128Gcm>(PhantomData),
+    &QuicGcm::<Aes128Gcm>(PhantomData),
+));
 
 /// TLS 1.3 `TLS_AES_256_GCM_SHA384`, records sealed with [`Aes256Gcm`].
-///
-/// ```
-/// use hardware_aead::rustls::TLS13_AES_256_GCM_SHA384;
-/// assert_eq!(TLS13_AES_256_GCM_SHA384.suite(), rustls::CipherSuite::TLS13_AES_256_GCM_SHA384);
-/// ```
-pub static TLS13_AES_256_GCM_SHA384: SupportedCipherSuite =
-    SupportedCipherSuite::Tls13(&tls13_suite(
-        ring_suites::TLS13_AES_256_GCM_SHA384,
-        &Tls13Gcm::<Aes256Gcm>(PhantomData),
-        &QuicGcm::<Aes256Gcm, 15, 32>(PhantomData),
-    ));
+static TLS13_AES_256_GCM_SHA384: SupportedCipherSuite = SupportedCipherSuite::Tls13(&tls13_suite(
+    ring_suites::TLS13_AES_256_GCM_SHA384,
+    &Tls13Gcm::<Aes256Gcm>(PhantomData),
+    &QuicGcm::<Aes256Gcm>(PhantomData),
+));
 
 /// TLS 1.2 `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256`, records sealed with
 /// [`Aes128Gcm`].
-///
-/// ```
-/// use hardware_aead::rustls::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 as SUITE;
-/// assert_eq!(SUITE.suite(), rustls::CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256);
-/// ```
-pub static TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: SupportedCipherSuite =
+static TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: SupportedCipherSuite =
     SupportedCipherSuite::Tls12(&tls12_suite(
         ring_suites::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
         &Tls12Gcm::<Aes128Gcm>(PhantomData),
@@ -624,12 +759,7 @@ pub static TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: SupportedCipherSuite =
 
 /// TLS 1.2 `TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384`, records sealed with
 /// [`Aes256Gcm`].
-///
-/// ```
-/// use hardware_aead::rustls::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 as SUITE;
-/// assert_eq!(SUITE.suite(), rustls::CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384);
-/// ```
-pub static TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: SupportedCipherSuite =
+static TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: SupportedCipherSuite =
     SupportedCipherSuite::Tls12(&tls12_suite(
         ring_suites::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
         &Tls12Gcm::<Aes256Gcm>(PhantomData),
@@ -637,12 +767,7 @@ pub static TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: SupportedCipherSuite =
 
 /// TLS 1.2 `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256`, records sealed with
 /// [`Aes128Gcm`].
-///
-/// ```
-/// use hardware_aead::rustls::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 as SUITE;
-/// assert_eq!(SUITE.suite(), rustls::CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256);
-/// ```
-pub static TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: SupportedCipherSuite =
+static TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: SupportedCipherSuite =
     SupportedCipherSuite::Tls12(&tls12_suite(
         ring_suites::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
         &Tls12Gcm::<Aes128Gcm>(PhantomData),
@@ -650,26 +775,16 @@ pub static TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: SupportedCipherSuite =
 
 /// TLS 1.2 `TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384`, records sealed with
 /// [`Aes256Gcm`].
-///
-/// ```
-/// use hardware_aead::rustls::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 as SUITE;
-/// assert_eq!(SUITE.suite(), rustls::CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384);
-/// ```
-pub static TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: SupportedCipherSuite =
+static TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: SupportedCipherSuite =
     SupportedCipherSuite::Tls12(&tls12_suite(
         ring_suites::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
         &Tls12Gcm::<Aes256Gcm>(PhantomData),
     ));
 
-/// This module's suites, TLS 1.3 first, AES-256 before AES-128 in each
-/// version (the order of rustls's own providers).
-///
-/// ```
-/// use hardware_aead::rustls::{ALL_CIPHER_SUITES, TLS13_AES_256_GCM_SHA384};
-/// assert_eq!(ALL_CIPHER_SUITES.len(), 6);
-/// assert_eq!(ALL_CIPHER_SUITES[0].suite(), TLS13_AES_256_GCM_SHA384.suite());
-/// ```
-pub static ALL_CIPHER_SUITES: &[SupportedCipherSuite] = &[
+/// Every suite of this crate, TLS 1.3 first, AES-256 before AES-128 in
+/// each version (the order of rustls's own providers). Private: reached
+/// only through [`cipher_suites`], which checks the CPU.
+static ALL_CIPHER_SUITES: &[SupportedCipherSuite] = &[
     TLS13_AES_256_GCM_SHA384,
     TLS13_AES_128_GCM_SHA256,
     TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
@@ -678,17 +793,48 @@ pub static ALL_CIPHER_SUITES: &[SupportedCipherSuite] = &[
     TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
 ];
 
-/// rustls's *ring* provider with its AES-GCM suites replaced by this
-/// module's ([`wrap`] of `rustls::crypto::ring::default_provider()`).
+/// This crate's suites, TLS 1.3 first, AES-256 before AES-128 in each
+/// version (the order of rustls's own providers): for a provider of your
+/// own. Each keeps rustls's name; pick one by its
+/// [`CipherSuite`](::rustls::CipherSuite).
 ///
 /// # Errors
 ///
-/// [`Error::UnsupportedCpu`] where this crate has no tier for the CPU.
+/// [`Error::UnsupportedCpu`] where hardware-aead has no tier for the CPU:
+/// then no suite of this crate exists in the process, so no handshake can
+/// reach a key that cannot be built.
 ///
 /// ```
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// let provider = hardware_aead::rustls::provider()?;
-/// assert!(provider.cipher_suites.contains(&hardware_aead::rustls::TLS13_AES_128_GCM_SHA256));
+/// use rustls::CipherSuite;
+/// # fn main() -> Result<(), hardware_aead_rustls::Error> {
+/// let suites = hardware_aead_rustls::cipher_suites()?;
+/// assert_eq!(suites.len(), 6);
+/// let tls13_aes128 = suites
+///     .iter()
+///     .find(|s| s.suite() == CipherSuite::TLS13_AES_128_GCM_SHA256)
+///     .copied();
+/// assert!(tls13_aes128.is_some());
+/// # Ok(()) }
+/// ```
+pub fn cipher_suites() -> Result<&'static [SupportedCipherSuite], Error> {
+    // The suites' keys are hardware-aead key types, which need the same
+    // tier: a key that builds here means every key of every suite builds.
+    Aes128Gcm::new(&[0; 16])?;
+    Ok(ALL_CIPHER_SUITES)
+}
+
+/// rustls's *ring* provider with its AES-GCM suites replaced by this
+/// crate's ([`wrap`] of `rustls::crypto::ring::default_provider()`).
+///
+/// # Errors
+///
+/// [`Error::UnsupportedCpu`] where hardware-aead has no tier for the CPU.
+///
+/// ```
+/// use rustls::CipherSuite;
+/// # fn main() -> Result<(), hardware_aead_rustls::Error> {
+/// let provider = hardware_aead_rustls::provider()?;
+/// assert!(provider.cipher_suites.iter().any(|s| s.suite() == CipherSuite::TLS13_AES_128_GCM_SHA256));
 /// # Ok(()) }
 /// ```
 pub fn provider() -> Result<CryptoProvider, Error> {
@@ -696,35 +842,38 @@ pub fn provider() -> Result<CryptoProvider, Error> {
 }
 
 /// `base` with each AES-GCM suite (any provider's, matched by its
-/// [`CipherSuite`](::rustls::CipherSuite) identifier) replaced by this module's, in the same place
-/// of the list; its other suites, key exchange groups, signature
-/// algorithms, key provider and randomness unchanged. The suites this
-/// module adds take their hash, HKDF and PRF from ring, whatever `base` is.
+/// [`CipherSuite`](::rustls::CipherSuite) identifier) replaced by this
+/// crate's, in the same place of the list; its other suites, key exchange
+/// groups, signature algorithms, key provider and randomness unchanged. The
+/// suites this crate adds take their hash, HKDF and PRF from ring, whatever
+/// `base` is.
 ///
 /// # Errors
 ///
-/// [`Error::UnsupportedCpu`] where this crate has no tier for the CPU.
+/// [`Error::UnsupportedCpu`] where hardware-aead has no tier for the CPU.
 ///
 /// ```
-/// # fn main() -> Result<(), hardware_aead::Error> {
+/// # fn main() -> Result<(), hardware_aead_rustls::Error> {
 /// let mut base = rustls::crypto::ring::default_provider();
 /// base.cipher_suites.retain(|s| s.version() == &rustls::version::TLS13);
-/// let provider = hardware_aead::rustls::wrap(base)?;
+/// let provider = hardware_aead_rustls::wrap(base)?;
 /// assert_eq!(provider.cipher_suites.len(), 3); // AES-256, AES-128 (ours), ChaCha20 (ring's)
 /// # Ok(()) }
 /// ```
 pub fn wrap(mut base: CryptoProvider) -> Result<CryptoProvider, Error> {
-    crate::backend::Tier::best()?;
+    let ours = cipher_suites()?;
     for suite in &mut base.cipher_suites {
-        if let Some(ours) = ALL_CIPHER_SUITES
-            .iter()
-            .find(|ours| ours.suite() == suite.suite())
-        {
-            *suite = *ours;
+        if let Some(mine) = ours.iter().find(|mine| mine.suite() == suite.suite()) {
+            *suite = *mine;
         }
     }
     Ok(base)
 }
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 #[cfg(test)]
 mod tests {
@@ -745,6 +894,26 @@ mod tests {
     }
 
     #[test]
+    fn path_nonces_are_rustls_s_and_path_zero_is_rfc_9001_s() {
+        let iv: [u8; 12] = core::array::from_fn(|i| 0xf0 ^ i as u8);
+        for (path, pn) in [
+            (0, 0),
+            (0, 77),
+            (1, 0),
+            (3, 0x00ab_cdef),
+            (u32::MAX, u64::MAX),
+        ] {
+            let theirs = ::rustls::crypto::cipher::Nonce::for_path(path, &Iv::new(iv), pn);
+            assert_eq!(
+                path_nonce(&iv, path, pn),
+                theirs.0,
+                "path {path}, packet {pn}"
+            );
+        }
+        assert_eq!(path_nonce(&iv, 0, 12345), record_nonce(&iv, 12345));
+    }
+
+    #[test]
     fn tls12_nonces_need_a_four_byte_salt_and_an_eight_byte_explicit_part() {
         assert_eq!(
             tls12_nonce(&[1; 4], &[2; 8]),
@@ -752,5 +921,71 @@ mod tests {
         );
         assert_eq!(tls12_nonce(&[1; 3], &[2; 8]), None);
         assert_eq!(tls12_nonce(&[1; 4], &[2; 9]), None);
+    }
+
+    /// draft-ietf-quic-multipath's nonces on a packet key: picoquic's
+    /// `multipath_aead_test` packet (the vector rustls's ring provider
+    /// tests), path 2, AES-128-GCM, keys expanded from its secret with
+    /// rustls's own HKDF-Expand-Label; then every path id of that test
+    /// round-trips, and a packet does not open under another path's nonce.
+    #[test]
+    fn multipath_packet_of_picoquic_s_multipath_aead_test() {
+        use ::rustls::crypto::tls13::{OkmBlock, expand};
+        use ::rustls::quic::PacketKey;
+        const SECRET: [u8; 32] = [
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 35, 26, 27, 28, 29, 30, 31,
+        ];
+        const PAYLOAD: &[u8] = b"The quick brown fox jumps over the lazy dog";
+        const HEADER: &[u8] = b"This is a test";
+        const EXPECTED: [u8; 59] = [
+            123, 139, 232, 52, 136, 25, 201, 143, 250, 89, 87, 39, 37, 63, 0, 210, 220, 227, 186,
+            140, 183, 251, 13, 203, 6, 116, 204, 100, 166, 64, 43, 185, 174, 85, 212, 163, 242,
+            141, 24, 166, 62, 228, 187, 137, 248, 31, 152, 126, 240, 151, 79, 51, 253, 130, 43,
+            114, 173, 234, 254,
+        ];
+        let ring = ring13(ring_suites::TLS13_AES_128_GCM_SHA256);
+        let expander = ring.hkdf_provider.expander_for_okm(&OkmBlock::new(&SECRET));
+        // RFC 8446 §7.1's HkdfLabel: length, "tls13 " label, empty context.
+        let label = |name: &[u8], len: u16| -> [Vec<u8>; 1] {
+            let full = [&b"tls13 "[..], name].concat();
+            [[&len.to_be_bytes()[..], &[full.len() as u8], &full, &[0]].concat()]
+        };
+        let key_info = label(b"quic key", 16);
+        let iv_info = label(b"quic iv", 12);
+        let key: [u8; 16] = expand(expander.as_ref(), &[&key_info[0]]);
+        let iv: [u8; 12] = expand(expander.as_ref(), &[&iv_info[0]]);
+        let packet_key = QuicPacketKey(KeyAndIv::<Aes128Gcm> {
+            key: Aes128Gcm::new_from_slice(&key).ok(),
+            iv,
+        });
+        let mut buf = PAYLOAD.to_vec();
+        let tag = packet_key
+            .encrypt_in_place_for_path(2, 12345, HEADER, &mut buf)
+            .unwrap();
+        buf.extend_from_slice(tag.as_ref());
+        assert_eq!(buf[..], EXPECTED[..]);
+        for path in [0, 1, 2, 0xaead] {
+            let mut buf = PAYLOAD.to_vec();
+            let tag = packet_key
+                .encrypt_in_place_for_path(path, 12345, HEADER, &mut buf)
+                .unwrap();
+            buf.extend_from_slice(tag.as_ref());
+            let mut other = buf.clone();
+            assert_eq!(
+                packet_key
+                    .decrypt_in_place_for_path(path, 12345, HEADER, &mut buf)
+                    .unwrap(),
+                PAYLOAD,
+                "path {path}"
+            );
+            assert!(
+                packet_key
+                    .decrypt_in_place_for_path(path ^ 1, 12345, HEADER, &mut other)
+                    .is_err(),
+                "path {path} opened as path {}",
+                path ^ 1
+            );
+        }
     }
 }

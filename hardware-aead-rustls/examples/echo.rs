@@ -1,12 +1,12 @@
-//! A TLS server and client in one process, both with this crate's AES-GCM
-//! under rustls (feature `rustls`): the client sends a line over loopback
+//! A TLS server and client in one process, both with hardware-aead's AES-GCM
+//! under rustls: the client sends a line over loopback
 //! TCP, the server sends it back upper-cased.
 //!
 //! ```text
-//! cargo run --features rustls --example rustls_echo
+//! cargo run -p hardware-aead-rustls --example echo
 //! ```
 //!
-//! The certificates are the test ones of `tests/fixtures/rustls` (a CA and a
+//! The certificates are the test ones of `hardware-aead-rustls/tests/fixtures` (a CA and a
 //! `localhost` leaf whose keys are public): use your own.
 
 use std::io::{BufRead, BufReader, Write};
@@ -23,9 +23,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The one line that puts this crate under rustls: ring's provider with
     // its AES-GCM suites replaced (an error, not a fallback, on a CPU
     // without AES instructions).
-    let provider = Arc::new(hardware_aead::rustls::provider()?);
+    let provider = Arc::new(hardware_aead_rustls::provider()?);
 
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rustls");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let server_config = Arc::new(
         ServerConfig::builder_with_provider(provider.clone())
             .with_safe_default_protocol_versions()?

@@ -1,4 +1,4 @@
-//! The `rustls` feature: full handshakes over loopback TCP with this crate's
+//! The provider: full handshakes over loopback TCP with this crate's
 //! suites against rustls's own *ring* provider and on both sides, every
 //! suite, TLS 1.3 and 1.2, 1 MiB each way; the same against the `openssl`
 //! command line (two `#[ignore]`d tests that `.ci/run` runs); every
@@ -6,15 +6,17 @@
 //! QUIC: RFC 9001 Appendix A's Initial packets byte for byte, long-header
 //! packets to and from ring's keys, every single-bit change of a packet
 //! rejected, and a QUIC handshake in memory.
-#![cfg(feature = "rustls")]
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 
-use hardware_aead::rustls as ours;
+use hardware_aead_rustls as ours;
 use rustls::crypto::CryptoProvider;
-use rustls::crypto::cipher::{InboundOpaqueMessage, MessageDecrypter};
+use rustls::crypto::cipher::{
+    AeadKey, InboundOpaqueMessage, Iv, MessageDecrypter, MessageEncrypter, OutboundChunks,
+    OutboundPlainMessage,
+};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use rustls::{
@@ -22,11 +24,21 @@ use rustls::{
     ProtocolVersion, RootCertStore, ServerConfig, ServerConnection, SupportedCipherSuite,
 };
 
-/// A file of `tests/fixtures/rustls` (test certificates made with the
+/// This crate's suites (the tests need a CPU with a hardware-aead tier).
+fn all() -> &'static [SupportedCipherSuite] {
+    ours::cipher_suites().expect("a CPU hardware-aead supports")
+}
+
+/// This crate's suite `id`.
+fn ours_suite(id: rustls::CipherSuite) -> SupportedCipherSuite {
+    *all().iter().find(|s| s.suite() == id).unwrap()
+}
+
+/// A file of `tests/fixtures` (test certificates made with the
 /// `openssl` command line: see the README there).
 fn data(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/rustls")
+        .join("tests/fixtures")
         .join(name)
 }
 
@@ -165,7 +177,7 @@ fn handshake_and_transfer(
 fn every_suite_interoperates_with_ring_both_ways_and_with_itself() {
     let ours = ours::provider().expect("a CPU this crate supports");
     let ring = rustls::crypto::ring::default_provider();
-    for &suite in ours::ALL_CIPHER_SUITES {
+    for &suite in all() {
         let name = format!("{:?}", suite.suite());
         handshake_and_transfer(
             &ours,
@@ -204,7 +216,7 @@ fn provider_replaces_only_the_aes_gcm_suites() {
         assert_eq!(o.suite(), r.suite(), "same order");
         let is_aes = format!("{:?}", o.suite()).contains("AES_");
         assert_eq!(
-            ours::ALL_CIPHER_SUITES.iter().any(|x| same(x, o)),
+            all().iter().any(|x| same(x, o)),
             is_aes,
             "{:?}: ours",
             o.suite()
@@ -286,7 +298,7 @@ fn open(
 #[test]
 fn every_single_bit_change_of_a_record_is_rejected() {
     let message = b"a record whose every bit is flipped once, one flip at a time";
-    for &suite in ours::ALL_CIPHER_SUITES {
+    for &suite in all() {
         let name = format!("{:?}", suite.suite());
         let (record, seq, secrets) = one_sealed_record(suite, message);
         assert_eq!(
@@ -348,6 +360,169 @@ fn every_single_bit_change_of_a_record_is_rejected() {
     }
 }
 
+/// Two copies of one traffic key and IV of `suite`: the client's sending
+/// secrets and the server's receiving ones, from an in-memory handshake of
+/// this crate's client with ring's server (rustls gives out key bytes of
+/// the suite's length only this way). Each call is a new key.
+fn twin_secrets(suite: SupportedCipherSuite) -> [(AeadKey, Iv); 2] {
+    let ours = ours::provider().unwrap();
+    let ring = rustls::crypto::ring::default_provider();
+    let mut client_config = client_config(only(&ours, suite), suite);
+    client_config.enable_secret_extraction = true;
+    let mut server_config = (*server_config(only(&ring, ring_twin(suite)), suite)).clone();
+    server_config.enable_secret_extraction = true;
+    let mut client: Connection = ClientConnection::new(
+        Arc::new(client_config),
+        ServerName::try_from("localhost").unwrap(),
+    )
+    .unwrap()
+    .into();
+    let mut server: Connection = ServerConnection::new(Arc::new(server_config))
+        .unwrap()
+        .into();
+    while client.is_handshaking() || server.is_handshaking() {
+        pump(&mut client, &mut server);
+        pump(&mut server, &mut client);
+    }
+    pump(&mut client, &mut server);
+    pump(&mut server, &mut client);
+    let (Connection::Client(client), Connection::Server(server)) = (client, server) else {
+        unreachable!()
+    };
+    let key_iv = |secrets| match secrets {
+        ConnectionTrafficSecrets::Aes128Gcm { key, iv }
+        | ConnectionTrafficSecrets::Aes256Gcm { key, iv } => (key, iv),
+        _ => panic!("AES-GCM secrets"),
+    };
+    [
+        key_iv(client.dangerous_extract_secrets().unwrap().tx.1),
+        key_iv(server.dangerous_extract_secrets().unwrap().rx.1),
+    ]
+}
+
+/// The encrypter `suite` makes of `key` and `iv` (TLS 1.2's IV: the 4-byte
+/// salt, then the 8-byte explicit nonce of record 0).
+fn encrypter(suite: SupportedCipherSuite, (key, iv): (AeadKey, Iv)) -> Box<dyn MessageEncrypter> {
+    match suite {
+        SupportedCipherSuite::Tls13(s) => s.aead_alg.encrypter(key, iv),
+        SupportedCipherSuite::Tls12(s) => {
+            s.aead_alg
+                .encrypter(key, &iv.as_ref()[..4], &iv.as_ref()[4..])
+        }
+    }
+}
+
+/// The decrypter `suite` makes of `key` and `iv`.
+fn decrypter(suite: SupportedCipherSuite, (key, iv): (AeadKey, Iv)) -> Box<dyn MessageDecrypter> {
+    match suite {
+        SupportedCipherSuite::Tls13(s) => s.aead_alg.decrypter(key, iv),
+        SupportedCipherSuite::Tls12(s) => s.aead_alg.decrypter(key, &iv.as_ref()[..4]),
+    }
+}
+
+/// Seals `plain`, in the pieces that `cuts` (ascending offsets) make of
+/// it or as one piece if there are none, as record `seq`: the record.
+fn seal_record(
+    encrypter: &mut dyn MessageEncrypter,
+    plain: &[u8],
+    cuts: &[usize],
+    seq: u64,
+) -> Vec<u8> {
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for &cut in cuts.iter().chain([&plain.len()]) {
+        pieces.push(&plain[at..cut]);
+        at = cut;
+    }
+    let payload = if cuts.is_empty() {
+        OutboundChunks::Single(plain)
+    } else {
+        OutboundChunks::new(&pieces)
+    };
+    let msg = OutboundPlainMessage {
+        typ: ContentType::ApplicationData,
+        version: ProtocolVersion::TLSv1_2,
+        payload,
+    };
+    encrypter.encrypt(msg, seq).unwrap().encode()
+}
+
+/// A record sealed straight from one piece of plaintext (no staging copy)
+/// and one gathered from several are the bytes ring's encrypter seals
+/// under the same key, at lengths around every tier's block and group
+/// sizes, for every suite.
+#[test]
+fn records_from_one_piece_or_several_are_the_bytes_ring_seals() {
+    for &suite in all() {
+        let name = format!("{:?}", suite.suite());
+        let [a, b] = twin_secrets(suite);
+        let (mut ours, mut rings) = (encrypter(suite, a), encrypter(ring_twin(suite), b));
+        // Around every tier's block and group sizes, and the length from
+        // which a record is sealed straight from the caller's bytes (4 KiB).
+        let lengths = [
+            0, 1, 15, 16, 17, 63, 64, 255, 256, 1000, 1024, 4095, 4096, 4097, 16383, 16384,
+        ];
+        for (seq, len) in (0u64..).zip(lengths) {
+            let plain = pattern(len, len as u8);
+            let want = seal_record(rings.as_mut(), &plain, &[], seq);
+            assert_eq!(
+                seal_record(ours.as_mut(), &plain, &[], seq),
+                want,
+                "{name}: {len} bytes in one piece"
+            );
+            let cuts = [len / 3, len / 3 + len / 5];
+            assert_eq!(
+                seal_record(ours.as_mut(), &plain, &cuts, seq),
+                want,
+                "{name}: {len} bytes in three pieces"
+            );
+        }
+    }
+}
+
+/// RFC 8446 §5.2 and RFC 5246 §6.2.1: a record of 2^14 bytes of plaintext
+/// opens, one of 2^14 + 1 is `PeerSentOversizedRecord`, for this crate's
+/// decrypters as for ring's (each opening a record ring sealed under its
+/// key), every suite.
+#[test]
+fn records_of_more_than_2_to_the_14_bytes_are_oversized_as_ring_says() {
+    for &suite in all() {
+        let name = format!("{:?}", suite.suite());
+        let ring_suite = ring_twin(suite);
+        let [a, b] = twin_secrets(suite);
+        let (mut to_ours, mut ours) = (encrypter(ring_suite, a), decrypter(suite, b));
+        let [c, d] = twin_secrets(suite);
+        let (mut to_ring, mut rings) = (encrypter(ring_suite, c), decrypter(ring_suite, d));
+        for (seq, len) in [(0u64, 1 << 14), (1, (1 << 14) + 1)] {
+            let plain = pattern(len, 0x5c);
+            let mine = open(
+                ours.as_mut(),
+                &seal_record(to_ours.as_mut(), &plain, &[], seq),
+                seq,
+            );
+            let theirs = open(
+                rings.as_mut(),
+                &seal_record(to_ring.as_mut(), &plain, &[], seq),
+                seq,
+            );
+            if len == 1 << 14 {
+                assert_eq!(
+                    mine,
+                    Ok((ContentType::ApplicationData, plain.clone())),
+                    "{name}: {len} bytes"
+                );
+            } else {
+                assert_eq!(
+                    mine,
+                    Err(rustls::Error::PeerSentOversizedRecord),
+                    "{name}: {len} bytes"
+                );
+            }
+            assert_eq!(mine, theirs, "{name}: {len} bytes, as ring");
+        }
+    }
+}
+
 /// The `openssl` command line's name for `suite`.
 fn openssl_name(suite: SupportedCipherSuite) -> &'static str {
     use rustls::CipherSuite as C;
@@ -397,7 +572,7 @@ impl Drop for Child {
 #[ignore = "needs the openssl command line; .ci/run installs it and runs this"]
 fn this_crates_client_talks_to_openssl_s_server() {
     let ours = ours::provider().unwrap();
-    for &suite in ours::ALL_CIPHER_SUITES {
+    for &suite in all() {
         let name = openssl_name(suite);
         let port = free_port();
         let (cert, key) = if is_rsa(suite) {
@@ -461,7 +636,7 @@ fn this_crates_client_talks_to_openssl_s_server() {
 #[ignore = "needs the openssl command line; .ci/run installs it and runs this"]
 fn openssl_s_client_talks_to_this_crates_server() {
     let ours = ours::provider().unwrap();
-    for &suite in ours::ALL_CIPHER_SUITES {
+    for &suite in all() {
         let name = openssl_name(suite);
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -634,8 +809,10 @@ fn quic_initial_packets_of_rfc_9001_appendix_a_byte_for_byte() {
     use rustls::Side;
     use rustls::quic::{Keys, Version};
     let dcid = rfc9001("dcid");
-    let ours = quic_parts(ours::TLS13_AES_128_GCM_SHA256);
-    let ring = quic_parts(ring_twin(ours::TLS13_AES_128_GCM_SHA256));
+    let ours = quic_parts(ours_suite(rustls::CipherSuite::TLS13_AES_128_GCM_SHA256));
+    let ring = quic_parts(ring_twin(ours_suite(
+        rustls::CipherSuite::TLS13_AES_128_GCM_SHA256,
+    )));
     for (who, side, peer) in [
         ("client", Side::Client, Side::Server),
         ("server", Side::Server, Side::Client),
@@ -711,8 +888,8 @@ fn quic_handshake_in_memory_with_this_crate_on_both_sides() {
     use rustls::quic::{self, KeyChange, Version};
     let provider = ours::provider().unwrap();
     for &suite in &[
-        ours::TLS13_AES_128_GCM_SHA256,
-        ours::TLS13_AES_256_GCM_SHA384,
+        ours_suite(rustls::CipherSuite::TLS13_AES_128_GCM_SHA256),
+        ours_suite(rustls::CipherSuite::TLS13_AES_256_GCM_SHA384),
     ] {
         let name = format!("{:?}", suite.suite());
         let server_config = server_config(only(&provider, suite), suite);
@@ -789,5 +966,112 @@ fn quic_handshake_in_memory_with_this_crate_on_both_sides() {
             (header.to_vec(), payload),
             "{name}"
         );
+    }
+}
+
+/// draft-ietf-quic-multipath's packets against ring's packet keys: for
+/// random path ids, packet numbers, headers and payload lengths, this
+/// crate's packet key seals the bytes ring's seals and opens ring's
+/// packets, and ring's opens this crate's, both suites, both directions.
+#[test]
+fn quic_multipath_packets_are_ring_s_for_random_path_ids() {
+    use rustls::Side;
+    use rustls::quic::{Keys, Version};
+    // xorshift64*: reproducible test inputs without a dependency.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    for id in [
+        rustls::CipherSuite::TLS13_AES_128_GCM_SHA256,
+        rustls::CipherSuite::TLS13_AES_256_GCM_SHA384,
+    ] {
+        let ours = quic_parts(ours_suite(id));
+        let ring = quic_parts(ring_twin(ours_suite(id)));
+        let dcid = next().to_be_bytes();
+        for side in [Side::Client, Side::Server] {
+            let mine = Keys::initial(Version::V1, ours.0, ours.1, &dcid, side);
+            let theirs = Keys::initial(Version::V1, ring.0, ring.1, &dcid, side);
+            for round in 0..300 {
+                let path = match round {
+                    0 => 0,
+                    1 => u32::MAX,
+                    _ => next() as u32,
+                };
+                let pn = next() >> (next() % 64);
+                let header = pattern(1 + (next() % 40) as usize, next() as u8);
+                let plain = pattern((next() % 1500) as usize, next() as u8);
+                let what = format!("{id:?}, {side:?}, path {path:#x}, packet {pn}");
+                let mut sealed = plain.clone();
+                let tag = mine
+                    .local
+                    .packet
+                    .encrypt_in_place_for_path(path, pn, &header, &mut sealed)
+                    .unwrap();
+                sealed.extend_from_slice(tag.as_ref());
+                let mut want = plain.clone();
+                let tag = theirs
+                    .local
+                    .packet
+                    .encrypt_in_place_for_path(path, pn, &header, &mut want)
+                    .unwrap();
+                want.extend_from_slice(tag.as_ref());
+                assert_eq!(sealed, want, "{what}: sealed as ring seals");
+                // Path 0 is RFC 9001's nonce.
+                if path == 0 {
+                    let mut plain_nonce = plain.clone();
+                    let tag = mine
+                        .local
+                        .packet
+                        .encrypt_in_place(pn, &header, &mut plain_nonce)
+                        .unwrap();
+                    plain_nonce.extend_from_slice(tag.as_ref());
+                    assert_eq!(plain_nonce, want, "{what}: path 0");
+                }
+                // The other side's keys open what each side sealed.
+                let peer = match side {
+                    Side::Client => Side::Server,
+                    Side::Server => Side::Client,
+                };
+                let my_peer = Keys::initial(Version::V1, ours.0, ours.1, &dcid, peer);
+                let ring_peer = Keys::initial(Version::V1, ring.0, ring.1, &dcid, peer);
+                let mut buf = want.clone();
+                assert_eq!(
+                    my_peer
+                        .remote
+                        .packet
+                        .decrypt_in_place_for_path(path, pn, &header, &mut buf)
+                        .unwrap(),
+                    &plain[..],
+                    "{what}: ring's packet opened"
+                );
+                let mut buf = sealed.clone();
+                assert_eq!(
+                    ring_peer
+                        .remote
+                        .packet
+                        .decrypt_in_place_for_path(path, pn, &header, &mut buf)
+                        .unwrap(),
+                    &plain[..],
+                    "{what}: opened by ring"
+                );
+                // Under another path id it does not open, and nothing of
+                // the plaintext is left.
+                let mut buf = sealed.clone();
+                assert_eq!(
+                    my_peer
+                        .remote
+                        .packet
+                        .decrypt_in_place_for_path(path ^ 1, pn, &header, &mut buf)
+                        .err(),
+                    Some(rustls::Error::DecryptError),
+                    "{what}: another path"
+                );
+                assert!(buf[..plain.len()].iter().all(|&b| b == 0), "{what}: wiped");
+            }
+        }
     }
 }
