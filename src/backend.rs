@@ -69,8 +69,11 @@ impl fmt::Display for Backend {
 /// `repr(u8)`: the tag is a byte and zero is the first variant, so key state
 /// that the system zeroed (see [`Live`]) is still a valid value to read the
 /// mark from.
+///
+/// On other architectures it has no variant: no value of it, and so no key
+/// state, can exist (every constructor returns `UnsupportedCpu` first).
 #[derive(Clone, Copy, Debug)]
-#[repr(u8)]
+#[cfg_attr(any(target_arch = "x86_64", target_arch = "aarch64"), repr(u8))]
 pub enum Tier {
     #[cfg(target_arch = "x86_64")]
     AesNiClmul(crate::cpu::AesNiClmul),
@@ -81,6 +84,21 @@ pub enum Tier {
     #[cfg(target_arch = "aarch64")]
     Armv8(crate::cpu::Armv8),
 }
+
+/// `UnsupportedCpu`'s `missing` on an architecture without a tier: the
+/// architecture, and where the tiers are.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const NO_TIER_HERE: &str = if cfg!(target_arch = "x86") {
+    "a tier for x86 (32-bit): the tiers are for x86_64 and aarch64"
+} else if cfg!(target_arch = "arm") {
+    "a tier for arm (32-bit): the tiers are for x86_64 and aarch64"
+} else if cfg!(target_arch = "riscv64") {
+    "a tier for riscv64: the tiers are for x86_64 and aarch64"
+} else if cfg!(target_arch = "wasm32") {
+    "a tier for wasm32: the tiers are for x86_64 and aarch64"
+} else {
+    "a tier for this architecture: the tiers are for x86_64 and aarch64"
+};
 
 impl Tier {
     /// The fastest tier this CPU supports.
@@ -102,7 +120,7 @@ impl Tier {
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             Err(Error::UnsupportedCpu {
-                missing: "x86_64 aes (no backend for this architecture in this build)",
+                missing: NO_TIER_HERE,
             })
         }
     }
@@ -224,8 +242,17 @@ macro_rules! on_tier {
             // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
             unsafe { $armv8($tier.armv8(), $($arg),*) }
         };
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let out = crate::backend::no_tier($tier);
         out
     }};
+}
+
+/// Any value: on an architecture without a tier, `Tier` has no value, so a
+/// dispatch (`on_tier!`) is never reached there.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub(crate) fn no_tier<T>(tier: Tier) -> T {
+    match tier {}
 }
 
 // XAES-256-GCM's dispatch: its key derivation and short path run the

@@ -111,7 +111,7 @@ pub const BUFFER: usize = 256;
 pub const KEYSTREAM_MAX: usize = 1 << 20;
 
 // Counter blocks per keystream: the next key (2) and the output, far below 2^32.
-const _: () = assert!(2 + KEYSTREAM_MAX / 16 < 1 << 32);
+const _: () = assert!(2 + (KEYSTREAM_MAX as u64) / 16 < 1 << 32);
 
 /// Fills `out` from the operating system's generator.
 pub(crate) fn os_fill(out: &mut [u8]) -> Result<(), Error> {

@@ -68,6 +68,7 @@ fn process_id() -> u32 {
 }
 
 /// The atfork child handler: a new generation for the child.
+#[cfg(unix)]
 extern "C" fn in_child() {
     GENERATION.fetch_add(1, Ordering::SeqCst);
 }

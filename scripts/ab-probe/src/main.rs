@@ -11,10 +11,11 @@
 //! ```
 //!
 //! A case is `ALG:OP:BYTES` (ALG `gcm128`, `gcm256`, `siv128`, `siv256`; OP
-//! `seal` (`seal_in_place_detached`), `open` (`open_to`) or `setup` (`new` +
+//! `seal` (`seal_in_place_detached`), `sealtls` (the same with a TLS 1.3
+//! record header's 5 bytes of AAD), `open` (`open_to`) or `setup` (`new` +
 //! drop; BYTES ignored)). Without cases: AES-GCM seal and open at 16 B to 1
 //! MiB, AES-GCM-SIV at 16 B, 1 KiB and 16 KiB, and key setup, each key size.
-//! Every call is the default tier (`new`), empty AAD. Seal works in place
+//! Every call is the default tier (`new`), empty AAD but for `sealtls`. Seal works in place
 //! and open writes its output in a buffer that moves through the four
 //! 16-byte placements in a cache line, the next at every call ([`Moving`]);
 //! open reads its input from a 64-byte boundary: both builds see the same
@@ -43,6 +44,14 @@ macro_rules! call {
                 let mut buf = Moving::new(bytes);
                 Box::new(move || {
                     black_box(key.seal_in_place_detached(&NONCE, b"", buf.next()).unwrap());
+                })
+            }
+            "sealtls" => {
+                // A TLS 1.3 record's additional data: its 5-byte header.
+                let header = [23u8, 3, 3, 0, 0];
+                let mut buf = Moving::new(bytes);
+                Box::new(move || {
+                    black_box(key.seal_in_place_detached(&NONCE, &header, buf.next()).unwrap());
                 })
             }
             "open" => {

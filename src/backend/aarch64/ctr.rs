@@ -370,15 +370,27 @@ pub(super) fn hash_padded<const GCM: bool>(
         }
         acc = fold_blocks_inline!(acc, &x, h);
     }
+    // The rest (under a group) block by block: only its last partial
+    // block goes through a zero-padded copy, so a short AAD (a TLS record
+    // header, 5 or 13 bytes) costs one block's work, not a group's.
     if !rest.is_empty() {
-        let mut buf = [0u8; GROUP];
-        buf[..rest.len()].copy_from_slice(rest);
-        let mut x: [uint8x16_t; 8] = load_blocks(&buf);
-        for b in x.iter_mut() {
-            *b = for_hash::<GCM>(*b);
+        let (blocks, last) = rest.as_chunks::<16>();
+        let mut x = [zero(); 8];
+        for (xi, block) in x.iter_mut().zip(blocks) {
+            *xi = for_hash::<GCM>(load(block));
         }
-        acc = fold_blocks(acc, &x[..rest.len().div_ceil(16)], h);
-        wipe(&mut buf);
+        let mut n = blocks.len();
+        // `n` < 8: the rest is under a group.
+        if !last.is_empty()
+            && let Some(xn) = x.get_mut(n)
+        {
+            let mut buf = [0u8; 16];
+            buf[..last.len()].copy_from_slice(last);
+            *xn = for_hash::<GCM>(load(&buf));
+            wipe(&mut buf);
+            n += 1;
+        }
+        acc = fold_blocks(acc, &x[..n], h);
     }
     acc
 }
