@@ -29,7 +29,7 @@ A refactoring that should change no kernel (issue 29's "proof nothing got
 slower") keeps every entry point's AES and multiply counts and its instruction
 count within the tolerance; the script exits 1 where one does not, or where an
 entry point is missing from either build. It proves the machine code's size
-and instruction mix, not its speed: `examples/compare` alternated does that.
+and instruction mix, not its speed: `bench/examples/compare` alternated does that.
 """
 
 import re

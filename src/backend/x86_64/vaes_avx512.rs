@@ -63,7 +63,7 @@ const XMM_REST: usize = 32;
 
 /// The longest message [`gcm_short`] takes: one small group (four registers),
 /// the most [`one_batch`] holds. At exactly one group the masked batch beats
-/// the group loop with its per-call powers (Zen 4, `examples/compare.rs`:
+/// the group loop with its per-call powers (Zen 4, `bench/examples/compare.rs`:
 /// docs/design.md, "Tier and path choice per CPU").
 const GCM_SHORT_MAX: usize = RB * SMALL;
 

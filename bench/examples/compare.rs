@@ -5,8 +5,8 @@
 //! record.
 //!
 //! ```text
-//! cargo run --release --example compare -- [gcm128|gcm256|siv128|siv256|xaes|kc|setup|stream|forged|all] [rounds] [sizes]
-//! cargo run --release --features ece --example compare -- ece [rounds] [record sizes]
+//! cargo run --release -p hardware-aead-bench --example compare -- [gcm128|gcm256|siv128|siv256|xaes|kc|setup|stream|forged|all] [rounds] [sizes]
+//! cargo run --release -p hardware-aead-bench --features ece --example compare -- ece [rounds] [record sizes]
 //! ```
 //!
 //! Without an argument it runs all of them but `stream` (the stream adapters
@@ -14,7 +14,7 @@
 //! 64,1024,8192,1048576; then whole streams of 16 B and 1 KiB), `forged`
 //! (opening a forged message beside a genuine one, default sizes 1024,65536),
 //! and `ece` (RFC 8188 against one-shot AES-128-GCM,
-//! `benches/ece.rs`'s entries, record sizes default 4096,65536); `sizes` is a comma-separated list
+//! `bench/benches/ece.rs`'s entries, record sizes default 4096,65536); `sizes` is a comma-separated list
 //! (default 16,256,1024,1500,4096,16384,65536). Every line gives the median time of
 //! one call (seal is `seal_in_place_detached` or the peer's equivalent, empty
 //! AAD; setup is `new` + drop) and, for this crate's entries, the ratio to the
@@ -38,12 +38,8 @@ use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{AeadKey, Backend};
 
-#[path = "../scripts/moving_buffer.rs"]
-mod moving_buffer;
-use moving_buffer::Moving;
-#[path = "../scripts/timing.rs"]
-mod timing;
-use timing::{Entry, run};
+use hardware_aead_bench::moving_buffer::Moving;
+use hardware_aead_bench::timing::{self, Entry, run};
 
 /// The sizes of the seal cases, in bytes, unless the command line names others.
 const SIZES: [usize; 7] = [16, 256, 1024, 1500, 4096, 16384, 65536];
@@ -68,7 +64,7 @@ impl Shared {
 
     /// The buffer at the next placement.
     fn borrow_mut(&self) -> std::cell::RefMut<'_, [u8]> {
-        std::cell::RefMut::map(self.0.borrow_mut(), Moving::next)
+        std::cell::RefMut::map(self.0.borrow_mut(), Moving::next_placement)
     }
 }
 
@@ -641,7 +637,7 @@ fn small_stream_cases(rounds: usize) {
 /// this crate's one-shot AES-128-GCM of the same megabyte allocating its
 /// output (issue 15's reference, the "peer" of the ratios) and without
 /// allocating (in place; `open_to` a buffer): the same entries as
-/// `benches/ece.rs`, interleaved.
+/// `bench/benches/ece.rs`, interleaved.
 #[cfg(feature = "ece")]
 fn ece_cases(rounds: usize, record_sizes: &[usize]) {
     use hardware_aead::aes_gcm::Aes128Gcm;

@@ -20,7 +20,7 @@
 //! Before timing, each group checks once that every ece entry gives the
 //! same bytes and the plaintext back.
 //!
-//! Run with `cargo bench --features ece --bench ece`. The times are short
+//! Run with `cargo bench -p hardware-aead-bench --features ece --bench ece`. The times are short
 //! (0.2 s warm-up, 0.6 s measurement, 15 samples); trust ratios within one
 //! run, not absolute figures across runs.
 

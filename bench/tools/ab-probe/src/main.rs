@@ -24,7 +24,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-#[path = "../../moving_buffer.rs"]
+#[path = "../../../src/moving_buffer.rs"]
 mod moving_buffer;
 use moving_buffer::Moving;
 
@@ -43,7 +43,7 @@ macro_rules! call {
             "seal" => {
                 let mut buf = Moving::new(bytes);
                 Box::new(move || {
-                    black_box(key.seal_in_place_detached(&NONCE, b"", buf.next()).unwrap());
+                    black_box(key.seal_in_place_detached(&NONCE, b"", buf.next_placement()).unwrap());
                 })
             }
             "sealtls" => {
@@ -51,16 +51,16 @@ macro_rules! call {
                 let header = [23u8, 3, 3, 0, 0];
                 let mut buf = Moving::new(bytes);
                 Box::new(move || {
-                    black_box(key.seal_in_place_detached(&NONCE, &header, buf.next()).unwrap());
+                    black_box(key.seal_in_place_detached(&NONCE, &header, buf.next_placement()).unwrap());
                 })
             }
             "open" => {
                 let sealed = key.seal(&NONCE, b"", &vec![0x5a_u8; bytes]).unwrap();
                 let mut input = Moving::new(sealed.len());
-                input.next().copy_from_slice(&sealed);
+                input.next_placement().copy_from_slice(&sealed);
                 let mut out = Moving::new(bytes);
                 Box::new(move || {
-                    black_box(key.open_to(&NONCE, b"", input.first(), out.next()).unwrap());
+                    black_box(key.open_to(&NONCE, b"", input.first(), out.next_placement()).unwrap());
                 })
             }
             "setup" => Box::new(|| {

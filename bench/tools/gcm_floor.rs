@@ -15,7 +15,7 @@
 //! instructions are timed alone and mixed as well (`wide_rows`): how many of
 //! each issue a cycle, and whether they share ports.
 //!
-//! Usage: `bash scripts/gcm-floor.sh` (builds this file and runs it).
+//! Usage: `bash bench/tools/gcm-floor.sh` (builds this file and runs it).
 
 use std::arch::asm;
 use std::time::Instant;

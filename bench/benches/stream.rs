@@ -15,8 +15,8 @@
 //! into one 1 MiB buffer and includes `Reader::new`. Reads of 1 MiB take the
 //! adapter's no-copy path (the segment is read into the caller's buffer and
 //! opened there); smaller reads are served from its buffer after the segment
-//! verified, one copy more. Run with `cargo bench --bench stream`;
-//! `examples/compare.rs stream` measures the same cases interleaved.
+//! verified, one copy more. Run with `cargo bench -p hardware-aead-bench --bench stream`;
+//! `bench/examples/compare.rs stream` measures the same cases interleaved.
 
 // Only the key-free helpers are used here.
 #[allow(dead_code)]

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Turns the output of `examples/compare.rs` into the per-CPU record tables of
+"""Turns the output of `bench/examples/compare.rs` into the per-CPU record tables of
 docs/benchmarks.md.
 
-Usage: cargo run --release --example compare -- all 41 | python3 scripts/compare_table.py
+Usage: cargo run --release -p hardware-aead-bench --example compare -- all 41 | python3 bench/tools/compare_table.py
 
 One row per (algorithm, operation): for each size, the median time of
 `hw/new` (the tier `new` picks) and, in brackets, its ratio to the fastest peer

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Summarises alternated `examples/compare` runs of several builds.
+"""Summarises alternated `bench/examples/compare` runs of several builds.
 
-Usage: python3 scripts/ab_table.py DIR PREFIX BUILD...
-       python3 scripts/ab_table.py --change DIR PREFIX BEFORE AFTER
+Usage: python3 bench/tools/ab_table.py DIR PREFIX BUILD...
+       python3 bench/tools/ab_table.py --change DIR PREFIX BEFORE AFTER
 
 Reads DIR/PREFIX_<BUILD>_<n>.txt (one file per run of one build, the builds
 run alternately), and prints one row per case (`AES-128-GCM seal 1024 B`,

@@ -1,10 +1,9 @@
 //! rustls's record protection with this crate's provider against rustls's
 //! own ring and aws-lc-rs providers, in one process, interleaved (the
-//! timing loop of the core crate's `examples/compare.rs`, shared through
-//! `#[path]`).
+//! timing loop of `examples/compare.rs`, [`timing`]).
 //!
 //! ```text
-//! cargo run --release -p hardware-aead-rustls --example records -- [rounds] [record sizes]
+//! cargo run --release -p hardware-aead-bench --example records -- [rounds] [record sizes]
 //! ```
 //!
 //! First TLS 1.3 record protection alone: `MessageEncrypter::encrypt` of
@@ -19,9 +18,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-#[path = "../../scripts/timing.rs"]
-mod timing;
-use timing::{Entry, run};
+use hardware_aead_bench::timing::{self, Entry, run};
 
 /// The sending secrets of a client and the receiving secrets of a server
 /// after an in-memory TLS 1.3 handshake with `provider` restricted to
@@ -44,7 +41,8 @@ fn tls13_secrets(
         cipher_suites: vec![suite],
         ..provider.clone()
     });
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../hardware-aead-rustls/tests/fixtures");
     let mut server_config = ServerConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13])
         .unwrap()
@@ -240,7 +238,8 @@ fn rustls_transfer_cases(rounds: usize) {
     use std::io::{Read, Write};
     use std::sync::Arc;
     const TOTAL: usize = 64 << 20;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../hardware-aead-rustls/tests/fixtures");
     let providers = [
         (
             "hw/new",

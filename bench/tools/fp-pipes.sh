@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Where the stitched loops' cycles go, from the CPU's own counters.
 #
-#   bash scripts/fp-pipes.sh                      # cost of each instruction
-#   bash scripts/fp-pipes.sh --loop avx512 aes256gcm seal 16384
+#   bash bench/tools/fp-pipes.sh                      # cost of each instruction
+#   bash bench/tools/fp-pipes.sh --loop avx512 aes256gcm seal 16384
 #
 # AMD Zen 5 only: PMC event 0x00 with unit masks 0x1, 0x2, 0x4, 0x8 counts
 # the cycles each of the four FP/vector execution pipes is busy (the event
 # is not in AMD's public list; PmcReader names it "FP pipes"). The first form
-# runs scripts/fp_pipes.rs's patterns and prints, per instruction, the pipe
-# cycles it takes and on which pipes; the second runs examples/throughput.rs
+# runs bench/tools/fp_pipes.rs's patterns and prints, per instruction, the pipe
+# cycles it takes and on which pipes; the second runs bench/examples/throughput.rs
 # and prints, per 128 bytes, cycles, instructions and pipe cycles, and how
 # busy the four pipes were. Needs `perf` with access to hardware counters.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if ! grep -q "AuthenticAMD" /proc/cpuinfo || [ "$(grep -m1 '^cpu family' /proc/cpuinfo | awk '{print $4}')" != 26 ]; then
     echo "fp-pipes: the FP-pipe events used here are AMD Zen 5's (family 26); this CPU is not" >&2
@@ -31,7 +31,7 @@ per() {
 if [ "${1:-}" = "--loop" ]; then
     shift
     [ $# -eq 4 ] || { echo "usage: fp-pipes.sh --loop <backend> <algorithm> <seal|open> <size>" >&2; exit 2; }
-    cargo build -q --release --example throughput
+    cargo build -q --release -p hardware-aead-bench --example throughput
     bin=target/release/examples/throughput
     calls=$("$bin" "$@" | awk '{print $1}')
     units=$(python3 -c "print($calls * $4 / 128)")
@@ -49,7 +49,7 @@ EOF
 fi
 
 mkdir -p target
-rustc -O --edition 2024 scripts/fp_pipes.rs -o target/fp_pipes
+rustc -O --edition 2024 bench/tools/fp_pipes.rs -o target/fp_pipes
 printf "%-12s %8s %10s   %s\n" pattern cycles/ins pipe-cyc/ins "p0 p1 p2 p3 (share)"
 target/fp_pipes --list | while read -r name count what; do
     iterations=50000000

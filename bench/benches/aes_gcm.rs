@@ -47,8 +47,8 @@
 //! `avx512f`); before timing, the VAES loops are checked once to produce the
 //! AES-NI loop's output.
 //!
-//! Run it all with `cargo bench --bench aes_gcm`; one size with
-//! `cargo bench --bench aes_gcm -- /16384`. The times are short (0.2 s warm-up,
+//! Run it all with `cargo bench -p hardware-aead-bench --bench aes_gcm`; one size with
+//! `cargo bench -p hardware-aead-bench --bench aes_gcm -- /16384`. The times are short (0.2 s warm-up,
 //! 0.6 s measurement, 15 samples) so that the whole run takes a few minutes on
 //! two cores; trust ratios within one run, not absolute figures across runs.
 

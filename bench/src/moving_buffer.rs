@@ -4,9 +4,9 @@
 //! line moves a call's time by a few per cent, and not the same way for
 //! every implementation; a `Vec<u8>` may start at any multiple of 16. So the
 //! timing tools give every entry, or both builds, the same placements:
-//! `examples/compare.rs` and `scripts/ab-probe` include this file
-//! (`#[path]`). The bytes at a placement are whatever the last call there
-//! left.
+//! `bench/examples/compare.rs` uses it from this package's library, and
+//! `tools/ab-probe` includes the file (`#[path]`). The bytes at a
+//! placement are whatever the last call there left.
 
 /// `len` bytes at four placements in one allocation.
 pub struct Moving {
@@ -30,14 +30,14 @@ impl Moving {
     }
 
     /// The buffer at the next placement.
-    pub fn next(&mut self) -> &mut [u8] {
+    pub fn next_placement(&mut self) -> &mut [u8] {
         let at = self.aligned + 16 * self.next;
         self.next = (self.next + 1) % 4;
         &mut self.bytes[at..at + self.len]
     }
 
     /// The buffer at the first placement (on the 64-byte boundary).
-    #[allow(dead_code, reason = "examples/compare.rs reads every placement")]
+    #[allow(dead_code, reason = "bench/examples/compare.rs reads every placement")]
     pub fn first(&self) -> &[u8] {
         &self.bytes[self.aligned..self.aligned + self.len]
     }

@@ -31,8 +31,8 @@
 //! open returns the plaintext. The AAD is empty and the nonce fixed: a
 //! benchmark, not a protocol.
 //!
-//! Run it all with `cargo bench --bench aes_gcm_siv`; one size with
-//! `cargo bench --bench aes_gcm_siv -- /16384`. The times are short (0.2 s
+//! Run it all with `cargo bench -p hardware-aead-bench --bench aes_gcm_siv`; one size with
+//! `cargo bench -p hardware-aead-bench --bench aes_gcm_siv -- /16384`. The times are short (0.2 s
 //! warm-up, 0.6 s measurement, 15 samples) so that the whole run takes a few
 //! minutes on two cores; trust ratios within one run, not absolute figures
 //! across runs.

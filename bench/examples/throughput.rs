@@ -2,14 +2,14 @@
 //! steady loop to run under `perf stat` (cycles per byte, FP-pipe use).
 //!
 //! ```text
-//! cargo run --release --example throughput -- <backend> <algorithm> <seal|open> <size> [total bytes]
+//! cargo run --release -p hardware-aead-bench --example throughput -- <backend> <algorithm> <seal|open> <size> [total bytes]
 //! perf stat -e cycles target/release/examples/throughput avx512 aes256gcm seal 16384
 //! ```
 //!
 //! Backends: `aesni`, `avx2`, `avx512`, `armv8`. Algorithms: `aes128gcm`,
 //! `aes256gcm`, `aes128gcmsiv`, `aes256gcmsiv`, `xaes256gcm`, `kcxaes256gcm`. The total defaults to 2·10^9
 //! bytes; the program prints the number of calls it made, so cycles per
-//! call is the `perf` count divided by it (`scripts/fp-pipes.sh --loop`
+//! call is the `perf` count divided by it (`bench/tools/fp-pipes.sh --loop`
 //! does that division).
 
 use std::hint::black_box;

@@ -1,8 +1,7 @@
 //! The timing loop of the comparison examples (`examples/compare.rs`,
-//! `hardware-aead-rustls/examples/compare.rs`, which include this file with
-//! `#[path]`): one process, the entries interleaved in rounds (A B C A B C
-//! …), each sample a batch of about 2 ms, the median of the rounds
-//! reported with this crate's entries' ratio to the fastest peer's.
+//! `examples/records.rs`): one process, the entries interleaved in rounds
+//! (A B C A B C …), each sample a batch of about 2 ms, the median of the
+//! rounds reported with this crate's entries' ratio to the fastest peer's.
 
 use std::time::{Duration, Instant};
 

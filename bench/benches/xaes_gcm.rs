@@ -30,8 +30,8 @@
 //! xaes-256-gcm's and that its open returns the plaintext. The AAD is empty
 //! and the nonce fixed: a benchmark, not a protocol.
 //!
-//! Run it all with `cargo bench --bench xaes_gcm`; one size with
-//! `cargo bench --bench xaes_gcm -- /16384`. The times are short (0.2 s
+//! Run it all with `cargo bench -p hardware-aead-bench --bench xaes_gcm`; one size with
+//! `cargo bench -p hardware-aead-bench --bench xaes_gcm -- /16384`. The times are short (0.2 s
 //! warm-up, 0.6 s measurement, 15 samples); trust ratios within one run, not
 //! absolute figures across runs.
 

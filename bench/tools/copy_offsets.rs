@@ -2,7 +2,7 @@
 //! in cache, by where the destination lies relative to the source modulo
 //! 4 KiB: the copy every `io::Read` source makes into a reader's buffer
 //! (`<&[u8] as Read>::read` is a `copy_from_slice`, a `read(2)` the kernel's
-//! copy). Run by `scripts/copy-offsets.sh`; docs/benchmarks.md has what it
+//! copy). Run by `bench/tools/copy-offsets.sh`; docs/benchmarks.md has what it
 //! showed on Zen 4.
 //!
 //! Each row: sixteen 64 KiB copies from a 4 MiB source (so each source byte

@@ -1,7 +1,7 @@
 //! Prints the size and alignment of each key type, beside ring's and RustCrypto's.
 //!
 //! ```text
-//! cargo run --example state_size
+//! cargo run -p hardware-aead-bench --example state_size
 //! ```
 //!
 //! A key object of this crate holds the AES round keys, the GHASH key powers

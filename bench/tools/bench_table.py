@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Turns the output of `cargo bench --bench aes_gcm` (or `aes_gcm_siv`) into the
+"""Turns the output of `cargo bench -p hardware-aead-bench --bench aes_gcm` (or `aes_gcm_siv`) into the
 markdown tables of docs/benchmarks.md.
 
-Usage: cargo bench --bench aes_gcm 2>&1 | python3 scripts/bench_table.py
+Usage: cargo bench -p hardware-aead-bench --bench aes_gcm 2>&1 | python3 bench/tools/bench_table.py
 
 For each (algorithm, direction) it prints one row per size with every entry's
 median time (or throughput from 1 KiB up) and the ratio of the best

@@ -2,7 +2,7 @@
 //!
 //! Each pattern is one `asm!` block of independent instructions (no chain
 //! longer than the instruction's latency allows) run 5·10^7 times; run it
-//! under `perf stat` with the CPU's FP-pipe events (`scripts/fp-pipes.sh`
+//! under `perf stat` with the CPU's FP-pipe events (`bench/tools/fp-pipes.sh`
 //! does) and divide by the iterations. Usage: `fp_pipes <pattern>`, or
 //! `fp_pipes --list`.
 

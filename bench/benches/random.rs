@@ -1,7 +1,7 @@
 //! The random generator against `getrandom` and ring's `SystemRandom`, and
 //! generated-nonce sealing against explicit-nonce sealing.
 //!
-//! `cargo bench --bench random`
+//! `cargo bench -p hardware-aead-bench --bench random`
 
 use std::hint::black_box;
 use std::time::Duration;
