@@ -1,7 +1,7 @@
 //! This crate's keys through RustCrypto's `aead` 0.6 traits.
 //!
 //! ```sh
-//! cargo run --example aead_traits
+//! cargo run -p hardware-aead-examples --features aead --example aead_traits
 //! ```
 //!
 //! One function written against `KeyInit + AeadInOut` seals and opens with
