@@ -86,7 +86,11 @@ impl Drop for HPowers {
     }
 }
 
-#[cfg(all(test, feature = "std"))]
+#[cfg(all(
+    test,
+    feature = "std",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod tests {
     use super::wipe_bytes;
 

@@ -358,7 +358,11 @@ impl<Tag> core::fmt::Debug for NonceSequence<Tag> {
     }
 }
 
-#[cfg(all(test, feature = "std"))]
+#[cfg(all(
+    test,
+    feature = "std",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod tests {
     use super::NonceSequence;
     use crate::error::Error;

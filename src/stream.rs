@@ -585,5 +585,9 @@ impl<K> Segments<K> {
     }
 }
 
-#[cfg(all(test, feature = "alloc"))]
+#[cfg(all(
+    test,
+    feature = "alloc",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod tests;

@@ -4,7 +4,9 @@
 //! RustCrypto's `aes-gcm` 0.11, `aes-gcm-siv` 0.12 and `xaes-256-gcm` 0.1.
 //! The outputs are compared byte for byte, each side opens the other's, and
 //! `aead-stream` 0.6 (STREAM, BE32 layout) drives both.
-
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #![cfg(feature = "aead")]
 
 mod common;

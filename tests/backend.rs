@@ -180,7 +180,10 @@ fn no_tier_on_this_architecture_yet() {
     let arch = std::env::consts::ARCH;
     for got in [
         Aes128Gcm::new(&[0u8; 16]).err(),
+        Aes256Gcm::new(&[0u8; 32]).err(),
+        Aes128GcmSiv::new(&[0u8; 16]).err(),
         Aes256GcmSiv::new(&[0u8; 32]).err(),
+        Xaes256Gcm::new(&[0u8; 32]).err(),
     ] {
         match got {
             Some(Error::UnsupportedCpu { missing }) => {

@@ -6,6 +6,9 @@
 //!
 //! The model is slow in a debug build, so the cases that consult it are fewer
 //! than those checked against ring alone.
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 mod common;
 #[path = "../src/model.rs"]

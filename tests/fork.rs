@@ -3,7 +3,9 @@
 //! process with several test threads running is asking for trouble, so this
 //! file has a single test and the child only calls the library (no allocation)
 //! and `write`/`_exit`.
-
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #![cfg(unix)]
 
 use hardware_aead::aes_gcm::Aes256Gcm;

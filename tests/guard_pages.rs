@@ -5,7 +5,9 @@
 //! sizes, GCM, GCM-SIV and XAES-256-GCM, every length from 0 to 300 bytes and some longer
 //! ones (the masked loads and stores of the AVX-512 short-message batch, the
 //! tail copies of the other tiers).
-
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #![cfg(unix)]
 
 mod common;

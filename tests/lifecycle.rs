@@ -1,5 +1,8 @@
 //! Key lifecycle: caller-placed key state and its wiping, owned keys' wiping,
 //! and generated nonces.
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 use std::collections::HashSet;
 use std::mem::{ManuallyDrop, MaybeUninit, size_of};

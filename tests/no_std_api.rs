@@ -3,6 +3,9 @@
 //! in-place methods, the nonce-appended open, and keys placed in a caller's
 //! slot, on every key type and every tier this CPU has. The test harness
 //! itself uses `std`; the library calls below are all it offers without it.
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};

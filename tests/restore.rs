@@ -1,6 +1,9 @@
 //! `random::process_restored` (a snapshot restore): every key draws a new
 //! nonce salt before its next generated nonce. In a binary of its own, since
 //! it starts a new process-wide generation under any test running beside it.
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::aes_gcm_siv::Aes128GcmSiv;

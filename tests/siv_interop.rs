@@ -2,6 +2,9 @@
 //! For a range of lengths our output equals theirs (combined and detached), ours
 //! opens under theirs and theirs under ours — on every backend, with both key
 //! sizes.
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 mod common;
 

@@ -6,6 +6,9 @@
 //!
 //! The "unrelated" checks are the ones a nonce-reusing CTR mode fails; the AES-GCM
 //! control at the end shows that they do catch keystream reuse.
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 mod common;
 

@@ -41,6 +41,9 @@
 //! instructions (the class only selects a mask), outside the timed region, in
 //! the same buffers; a fence then drains the stores of the preparation before
 //! the clock starts.
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 use std::hint::black_box;
 

@@ -10,6 +10,9 @@
 //! bit, the API, and the property itself — a ciphertext built to open under
 //! two keys opens under both as XAES-256-GCM and under one only with the
 //! commitment.
+// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// checks the refusal elsewhere.
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 mod common;
 #[path = "../src/model.rs"]

@@ -2,6 +2,7 @@
 
 use core::cell::Cell;
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use super::*;
 
 thread_local! {
@@ -14,6 +15,7 @@ pub(crate) fn os_fails() -> bool {
 }
 
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn aes256_ctr_core_matches_the_model_and_the_model_matches_the_standards() {
     // Our keystream, block by block, is AES-256 of the counter blocks 0, 1,
     // 2, … as the by-the-book model computes it.
@@ -60,6 +62,7 @@ fn aes256_ctr_core_matches_the_model_and_the_model_matches_the_standards() {
 }
 
 /// A generator seeded where it is.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn seeded() -> Generator {
     let mut rng = Generator::new().unwrap();
     rng.reseed().unwrap();
@@ -70,6 +73,7 @@ fn seeded() -> Generator {
 /// secret, so moving it (out of `new`, into a box) copies none. The first
 /// request seeds it where it then is.
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn a_new_generator_holds_no_secret_until_its_first_request() {
     let mut rng = Box::new(Generator::new().unwrap());
     assert_eq!(rng.key, [0; 32]);
@@ -83,6 +87,7 @@ fn a_new_generator_holds_no_secret_until_its_first_request() {
 }
 
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn refills_and_large_requests_erase_the_key_and_served_bytes() {
     let mut rng = seeded();
     // A large request: its own keystream; the key becomes its first 32 bytes.
@@ -126,6 +131,7 @@ fn refills_and_large_requests_erase_the_key_and_served_bytes() {
 /// each the first 32 bytes of the keystream before it, so no key's block
 /// counter runs far; no 16-byte block of the output repeats.
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn long_requests_change_key_every_keystream_max_bytes() {
     let mut rng = seeded();
     let mut key = rng.key;
@@ -149,6 +155,7 @@ fn long_requests_change_key_every_keystream_max_bytes() {
 /// The reseed budget holds inside one request: a request that crosses
 /// [`RESEED_BYTES`] reseeds between its pieces.
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn reseeds_inside_a_long_request() {
     let mut rng = seeded();
     rng.bytes = RESEED_BYTES - 1;
@@ -177,6 +184,7 @@ fn reseeds_inside_a_long_request() {
 /// signal handler) returns fresh bytes instead of panicking on the
 /// `RefCell`, and leaves the interrupted generator alone.
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[cfg(feature = "std")]
 fn fill_reentered_while_the_thread_generator_is_borrowed() {
     let mut first = [0u8; 32];
@@ -199,6 +207,7 @@ fn fill_reentered_while_the_thread_generator_is_borrowed() {
 }
 
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn entropy_error_when_the_os_source_fails() {
     OS_FAILS.with(|f| f.set(true));
     assert_eq!(
@@ -216,6 +225,7 @@ fn entropy_error_when_the_os_source_fails() {
 }
 
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn reseeds_after_the_request_budget() {
     let mut rng = seeded();
     rng.requests = RESEED_REQUESTS;
@@ -232,6 +242,7 @@ fn reseeds_after_the_request_budget() {
 /// the seed (two draws also differ from each other).
 #[cfg(feature = "cpu-rng-reseed")]
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn cpu_entropy_is_mixed_in_where_the_cpu_has_it() {
     #[cfg(target_arch = "x86_64")]
     let has = std::arch::is_x86_feature_detected!("rdseed");
@@ -252,6 +263,7 @@ fn cpu_entropy_is_mixed_in_where_the_cpu_has_it() {
 /// forking, in tests/random.rs).
 #[cfg(all(target_os = "linux", feature = "std"))]
 #[test]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn wipe_on_fork_is_accepted_by_this_kernel() {
     assert!(fork::wipe_on_fork_accepted());
 }
