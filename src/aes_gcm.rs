@@ -204,12 +204,15 @@ const TRAILING_BYTE_IN_PLACE_BELOW: usize = 2048;
 
 impl Aes128Gcm {
     /// Seals `plaintext ‖ byte` into `out` as `ciphertext || tag` and
-    /// returns the number of bytes written (`plaintext.len() + 1 + 16`),
-    /// straight from `plaintext`: the same bytes as
-    /// [`seal_to`](crate::AeadKey::seal_to) of the concatenation, without
-    /// a copy of `plaintext` to put `byte` after it. A TLS 1.3 record is
-    /// its content then its content type (RFC 8446 §5.2), an RFC 8188
-    /// record its data then a delimiter. Never allocates.
+    /// returns the number of bytes written (`plaintext.len() + 1 + 16`):
+    /// the same bytes as [`seal_to`](crate::AeadKey::seal_to) of the
+    /// concatenation, without the caller copying `plaintext` to put `byte`
+    /// after it. From 2 KiB of plaintext the seal reads `plaintext` where
+    /// it lies and extends itself by the last block; a shorter one is
+    /// copied into `out` and sealed there, which costs less than the
+    /// extension's second tag computation. A TLS 1.3 record is its content
+    /// then its content type (RFC 8446 §5.2), an RFC 8188 record its data
+    /// then a delimiter. Never allocates.
     ///
     /// # Errors
     ///
@@ -344,7 +347,11 @@ mod tests {
         let k128 = Aes128Gcm::with_backend(&[0x42; 16], backend).unwrap();
         let k256 = Aes256Gcm::with_backend(&[0x24; 32], backend).unwrap();
         let nonce = [0x6b; 12];
-        let lengths = (0..=600).chain([1023, 1024, 1025, 4079, 4095, 4096, 16384, 65519, 65535]);
+        // Both sides of TRAILING_BYTE_IN_PLACE_BELOW (2048), the group
+        // boundaries of the extension's first part.
+        let lengths = (0..=600).chain([
+            1023, 1024, 1025, 2047, 2048, 2049, 4079, 4095, 4096, 16384, 65519, 65535,
+        ]);
         for len in lengths {
             let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
             let byte = if len % 2 == 0 { 1 } else { 0x17 };

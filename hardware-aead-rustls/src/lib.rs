@@ -117,8 +117,8 @@ const SALT_LEN: usize = 4;
 /// RFC 5246 §6.2.1).
 const MAX_FRAGMENT_LEN: usize = 1 << 14;
 
-/// The record protection keys: this crate's AES-GCM key types, with what the
-/// suites need to know of each.
+/// The record protection keys: hardware-aead's AES-GCM key types, with what
+/// the suites need to know of each.
 trait RecordKey:
     hardware_aead::AeadKey<Nonce = Nonce, Tag = Tag> + Send + Sync + Sized + 'static
 {
@@ -187,8 +187,9 @@ fn record_key<K: RecordKey>(key: &AeadKey) -> Option<K> {
 /// below it the plaintext is copied into the buffer and sealed there. The
 /// copy costs a pass over the plaintext; the straight seal costs zeroing
 /// the buffer and, for TLS 1.3, a second tag computation for the content
-/// type's block: on Zen 4 the copy was 3–11 % faster up to 3 KiB and the
-/// straight seal 12–14 % faster at 16 KiB (docs/benchmarks.md, "rustls").
+/// type's block. The copy wins on short records, the straight seal on long
+/// ones, and they cross near here (docs/benchmarks.md, "rustls", "Sealing
+/// from one piece").
 const ONE_PASS_FROM: usize = 4096;
 
 /// `record` grown by `len` zero bytes, for a seal to write into: rustls's
