@@ -76,8 +76,8 @@ TAG_COMPARE = "hardware_aead::aead::sealed::verify_or_wipe"
 REQUIRED = [
     (r"::aes::expand::<11, 16>$", "AES-128 key schedule"),
     (r"::aes::expand::<15, 32>$", "AES-256 key schedule"),
-    (r"::gcm_aesni::init_key::<11, 16>$", "AES-128 schedule and GHASH key powers"),
-    (r"::gcm_aesni::init_key::<15, 32>$", "AES-256 schedule and GHASH key powers"),
+    (r"::aesni::gcm::init_key::<11, 16>$", "AES-128 schedule and GHASH key powers"),
+    (r"::aesni::gcm::init_key::<15, 32>$", "AES-256 schedule and GHASH key powers"),
     (r"::ctr::hash_padded::<true>$", "GHASH over the AAD"),
     (r"::ctr::hash_input::<false>$", "POLYVAL over the plaintext"),
     (r"::xaes::cmac_subkey$", "XAES-256-GCM: CMAC subkey K1 at key setup"),
@@ -93,9 +93,9 @@ REQUIRED = [
 TAG_COMPARE_INSTANCES = [TAG_COMPARE + "::<[u8; 16]>", TAG_COMPARE + "::<[u8; 48]>"]
 for _nk in ("11", "15"):
     for _f in ("seal", "open"):
-        REQUIRED.append((rf"::gcm_aesni::{_f}::<{_nk}>$", f"AES-GCM {_f}, AES-NI tier"))
+        REQUIRED.append((rf"::aesni::gcm::{_f}::<{_nk}>$", f"AES-GCM {_f}, AES-NI tier"))
         REQUIRED.append((rf"::siv::{_f}::<{_nk}>$", f"AES-GCM-SIV {_f}, AES-NI tier"))
-        for _tier in ("vaes_avx2", "vaes_avx512"):
+        for _tier in ("vaes::avx2", "vaes::avx512"):
             REQUIRED.append((rf"::{_tier}::{_f}::<{_nk}>$", f"AES-GCM {_f}, {_tier}"))
             REQUIRED.append((rf"::{_tier}::siv_{_f}::<{_nk}>$", f"AES-GCM-SIV {_f}, {_tier}"))
 

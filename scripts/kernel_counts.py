@@ -91,7 +91,7 @@ def functions(path):
 
 
 JUMP = re.compile(r"^j\w+\s+([0-9a-f]+) <")
-LOOP_FUNCS = re.compile(r"gcm_groups|siv_open::|gcm_aesni::(seal|open)::|siv::open::")
+LOOP_FUNCS = re.compile(r"gcm_groups|siv_open::|aesni::gcm::(seal|open)::|siv::open::")
 
 
 def stitched_loops(path):

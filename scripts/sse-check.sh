@@ -53,7 +53,7 @@ for build in default thin-lto; do
     env "${env[@]}" cargo build --release --quiet --features ece \
         --manifest-path scripts/ct-probe/Cargo.toml --target-dir "$out/$build"
     objdump -d -M intel --no-show-raw-insn -C "$out/$build/release/ct-probe" >"$out/$build.s"
-    python3 scripts/sse_check.py "$out/$build.s" --require vaes_avx2 --require vaes_avx512 ||
+    python3 scripts/sse_check.py "$out/$build.s" --require vaes::avx2 --require vaes::avx512 ||
         status=1
 done
 if [[ $status -ne 0 ]]; then

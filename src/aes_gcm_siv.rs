@@ -7,7 +7,7 @@
 //!
 //! This file holds what is the same on every tier: the length block and the
 //! limits. Key derivation, POLYVAL, the tag and counter mode run in the kernels
-//! behind the backend key state (`SivKey`; see `backend/x86_64/siv.rs`, where
+//! behind the backend key state (`SivKey`; see `backend/x86_64/aesni/siv.rs`, where
 //! RFC 8452 §4 is quoted step by step).
 //!
 //! # Example

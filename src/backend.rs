@@ -299,7 +299,7 @@ pub(crate) fn init_gcm_key<const ROUND_KEYS: usize, const KB: usize>(
 ) {
     on_tier!(
         tier,
-        every_x86_64_tier: x86_64::gcm_aesni::init_key,
+        every_x86_64_tier: x86_64::aesni::gcm::init_key,
         armv8: aarch64::gcm::init_key,
         (key, round_keys, h_powers)
     )
@@ -319,9 +319,9 @@ pub(crate) fn gcm_seal<const ROUND_KEYS: usize>(
 ) -> Block {
     on_tier!(
         tier,
-        aesni: x86_64::gcm_aesni::seal,
-        avx2: x86_64::vaes_avx2::seal,
-        avx512: x86_64::vaes_avx512::seal,
+        aesni: x86_64::aesni::gcm::seal,
+        avx2: x86_64::vaes::avx2::seal,
+        avx512: x86_64::vaes::avx512::seal,
         armv8: aarch64::gcm::seal,
         (round_keys, h_powers, j0, aad, data, len_block)
     )
@@ -340,9 +340,9 @@ pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
 ) -> Block {
     on_tier!(
         tier,
-        aesni: x86_64::gcm_aesni::open,
-        avx2: x86_64::vaes_avx2::open,
-        avx512: x86_64::vaes_avx512::open,
+        aesni: x86_64::aesni::gcm::open,
+        avx2: x86_64::vaes::avx2::open,
+        avx512: x86_64::vaes::avx512::open,
         armv8: aarch64::gcm::open,
         (round_keys, h_powers, j0, aad, data, len_block)
     )
@@ -381,7 +381,7 @@ pub(crate) fn gcm_append_block<const ROUND_KEYS: usize>(
 ) -> Block {
     on_tier!(
         tier,
-        every_x86_64_tier: x86_64::gcm_aesni::append_block,
+        every_x86_64_tier: x86_64::aesni::gcm::append_block,
         armv8: aarch64::gcm::append_block,
         (round_keys, h_powers, ext, head_tag, block, n)
     )
@@ -400,9 +400,9 @@ pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
 ) -> Block {
     on_tier!(
         tier,
-        aesni: x86_64::siv::seal,
-        avx2: x86_64::vaes_avx2::siv_seal,
-        avx512: x86_64::vaes_avx512::siv_seal,
+        aesni: x86_64::aesni::siv::seal,
+        avx2: x86_64::vaes::avx2::siv_seal,
+        avx512: x86_64::vaes::avx512::siv_seal,
         armv8: aarch64::siv::seal,
         (round_keys, nonce, aad, data, len_block)
     )
@@ -421,9 +421,9 @@ pub(crate) fn siv_open<const ROUND_KEYS: usize>(
 ) -> Block {
     on_tier!(
         tier,
-        aesni: x86_64::siv::open,
-        avx2: x86_64::vaes_avx2::siv_open,
-        avx512: x86_64::vaes_avx512::siv_open,
+        aesni: x86_64::aesni::siv::open,
+        avx2: x86_64::vaes::avx2::siv_open,
+        avx512: x86_64::vaes::avx512::siv_open,
         armv8: aarch64::siv::open,
         (round_keys, nonce, aad, data, tag, len_block)
     )
@@ -439,8 +439,8 @@ pub(crate) fn siv_open<const ROUND_KEYS: usize>(
 pub(crate) fn keystream(tier: Tier, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
     on_tier!(
         tier,
-        every_x86_64_tier: x86_64::aes::keystream,
-        armv8: aarch64::aes::keystream,
+        every_x86_64_tier: x86_64::aesni::ctr::keystream,
+        armv8: aarch64::ctr::keystream,
         (key, next, out)
     )
 }

@@ -113,11 +113,17 @@ pub(crate) mod feature_attributes {
     pub(crate) fn backend_files(dir: &str) -> Vec<String> {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = vec![format!("{dir}.rs")];
-        for entry in std::fs::read_dir(src.join(dir)).expect("the backend directory") {
-            let name = entry.expect("a directory entry").file_name();
-            let name = name.to_str().expect("a UTF-8 file name");
-            if name.ends_with(".rs") {
-                files.push(format!("{dir}/{name}"));
+        let mut dirs = vec![dir.to_string()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(src.join(&dir)).expect("a backend directory") {
+                let entry = entry.expect("a directory entry");
+                let name = entry.file_name();
+                let name = name.to_str().expect("a UTF-8 file name");
+                if entry.file_type().expect("a file type").is_dir() {
+                    dirs.push(format!("{dir}/{name}"));
+                } else if name.ends_with(".rs") {
+                    files.push(format!("{dir}/{name}"));
+                }
             }
         }
         files.sort();

@@ -1,7 +1,7 @@
-//! aarch64 kernels (ARMv8 AES + PMULL). Each file mirrors its x86_64
-//! counterpart (same function names and contracts): `aes.rs` ↔ `aes.rs`,
-//! `pmull.rs` ↔ `clmul.rs`, `ctr.rs` ↔ `ctr.rs`, `gcm.rs` ↔ `gcm_aesni.rs`,
-//! `siv.rs` ↔ `siv.rs`.
+//! aarch64 kernels: the one tier, ARMv8 AES + PMULL. Each file has the
+//! names, functions and contracts of its x86_64 counterpart: `aes` and
+//! `clmul` those of `x86_64/aes.rs` and `x86_64/clmul.rs`; `ctr`, `gcm`,
+//! `siv` and `xaes` those of the AES-NI tier's (`x86_64/aesni/`).
 //!
 //! A block lives in a `uint8x16_t` with byte i in lane i, as `vld1q_u8` loads it.
 //! aarch64 runs little-endian here, so the same register read as two 64-bit
@@ -9,9 +9,9 @@
 //! key state (`RoundKeys`, `HPowers`) is byte for byte the same on both.
 
 pub(crate) mod aes;
-mod ctr;
+pub(crate) mod clmul;
+pub(crate) mod ctr;
 pub(crate) mod gcm;
-pub(crate) mod pmull;
 pub(crate) mod siv;
 pub(crate) mod xaes;
 

@@ -1,5 +1,5 @@
 //! XAES-256-GCM's dispatch: the kernels that derive the per-message key
-//! (`x86_64/xaes.rs`, `aarch64/xaes.rs`), called with a key's tier. The key
+//! (`x86_64/aesni/xaes.rs`, `aarch64/xaes.rs`), called with a key's tier. The key
 //! state itself (K's round keys, K1) is `key::XaesKey`, above.
 //!
 //! The C2SP XAES-256-GCM specification derives, for each 192-bit nonce N, an
@@ -93,7 +93,7 @@ const fn tail(i: u8) -> u128 {
 pub(crate) fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
     on_tier!(
         tier,
-        every_x86_64_tier: x86_64::xaes::cmac_subkey,
+        every_x86_64_tier: x86_64::aesni::xaes::cmac_subkey,
         armv8: aarch64::xaes::cmac_subkey,
         (round_keys)
     )
@@ -114,7 +114,7 @@ pub(crate) fn derive_key<const COMMIT: bool>(
 ) {
     on_tier!(
         tier,
-        every_x86_64_tier: x86_64::xaes::derive_key::<COMMIT>,
+        every_x86_64_tier: x86_64::aesni::xaes::derive_key::<COMMIT>,
         armv8: aarch64::xaes::derive_key::<COMMIT>,
         (round_keys, k1, nonce, key, commitment)
     )
@@ -140,7 +140,7 @@ pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
     let powers = powers_needed(aad.len(), data.len());
     on_tier!(
         tier,
-        every_x86_64_tier: x86_64::xaes::gcm_short::<SEAL, COMMIT>,
+        every_x86_64_tier: x86_64::aesni::xaes::gcm_short::<SEAL, COMMIT>,
         armv8: aarch64::xaes::gcm_short::<SEAL, COMMIT>,
         (round_keys, k1, nonce, commitment, powers, j0, aad, data, len_block)
     )

@@ -342,8 +342,8 @@ mod tests {
                 // A wide tier's file compiles for that tier; every other
                 // file's kernels are the AES-NI tier's.
                 let tier = match file.as_str() {
-                    "backend/x86_64/vaes_avx2.rs" => 1,
-                    "backend/x86_64/vaes_avx512.rs" => 2,
+                    "backend/x86_64/vaes/avx2.rs" => 1,
+                    "backend/x86_64/vaes/avx512.rs" => 2,
                     _ => 0,
                 };
                 assert_eq!(list, tiers[tier], "{place}: not its tier's feature list");

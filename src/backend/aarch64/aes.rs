@@ -20,8 +20,7 @@ use core::mem::MaybeUninit;
 
 use zeroize::Zeroize;
 
-use super::ctr::counter_blocks;
-use super::{load, store_blocks, store_blocks_to, store_each, zero};
+use super::{load, store_each, zero};
 use crate::block::RoundKeys;
 use crate::cpu::Armv8;
 
@@ -277,37 +276,6 @@ pub(crate) fn expand_regs_riding<const ROUND_KEYS: usize, const N: usize>(
         out.copy_from_slice(&expand_256_regs(k0, k1, riders, &[k0; 15], &mut []));
     }
     out
-}
-
-/// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`), as on x86_64:
-/// counter blocks 0, 1, 2, … (the counter little-endian in the first 32
-/// bits, the rest zero) under `key`; blocks 0 and 1 into `next`, the rest
-/// into `out`. The expanded key and the staging buffers are wiped before
-/// returning.
-#[cfg_attr(not(feature = "getrandom"), allow(dead_code))]
-#[target_feature(enable = "neon,aes")]
-pub(crate) fn keystream(_token: Armv8, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
-    let mut rk = expand_key_regs::<15, 32, 0>(key, &mut []);
-    let mut ctr = zero();
-    let mut first: [uint8x16_t; 2] = counter_blocks::<false, 2>(&mut ctr);
-    encrypt_blocks_inline!(&rk, &mut first);
-    *next = store_blocks(&first);
-    let (chunks, rest) = out.as_chunks_mut::<128>();
-    for chunk in chunks {
-        let mut ks: [uint8x16_t; 8] = counter_blocks::<false, 8>(&mut ctr);
-        encrypt_blocks_inline!(&rk, &mut ks);
-        store_blocks_to(chunk, &ks);
-    }
-    if !rest.is_empty() {
-        let mut ks: [uint8x16_t; 8] = counter_blocks::<false, 8>(&mut ctr);
-        encrypt_blocks_inline!(&rk, &mut ks);
-        let mut buf: [u8; 128] = store_blocks(&ks);
-        rest.copy_from_slice(&buf[..rest.len()]);
-        buf.zeroize();
-        ks.zeroize();
-    }
-    first.zeroize();
-    rk.zeroize();
 }
 
 /// AES encryption of one block under `keys`, as on x86_64: QUIC's

@@ -1,9 +1,9 @@
 //! Counter mode with the universal hash stitched in: the ARMv8 tier's engine,
 //! shared by AES-GCM (`gcm.rs`) and AES-GCM-SIV (`siv.rs`). It has the
-//! functions and contracts of `backend/x86_64/ctr.rs`; the loops differ where
+//! functions and contracts of `backend/x86_64/aesni/ctr.rs`; the loops differ where
 //! the instructions do (no pinned rounds; two paths chosen at run time, the
 //! `EOR3` path with schoolbook multiplies and the plain path with Karatsuba,
-//! see `pmull::mul_acc2`; counters built with scalar instructions, see
+//! see `clmul::mul_acc2`; counters built with scalar instructions, see
 //! [`CounterGroup`]; docs/design.md, "aarch64").
 //!
 //! The two modes differ in two conventions, selected by `const GCM: bool`:
@@ -32,10 +32,13 @@
 use crate::backend::tail_mode::TailMode;
 use core::arch::aarch64::*;
 
-use super::aes::encrypt_blocks_inline;
-use super::pmull::{byte_reverse, fold_blocks, fold_blocks_inline, karatsuba_factors, swap, xor3};
-use super::{load, load_blocks, store_blocks_to, store_each, zero};
+use zeroize::Zeroize;
+
+use super::aes::{encrypt_blocks_inline, expand_key_regs};
+use super::clmul::{byte_reverse, fold_blocks, fold_blocks_inline, karatsuba_factors, swap, xor3};
+use super::{load, load_blocks, store_blocks, store_blocks_to, store_each, zero};
 use crate::block::{HPowers, wipe};
+use crate::cpu::Armv8;
 use crate::inout::InOut;
 
 /// Bytes per bulk iteration: eight blocks.
@@ -44,7 +47,7 @@ pub(super) const GROUP: usize = 128;
 /// Eight AES encryptions (the keystream of one group) with, between their
 /// rounds, the eight multiplies of `$x` (blocks as [`for_group_hash`] gives
 /// them; `$acc` is added to `$x[0]`), two blocks' products added at once
-/// (`pmull::mul_acc2`: the `EOR3` path where `$eor3` says so; `$hk` holds
+/// (`clmul::mul_acc2`: the `EOR3` path where `$eor3` says so; `$hk` holds
 /// the plain path's Karatsuba factors, [`power_pair_factors`]). Evaluates
 /// to the eight blocks after their last `AESE` (the caller XORs in the last
 /// round key and the data: [`xor_last_round`]) and the new, reduced
@@ -65,8 +68,8 @@ pub(super) const GROUP: usize = 128;
 /// independent, so an out-of-order core can still overlap one half's last
 /// rounds with the other's first.
 ///
-/// The plain path reduces by shifts (`pmull::reduce_by_shifts`), the EOR3
-/// path with two multiplies (`pmull::reduce`).
+/// The plain path reduces by shifts (`clmul::reduce_by_shifts`), the EOR3
+/// path with two multiplies (`clmul::reduce`).
 ///
 /// Where `$swapped` (GCM on the EOR3 path) the blocks come with their halves
 /// swapped: the powers are taken swapped too, `acc` is swapped to match, and
@@ -81,7 +84,7 @@ pub(super) const GROUP: usize = 128;
 macro_rules! aes_hash_group {
     ($eor3:ident, $swapped:expr; $rk:expr, $blocks:expr, $x:expr, $acc:expr, $h:expr, $hk:expr) => {{
         use core::arch::aarch64::{vaeseq_u8, veorq_u8};
-        use $crate::backend::aarch64::pmull::{karatsuba_finished, mul_acc2, mul2_first, reduce, reduce_by_shifts, swap};
+        use $crate::backend::aarch64::clmul::{karatsuba_finished, mul_acc2, mul2_first, reduce, reduce_by_shifts, swap};
         let (rk, x, h_given, hk): (&[_], &[_; 8], &[_; 8], &[_; 4]) = ($rk, $x, $h, $hk);
         let mut h = *h_given;
         let mut acc = $acc;
@@ -97,7 +100,7 @@ macro_rules! aes_hash_group {
         // multiplied first, down to blocks 1 and 0 (by H^7, H^8): block 0
         // waits on `acc`, so it comes last. Written out, round by round: as
         // loops, LLVM kept them loops once the multiplies held `asm!` blocks
-        // (`pmull::clmul_lo`), which its unrolling threshold prices high.
+        // (`clmul::clmul_lo`), which its unrolling threshold prices high.
         let nk = rk.len();
         let mut a = [blocks[0], blocks[1], blocks[2], blocks[3]];
         let mut b = [blocks[4], blocks[5], blocks[6], blocks[7]];
@@ -141,7 +144,7 @@ macro_rules! round_if_below {
 }
 pub(super) use round_if_below;
 
-/// The part of a tail after its keystream, as `x86_64/ctr.rs`'s macro of
+/// The part of a tail after its keystream, as `x86_64/aesni/ctr.rs`'s macro of
 /// the same name: `$ks` XORed with the `$rest` bytes read into `$buf`, the
 /// output written, both buffers wiped, then (if `$mode::HASH`) the tail's
 /// blocks and `$last` folded into `$acc`; its value is the accumulator.
@@ -668,3 +671,34 @@ macro_rules! by_tail_size {
     };
 }
 pub(super) use by_tail_size;
+
+/// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`), as on x86_64:
+/// counter blocks 0, 1, 2, … (the counter little-endian in the first 32
+/// bits, the rest zero) under `key`; blocks 0 and 1 into `next`, the rest
+/// into `out`. The expanded key and the staging buffers are wiped before
+/// returning.
+#[cfg_attr(not(feature = "getrandom"), allow(dead_code))]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn keystream(_token: Armv8, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
+    let mut rk = expand_key_regs::<15, 32, 0>(key, &mut []);
+    let mut ctr = zero();
+    let mut first: [uint8x16_t; 2] = counter_blocks::<false, 2>(&mut ctr);
+    encrypt_blocks_inline!(&rk, &mut first);
+    *next = store_blocks(&first);
+    let (chunks, rest) = out.as_chunks_mut::<128>();
+    for chunk in chunks {
+        let mut ks: [uint8x16_t; 8] = counter_blocks::<false, 8>(&mut ctr);
+        encrypt_blocks_inline!(&rk, &mut ks);
+        store_blocks_to(chunk, &ks);
+    }
+    if !rest.is_empty() {
+        let mut ks: [uint8x16_t; 8] = counter_blocks::<false, 8>(&mut ctr);
+        encrypt_blocks_inline!(&rk, &mut ks);
+        let mut buf: [u8; 128] = store_blocks(&ks);
+        rest.copy_from_slice(&buf[..rest.len()]);
+        buf.zeroize();
+        ks.zeroize();
+    }
+    first.zeroize();
+    rk.zeroize();
+}

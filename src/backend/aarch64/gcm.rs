@@ -1,6 +1,6 @@
 //! AES-GCM on ARMv8 AES + PMULL, eight blocks per iteration.
 //!
-//! Contract of [`seal`] and [`open`] (that of `x86_64/gcm_aesni.rs`): `j0` is
+//! Contract of [`seal`] and [`open`] (that of `x86_64/aesni/gcm.rs`): `j0` is
 //! the pre-counter block; data blocks use counters inc32(J0), inc32²(J0), … (the
 //! low 32 bits, big-endian, wrapping). `data` is transformed in place or into a
 //! disjoint output of the same length; each input byte is read once and each
@@ -18,11 +18,11 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use super::aes::{expand_key_regs, load_round_keys};
+use super::clmul::{byte_reverse, mul_x, powers};
 use super::ctr::{
     by_tail_size, counter_add, counter_register, ctr_hash_input, ctr_hash_output, hash_padded,
     load_powers, tail,
 };
-use super::pmull::{byte_reverse, mul_x, powers};
 use super::{from_u128, store, store_each, zero};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::Armv8;
@@ -102,7 +102,7 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
 }
 
 /// Extends a GCM seal by one last partial block, as x86_64's
-/// `gcm_aesni::append_block` (its docs give the maths): `block[..n]`
+/// `aesni::gcm::append_block` (its docs give the maths): `block[..n]`
 /// (1 ≤ `n` ≤ 16, zero past `n`) encrypted in place with `ext.ctr_block`,
 /// and the tag of `head ‖ block[..n]` from `head_tag`, the tag of
 /// `head` alone (whole blocks, length block `ext.head_len_block`).
@@ -117,8 +117,8 @@ pub(crate) fn append_block<const ROUND_KEYS: usize>(
     n: usize,
 ) -> Block {
     use super::aes::encrypt_blocks_inline;
+    use super::clmul::fold_blocks;
     use super::load;
-    use super::pmull::fold_blocks;
     let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
     let mut batch = [from_u128(ext.ctr_block), from_u128(ext.j0)];
     encrypt_blocks_inline!(&rk, &mut batch);
@@ -169,8 +169,8 @@ fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: us
 
 #[cfg(test)]
 mod tests {
+    use super::super::clmul::mul;
     use super::super::ctr::{counter_blocks, counter_group, next_counter_group};
-    use super::super::pmull::mul;
     use super::super::{aes, load};
     use super::*;
     use crate::model;
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn shift_reduction_matches_polyval_dot() {
-        use super::super::pmull::mul_reduced_by_shifts;
+        use super::super::clmul::mul_reduced_by_shifts;
         let _t = token();
         let mut pairs: Vec<(Block, Block)> = (0..64u8)
             .map(|seed| (block(seed), block(seed.wrapping_mul(7).wrapping_add(1))))
@@ -267,7 +267,7 @@ mod tests {
                 h[15] & 0x7f
             };
             // SAFETY: `token()` proved the tier's features are present.
-            let got = unsafe { store(super::super::pmull::mul_x(load(&h))) };
+            let got = unsafe { store(super::super::clmul::mul_x(load(&h))) };
             assert_eq!(got, model::mul_x_polyval(&h), "seed {seed}");
         }
     }

@@ -1,6 +1,6 @@
 //! AES-GCM-SIV (RFC 8452) on ARMv8 AES + PMULL.
 //!
-//! Contract of [`seal`] and [`open`] (that of `x86_64/siv.rs`): `keys` are the
+//! Contract of [`seal`] and [`open`] (that of `x86_64/aesni/siv.rs`): `keys` are the
 //! round keys of the key-generating key; `nonce` is the 12-byte nonce as
 //! `u128::from_le_bytes` of the nonce followed by four zero bytes; `len_block`
 //! is RFC 8452's length block (the AAD and plaintext lengths in bits,
@@ -22,10 +22,10 @@ use core::arch::aarch64::*;
 use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks_inline, expand_regs, expand_regs_riding, load_round_keys};
+use super::clmul::{fold_blocks, fold_blocks_inline, mul, powers, powers_upto};
 use super::ctr::{
     GROUP, by_tail_size, counter_blocks, ctr_hash_output, ctr_only, hash_input, hash_padded, tail,
 };
-use super::pmull::{fold_blocks, fold_blocks_inline, mul, powers, powers_upto};
 use super::{from_u128, load, load_blocks, store, store_blocks, zero};
 use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::Armv8;
@@ -210,7 +210,7 @@ fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
 
 /// Seal (`SEAL`) or open of a message whose AAD is at most one block and
 /// whose text fits `M` blocks (`B` = 16·`M` bytes), ordered for latency as
-/// on x86_64 (`x86_64/siv.rs`, `one_group_of`, which says why): seal's tag
+/// on x86_64 (`x86_64/aesni/siv.rs`, `one_group_of`, which says why): seal's tag
 /// input or open's keystream rides the message key's schedule, the rest
 /// follows. Returns the tag (seal: the one to send; open: the one computed
 /// over the plaintext).

@@ -1,6 +1,6 @@
 //! XAES-256-GCM's key derivation on ARMv8 AES + PMULL.
 //!
-//! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of `x86_64/xaes.rs`.
+//! Contracts of [`cmac_subkey`], [`derive_key`] and [`gcm_short`]: those of `x86_64/aesni/xaes.rs`.
 
 use crate::backend::tail_mode::Gcm;
 use core::arch::aarch64::*;
@@ -8,8 +8,8 @@ use core::arch::aarch64::*;
 use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks_inline, load_round_keys};
+use super::clmul::byte_reverse;
 use super::ctr::{counter_add, counter_blocks, counter_register, hash_padded, xor_and_hash_tail};
-use super::pmull::byte_reverse;
 use super::{from_u128, load, store, store_each, zero};
 use crate::backend::xaes::{MessageKey, SHORT_MAX, T_TAILS, X0_HEAD};
 use crate::block::{Block, RoundKeys};
@@ -17,7 +17,7 @@ use crate::cpu::Armv8;
 use crate::inout::InOut;
 
 /// The per-message AES-256-GCM key in registers, as `(round keys, powers)`:
-/// the steps of `x86_64/xaes.rs`'s `derive_regs!` (`riders` ride Kₓ's
+/// the steps of `x86_64/aesni/xaes.rs`'s `derive_regs!` (`riders` ride Kₓ's
 /// schedule, the first the zero block that becomes H), a macro for the same
 /// reason. Expand it only inside a function compiled for the tier
 /// (`#[target_feature(enable = "neon,aes")]`).
@@ -27,7 +27,7 @@ macro_rules! derive_regs {
         use $crate::backend::aarch64::aes::{
             encrypt_blocks_inline, expand_256_regs, expand_regs_riding, load_round_keys,
         };
-        use $crate::backend::aarch64::pmull::{byte_reverse, mul_x, powers, powers_upto};
+        use $crate::backend::aarch64::clmul::{byte_reverse, mul_x, powers, powers_upto};
         use $crate::backend::aarch64::xaes::{commit_inputs, nonce_first_half};
         use $crate::backend::aarch64::{from_u128, load, zero};
         use $crate::backend::xaes::M_HEADS;
@@ -81,7 +81,7 @@ pub(crate) fn cmac_subkey(_token: Armv8, keys: &RoundKeys<15>) -> Block {
     k1
 }
 
-/// `[0; 4] ‖ N[:12]`, as `x86_64/xaes.rs`'s `nonce_first_half`.
+/// `[0; 4] ‖ N[:12]`, as `x86_64/aesni/xaes.rs`'s `nonce_first_half`.
 #[inline]
 #[target_feature(enable = "neon,aes")]
 fn nonce_first_half(nonce: &[u8; 24]) -> uint8x16_t {
@@ -89,7 +89,7 @@ fn nonce_first_half(nonce: &[u8; 24]) -> uint8x16_t {
     vextq_u8::<12>(zero(), load(first))
 }
 
-/// `N[12:] ‖ [0; 4]`, as `x86_64/xaes.rs`'s `nonce_second_half`.
+/// `N[12:] ‖ [0; 4]`, as `x86_64/aesni/xaes.rs`'s `nonce_second_half`.
 #[inline]
 #[target_feature(enable = "neon,aes")]
 fn nonce_second_half(nonce: &[u8; 24]) -> uint8x16_t {
@@ -98,7 +98,7 @@ fn nonce_second_half(nonce: &[u8; 24]) -> uint8x16_t {
 }
 
 /// KC-XAES-256-GCM's commitment up to its last batch, as
-/// `x86_64/xaes.rs`'s `commit_inputs`: Kₓ's blocks and X =
+/// `x86_64/aesni/xaes.rs`'s `commit_inputs`: Kₓ's blocks and X =
 /// AES-256ₖ("XCMT" ‖ N\[:12\]) in one batch; returns X ⊕ Tᵢ ⊕ K1.
 #[inline]
 #[target_feature(enable = "neon,aes")]
@@ -149,7 +149,7 @@ pub(crate) fn derive_key<const COMMIT: bool>(
 
 /// XAES-256-GCM seal (`SEAL`) or open of a message of at most
 /// `SHORT_MAX` bytes with the derived key in registers, as
-/// `x86_64/xaes.rs`'s `gcm_short`: the message's counter blocks and J0
+/// `x86_64/aesni/xaes.rs`'s `gcm_short`: the message's counter blocks and J0
 /// ride Kₓ's schedule beside H's zero block, then the AAD's GHASH, the
 /// XOR, the GHASH of the ciphertext and the length block, the tag.
 #[allow(clippy::too_many_arguments)]

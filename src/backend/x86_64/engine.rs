@@ -1,8 +1,8 @@
 //! The stitched engine: counter mode with the universal hash (GHASH as
 //! POLYVAL, or POLYVAL) spread over the AES rounds, written once as generic
 //! code over [`Pieces`], the contract each x86 tier's feature token fulfils:
-//! `ctr.rs` (AES-NI: a register is one xmm block), `vaes_avx2.rs` (ymm, two
-//! blocks), `vaes_avx512.rs` (zmm, four).
+//! `ctr.rs` (AES-NI: a register is one xmm block), `vaes/avx2.rs` (ymm, two
+//! blocks), `vaes/avx512.rs` (zmm, four).
 //!
 //! Every function here is `#[inline(always)]` and takes the tier's token.
 //! A generic function cannot carry a tier's `#[target_feature]` list, so

@@ -1,29 +1,33 @@
 //! The VAES tiers' entry points, written once: GCM and GCM-SIV over the
 //! stitched engine (`engine.rs`) with groups of `BIG` registers for long
 //! messages and [`SMALL`] for short ones and what the big groups leave, the
-//! rest on the AES-NI tier's pieces (`gcm_aesni`, `siv`), whose features
+//! rest on the AES-NI tier's pieces (`aesni::gcm`, `siv`), whose features
 //! every VAES tier includes, or for GCM on the tier's `gcm_leftover`.
 //! Generic code over [`Wide`], which each VAES tier's token implements
-//! beside the engine's [`Pieces`]: `vaes_avx2.rs` and `vaes_avx512.rs` call
+//! beside the engine's [`Pieces`]: `vaes/avx2.rs` and `vaes/avx512.rs` call
 //! [`gcm`], [`siv_seal`] and [`siv_open`] from their `#[target_feature]`
 //! entry points (`seal`, `open`, `siv_seal`, `siv_open`), which is what
 //! dispatch calls, and [`gcm_groups`] from their out-of-line wrapper of it.
 //! Every function here that is generic over the tier is
 //! `#[inline(always)]`, compiled inside its caller's feature list, as the
-//! engine's are. Contracts: `gcm_aesni.rs` and `siv.rs`.
+//! engine's are. Contracts: `aesni/gcm.rs` and `siv.rs`.
 
 use core::arch::x86_64::__m128i;
 
 use zeroize::Zeroize;
 
+use crate::backend::x86_64;
+use crate::backend::x86_64::aesni::{self, siv};
 use crate::backend::x86_64::engine::{
     ALONE, BIG, HashState, Pieces, Powers, ctr_only, groups_end, hash_bytes, hash_input,
     hash_input_paired, hash_output, hash_output_paired, loop_powers, state_finish, state_from,
 };
-use crate::backend::x86_64::{self, gcm_aesni, siv};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
+
+pub(crate) mod avx2;
+pub(crate) mod avx512;
 
 /// Registers per group for short messages and what the big groups leave,
 /// on both VAES tiers.
@@ -77,7 +81,7 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     fn pair_powers<const MULS: usize>(self, pw: &Powers<Self::Reg, BIG>) -> Powers<Self::Reg, BIG>;
 
     /// GCM of a message of at most `GCM_SHORT_MAX` bytes (contract:
-    /// `gcm_aesni::seal_or_open`).
+    /// `aesni::gcm::seal_or_open`).
     #[allow(clippy::too_many_arguments)]
     fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
@@ -111,7 +115,7 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// masked batch; out of line either way.
     fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
-        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+        s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
@@ -197,7 +201,7 @@ pub(super) fn gcm_groups<
 ) -> Block {
     let _a = t.aesni();
     // SAFETY: `_a` proves the AES-NI tier's features.
-    let mut s = unsafe { gcm_aesni::state_new(keys, h_powers, j0, aad) };
+    let mut s = unsafe { aesni::gcm::state_new(keys, h_powers, j0, aad) };
     let (mut st, mut done) = (state_from(t, s.acc), 0);
     let big = big::<T, RB>(data.len());
     let mut pw = t.group_powers::<_, MULS>(&h_powers.0, big);
@@ -256,7 +260,7 @@ pub(super) fn gcm_groups<
 #[inline(always)]
 pub(super) fn aesni_rest<const ROUND_KEYS: usize, const SEAL: bool>(
     t: AesNiClmul,
-    s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+    s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
     len_block: u128,
@@ -405,10 +409,10 @@ fn block_store(_t: AesNiClmul, v: __m128i) -> Block {
 // inlined pieces dirtied the state again after any `vzeroupper` placed by
 // hand). `scripts/sse-check.sh` proves from the machine code that no legacy
 // instruction runs dirty; docs/design.md, "Legacy SSE after wide code".
-// Here, not in `gcm_aesni.rs` or `siv.rs`: in this module's codegen unit each
+// Here, not in `aesni/gcm.rs` or `siv.rs`: in this module's codegen unit each
 // wrapper gets its own copy of the piece it calls, which LLVM inlines into
 // it, while the AES-NI tier's entry points keep theirs inlined too.
-/// `gcm_aesni::seal_from` (`SEAL`) or `open_from`, after the groups,
+/// `aesni::gcm::seal_from` (`SEAL`) or `open_from`, after the groups,
 /// from the counter block `ctr` (public: the nonce and the block
 /// position). It comes in general registers, not in `s`: the tail
 /// branches on its low byte (`counter_blocks`), and
@@ -416,7 +420,7 @@ fn block_store(_t: AesNiClmul, v: __m128i) -> Block {
 #[inline(never)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn gcm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
-    s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+    s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
     ctr: u128,
     data: &mut InOut<'_>,
     start: usize,
@@ -424,9 +428,9 @@ fn gcm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
 ) -> Block {
     s.ctr = x86_64::from_u128(ctr);
     if SEAL {
-        gcm_aesni::seal_from(s, data, start, len_block)
+        aesni::gcm::seal_from(s, data, start, len_block)
     } else {
-        gcm_aesni::open_from(s, data, start, len_block)
+        aesni::gcm::open_from(s, data, start, len_block)
     }
 }
 
@@ -464,6 +468,108 @@ fn siv_open_rest<const ROUND_KEYS: usize>(
 ) -> __m128i {
     siv::open_from(s, data, start, len_block)
 }
+
+/// The register-class pieces of a VAES tier, which differ between the
+/// tiers only in the register class (`ymm_reg`, `zmm_reg`) and the
+/// broadcast instruction (`vbroadcasti128`, `vbroadcasti32x4`): the AES
+/// rounds as `asm!` blocks and the broadcast of a block into every lane.
+/// Expanded once in each tier file, with the tier's feature list (each
+/// function's `#[target_feature]`), register type (a round key in every
+/// lane is a register too), register class and broadcast instruction given
+/// in the call; every other name it uses is a full path. A macro because
+/// `asm!` takes the register class only as a literal token. What each
+/// piece is for: `engine::Pieces`.
+macro_rules! vaes_register_pieces {
+    (
+        features = $features:literal,
+        reg = $Reg:ty,
+        class = $class:ident,
+        broadcast = $broadcast:literal $(,)?
+    ) => {
+        /// One AES round on a group with round key `*k` (16 bytes), as one
+        /// `asm!` block that broadcasts the key and runs the rounds. With
+        /// intrinsics, LLVM regrouped the rounds into one or two long chains
+        /// (both AES units need eight); broadcast apart, every round key of
+        /// the group was live at once, and spilled.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn aes_round<B, const N: usize>(b: &mut [$Reg; N], k: &B) {
+            const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
+            let kp = core::ptr::from_ref(k);
+            if let Some(q) = b.first_chunk_mut::<8>() {
+                $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
+            } else if let Some(q) = b.first_chunk_mut::<4>() {
+                $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3];);
+            }
+        }
+
+        /// [`aes_round`] that also passes the `P` registers of `pin` (1, 3
+        /// or 4) through its `asm!` block unchanged, so that the work on
+        /// them stays between the rounds (`engine::Pieces::aes_round_pinned`).
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn aes_round_pinned<B, const N: usize, const P: usize>(
+            b: &mut [$Reg; N],
+            k: &B,
+            pin: &mut [$Reg; P],
+        ) {
+            const {
+                assert!((N == 4 || N == 8) && (P == 1 || P == 3 || P == 4) && size_of::<B>() >= 16)
+            };
+            let kp = core::ptr::from_ref(k);
+            if let Some(q) = b.first_chunk_mut::<8>() {
+                if let Some([p0, p1, p2, p3]) = pin.first_chunk_mut::<4>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
+                        8: *p0, 9: *p1, 10: *p2, 11: *p3);
+                } else if let Some([p0, p1, p2]) = pin.first_chunk_mut::<3>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
+                        8: *p0, 9: *p1, 10: *p2);
+                } else if let Some([p0]) = pin.first_chunk_mut::<1>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];
+                        8: *p0);
+                }
+            } else if let Some(q) = b.first_chunk_mut::<4>() {
+                if let Some([p0, p1, p2, p3]) = pin.first_chunk_mut::<4>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2, 7: *p3);
+                } else if let Some([p0, p1, p2]) = pin.first_chunk_mut::<3>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0, 5: *p1, 6: *p2);
+                } else if let Some([p0]) = pin.first_chunk_mut::<1>() {
+                    $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg;
+                        0: q[0], 1: q[1], 2: q[2], 3: q[3]; 4: *p0);
+                }
+            }
+        }
+
+        /// The block `*k` (16 bytes: a round key, or H^8) in every lane. Not
+        /// `pure`, so LLVM neither hoists it out of a loop nor merges two;
+        /// it may still schedule it early and spill the result, so the
+        /// group loops' rounds broadcast their keys themselves.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn broadcast_block<B>(k: &B) -> $Reg {
+            const { assert!(size_of::<B>() >= 16) };
+            let out: $Reg;
+            // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
+            // asserted above) into a register; no other memory, no stack, no
+            // flags. The tier's target features provide the instruction.
+            unsafe {
+                core::arch::asm!(
+                    concat!($broadcast, " {o}, xmmword ptr [{p}]"),
+                    o = out($class) out,
+                    p = in(reg) core::ptr::from_ref(k),
+                    options(readonly, nostack, preserves_flags),
+                );
+            }
+            out
+        }
+    };
+}
+use vaes_register_pieces;
 
 #[cfg(test)]
 mod tests {
@@ -506,7 +612,7 @@ mod tests {
         // SAFETY: `t.aesni()` proves the AES-NI tier's features; `init_key`
         // writes both.
         let (rk, hp) = unsafe {
-            gcm_aesni::init_key::<ROUND_KEYS, KB>(t.aesni(), key, &mut rk, &mut hp);
+            aesni::gcm::init_key::<ROUND_KEYS, KB>(t.aesni(), key, &mut rk, &mut hp);
             (rk.assume_init(), hp.assume_init())
         };
         let j0 = crate::aes_gcm::pre_counter_block(&nonce);
@@ -690,9 +796,9 @@ mod tests {
                     // SAFETY: `t.aesni()` proves the AES-NI tier's features.
                     let eight: [u8; 128] = unsafe {
                         if gcm {
-                            x86_64::store_blocks(&x86_64::ctr::counter_blocks::<true, 8>(&mut c2))
+                            x86_64::store_blocks(&aesni::ctr::counter_blocks::<true, 8>(&mut c2))
                         } else {
-                            x86_64::store_blocks(&x86_64::ctr::counter_blocks::<false, 8>(&mut c2))
+                            x86_64::store_blocks(&aesni::ctr::counter_blocks::<false, 8>(&mut c2))
                         }
                     };
                     narrow.extend(eight);

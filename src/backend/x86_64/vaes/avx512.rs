@@ -11,21 +11,22 @@
 //! runs the AES-NI tier's code. What the groups of a longer GCM message
 //! leave (less than one small group) is one masked batch too
 //! (`rest_batch`) from 33 bytes, the AES-NI tier's pieces below that and
-//! for GCM-SIV (`gcm_aesni`, `siv`); all called out of line (`vaes.rs`: no
+//! for GCM-SIV (`aesni::gcm`, `siv`); all called out of line (`vaes.rs`: no
 //! legacy-SSE instruction runs after wide code).
-//! The contracts of the entry points are those of `gcm_aesni.rs` and
+//! The contracts of the entry points are those of `aesni/gcm.rs` and
 //! `siv.rs`.
 
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::clmul;
-use super::ctr::for_hash;
-use super::engine::{BIG, Pieces, Powers};
-use super::gcm_aesni;
-use super::vaes::{self, SMALL, Wide};
 use super::vaes_register_pieces;
+use super::{SMALL, Wide};
+use crate::backend::x86_64::aesni;
+use crate::backend::x86_64::aesni::ctr::for_hash;
+use crate::backend::x86_64::clmul;
+use crate::backend::x86_64::engine::{BIG, Pieces, Powers};
+use crate::backend::x86_64::vaes;
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx512;
 use crate::inout::InOut;
@@ -476,7 +477,7 @@ fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
     if data.len() > XMM_REST {
         short_batch::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
     } else {
-        gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(
+        aesni::gcm::seal_or_open::<ROUND_KEYS, SEAL>(
             token.aesni(),
             keys,
             h_powers,
@@ -506,7 +507,7 @@ fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
-    let s = gcm_aesni::state_new(keys, h_powers, j0, aad);
+    let s = aesni::gcm::state_new(keys, h_powers, j0, aad);
     batch_from::<ROUND_KEYS, SEAL>(&s, data, 0, len_block)
 }
 
@@ -520,7 +521,7 @@ fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
 )]
 fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     t: Token,
-    s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+    s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
     len_block: u128,
@@ -538,7 +539,7 @@ fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
 fn rest_batch<const ROUND_KEYS: usize, const SEAL: bool>(
-    s: &gcm_aesni::State<'_, ROUND_KEYS>,
+    s: &aesni::gcm::State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
     len_block: u128,
@@ -553,7 +554,7 @@ fn rest_batch<const ROUND_KEYS: usize, const SEAL: bool>(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
 fn batch_from<const ROUND_KEYS: usize, const SEAL: bool>(
-    s: &gcm_aesni::State<'_, ROUND_KEYS>,
+    s: &aesni::gcm::State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
     len_block: u128,
@@ -583,7 +584,7 @@ fn batch_from<const ROUND_KEYS: usize, const SEAL: bool>(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
 fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
-    s: &gcm_aesni::State<'_, ROUND_KEYS>,
+    s: &aesni::gcm::State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
     len_block: u128,
@@ -672,12 +673,14 @@ fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
     let (p, k) = powers(19);
     mul_acc::<3>(
         &mut w,
-        widen(for_hash::<true>(super::from_u128(len_block))),
+        widen(for_hash::<true>(crate::backend::x86_64::from_u128(
+            len_block,
+        ))),
         p,
         k,
     );
     d.zeroize();
-    super::store(_mm_xor_si128(
+    crate::backend::x86_64::store(_mm_xor_si128(
         for_hash::<true>(sum_value(sum_done::<3>(w))),
         tag_mask,
     ))
@@ -709,7 +712,9 @@ fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    super::siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+    crate::backend::x86_64::aesni::siv::one_group::<ROUND_KEYS, SEAL>(
+        keys, nonce, aad, data, tag, len_block,
+    )
 }
 
 vaes_register_pieces!(
@@ -938,7 +943,7 @@ impl Wide<RB> for VaesAvx512 {
     #[inline(always)]
     fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
-        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+        s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
@@ -962,7 +967,7 @@ impl Wide<RB> for VaesAvx512 {
     }
 }
 
-/// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
+/// GCM encryption (contract: `aesni::gcm::seal`; the loops: `vaes::gcm`).
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
@@ -978,7 +983,7 @@ pub(crate) fn seal<const ROUND_KEYS: usize>(
     vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
 }
 
-/// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
+/// GCM decryption (contract: `aesni::gcm::open`; the loops: `vaes::gcm`).
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]

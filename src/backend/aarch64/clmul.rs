@@ -36,7 +36,7 @@ use super::zero;
 /// Expand it only inside a function compiled for the tier.
 macro_rules! fold_blocks_inline {
     ($acc:expr, $x:expr, $h:expr) => {{
-        use $crate::backend::aarch64::pmull::{mul_acc_swap_data, reduce, unreduced_zero};
+        use $crate::backend::aarch64::clmul::{mul_acc_swap_data, reduce, unreduced_zero};
         let (acc, x, h): (_, &[_], &[_; 8]) = ($acc, $x, $h);
         let n = x.len().min(8);
         if n == 0 {

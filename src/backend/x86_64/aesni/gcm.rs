@@ -16,12 +16,12 @@ use crate::backend::tail_mode::Gcm;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::aes::{expand_key_regs, load_round_keys};
-use super::clmul::{byte_reverse, mul_x, powers};
 use super::ctr::{
     GROUP, by_tail_size, ctr_hash_input, ctr_hash_output, hash_padded, load_powers, tail,
 };
-use super::{from_u128, store, store_each};
+use crate::backend::x86_64::aes::{expand_key_regs, load_round_keys};
+use crate::backend::x86_64::clmul::{byte_reverse, mul_x, powers};
+use crate::backend::x86_64::{from_u128, store, store_each};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::AesNiClmul;
 use crate::inout::InOut;
@@ -99,9 +99,9 @@ pub(crate) fn append_block<const ROUND_KEYS: usize>(
     block: &mut Block,
     n: usize,
 ) -> Block {
-    use super::aes::encrypt_blocks_and;
-    use super::clmul::fold_blocks;
-    use super::load;
+    use crate::backend::x86_64::aes::encrypt_blocks_and;
+    use crate::backend::x86_64::clmul::fold_blocks;
+    use crate::backend::x86_64::load;
     let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
     let mut ks = [from_u128(ext.ctr_block)];
     let mut e_j0 = from_u128(ext.j0);
@@ -122,7 +122,7 @@ pub(crate) fn append_block<const ROUND_KEYS: usize>(
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
+pub(crate) fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
     token: AesNiClmul,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
@@ -142,7 +142,7 @@ pub(super) fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
 /// the tag. The wide tiers call it for what is left after their loops.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn seal_from<const ROUND_KEYS: usize>(
+pub(crate) fn seal_from<const ROUND_KEYS: usize>(
     s: &mut State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
@@ -159,7 +159,7 @@ pub(super) fn seal_from<const ROUND_KEYS: usize>(
 /// the computed tag.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn open_from<const ROUND_KEYS: usize>(
+pub(crate) fn open_from<const ROUND_KEYS: usize>(
     s: &mut State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
@@ -227,7 +227,7 @@ fn finish<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: us
 /// The state of one GCM call after the AAD (see [`State`]).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn state_new<'k, const ROUND_KEYS: usize>(
+pub(crate) fn state_new<'k, const ROUND_KEYS: usize>(
     keys: &'k RoundKeys<ROUND_KEYS>,
     h_powers: &'k HPowers,
     j0: u128,
@@ -254,22 +254,22 @@ pub(super) fn state_new<'k, const ROUND_KEYS: usize>(
 /// One GCM call after its AAD: the key state (each loop loads what it needs into
 /// registers; copying it here would cost a 400-byte move), J0 and the next
 /// counter (both byte-reversed), and the GHASH accumulator.
-pub(super) struct State<'k, const ROUND_KEYS: usize> {
-    pub(super) keys: &'k RoundKeys<ROUND_KEYS>,
-    pub(super) h_powers: &'k HPowers,
-    pub(super) j0: __m128i,
-    pub(super) ctr: __m128i,
-    pub(super) acc: __m128i,
+pub(crate) struct State<'k, const ROUND_KEYS: usize> {
+    pub(crate) keys: &'k RoundKeys<ROUND_KEYS>,
+    pub(crate) h_powers: &'k HPowers,
+    pub(crate) j0: __m128i,
+    pub(crate) ctr: __m128i,
+    pub(crate) acc: __m128i,
 }
 
 #[cfg(test)]
 mod tests {
     use core::arch::x86_64::__m128i;
 
-    use super::super::clmul::mul;
     use super::super::ctr::counter_blocks;
-    use super::super::{aes, load};
     use super::*;
+    use crate::backend::x86_64::clmul::mul;
+    use crate::backend::x86_64::{aes, load};
     use crate::model;
 
     fn token() -> AesNiClmul {

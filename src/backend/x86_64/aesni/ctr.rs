@@ -1,7 +1,7 @@
 //! Counter mode with the universal hash stitched in, on AES-NI + PCLMULQDQ:
 //! the AES-NI tier's pieces for the stitched engine (`engine.rs`: the
 //! token's `impl Pieces` below), shared by
-//! AES-GCM (`gcm_aesni.rs`) and AES-GCM-SIV (`siv.rs`), and the passes
+//! AES-GCM (`aesni/gcm.rs`) and AES-GCM-SIV (`siv.rs`), and the passes
 //! around it (counter blocks, the AAD's and GCM-SIV's hash, the tail).
 //!
 //! The two modes differ in two conventions, selected by `const GCM: bool`:
@@ -30,20 +30,26 @@
 use crate::backend::tail_mode::TailMode;
 use core::arch::x86_64::*;
 
-use super::aes::{aes_round_asm, encrypt_blocks, encrypt_blocks_and};
-use super::clmul::{
+use zeroize::Zeroize;
+
+use crate::backend::x86_64::aes::{
+    aes_round_asm, encrypt_blocks, encrypt_blocks_and, expand_key_regs,
+};
+use crate::backend::x86_64::clmul::{
     Unreduced, byte_reverse, fold_blocks, fold8_karatsuba, karatsuba_done, karatsuba_keys,
     mul_acc_k, reduce, unreduced_zero,
 };
-use super::engine::{self, BIG, Pieces, Powers, groups_end, state_finish, state_from};
-use super::{load, load_blocks, store};
+use crate::backend::x86_64::engine::{
+    self, BIG, Pieces, Powers, groups_end, state_finish, state_from,
+};
+use crate::backend::x86_64::{load, load_blocks, store, store_blocks, store_blocks_to};
 use crate::block::{HPowers, wipe};
 use crate::cpu::AesNiClmul;
 use crate::cpu::x86_64::aesni_clmul_proved;
 use crate::inout::InOut;
 
 /// Bytes per bulk iteration: eight blocks, one group of the engine.
-pub(super) const GROUP: usize = 128;
+pub(crate) const GROUP: usize = 128;
 const _: () = assert!(GROUP == RB * BIG);
 
 /// Bytes per register: one block.
@@ -245,21 +251,27 @@ macro_rules! xor_and_hash_tail {
                     *x = _mm_and_si128(*x, _mm_cmpgt_epi8(_mm_set1_epi8(left), iota));
                 }
                 *x = if <$mode as $crate::backend::tail_mode::TailMode>::GCM {
-                    $crate::backend::x86_64::ctr::for_hash::<true>(*x)
+                    $crate::backend::x86_64::aesni::ctr::for_hash::<true>(*x)
                 } else {
-                    $crate::backend::x86_64::ctr::for_hash::<false>(*x)
+                    $crate::backend::x86_64::aesni::ctr::for_hash::<false>(*x)
                 };
             }
-            $crate::backend::x86_64::ctr::fold_with_last(acc, &hashed, rest.div_ceil(16), last, h)
+            $crate::backend::x86_64::aesni::ctr::fold_with_last(
+                acc,
+                &hashed,
+                rest.div_ceil(16),
+                last,
+                h,
+            )
         }
     }};
 }
-pub(super) use xor_and_hash_tail;
+pub(crate) use xor_and_hash_tail;
 
 /// H^1..H^8 into registers.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn load_powers(h_powers: &HPowers) -> [__m128i; 8] {
+pub(crate) fn load_powers(h_powers: &HPowers) -> [__m128i; 8] {
     let mut h = [_mm_setzero_si128(); 8];
     for (dst, src) in h.iter_mut().zip(h_powers.0.iter()) {
         *dst = load(src);
@@ -270,14 +282,14 @@ pub(super) fn load_powers(h_powers: &HPowers) -> [__m128i; 8] {
 /// A block as the hash takes it: byte-reversed for GHASH, as is for POLYVAL.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn for_hash<const GCM: bool>(x: __m128i) -> __m128i {
+pub(crate) fn for_hash<const GCM: bool>(x: __m128i) -> __m128i {
     if GCM { byte_reverse(x) } else { x }
 }
 
 /// The next `N` counter blocks (see the module docs for `ctr`).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn counter_blocks<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [__m128i; N] {
+pub(crate) fn counter_blocks<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [__m128i; N] {
     let mut out = [_mm_setzero_si128(); N];
     if !GCM {
         for (i, b) in out.iter_mut().enumerate() {
@@ -308,7 +320,7 @@ pub(super) fn counter_blocks<const GCM: bool, const N: usize>(ctr: &mut __m128i)
 /// GCM-SIV's padded AAD).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn hash_padded<const GCM: bool>(
+pub(crate) fn hash_padded<const GCM: bool>(
     mut acc: __m128i,
     bytes: &[u8],
     h: &[__m128i; 8],
@@ -350,7 +362,7 @@ pub(super) fn hash_padded<const GCM: bool>(
 /// the end, zero-padded to whole blocks.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn hash_input<const GCM: bool>(
+pub(crate) fn hash_input<const GCM: bool>(
     mut acc: __m128i,
     data: &InOut<'_>,
     start: usize,
@@ -454,7 +466,7 @@ fn group_powers(h: &[__m128i; 8]) -> Powers<__m128i, BIG> {
 /// end of the last whole group.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool>(
+pub(crate) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool>(
     rk: &[__m128i; ROUND_KEYS],
     h: &[__m128i; 8],
     ctr: &mut __m128i,
@@ -478,7 +490,7 @@ pub(super) fn ctr_hash_output<const ROUND_KEYS: usize, const GCM: bool>(
 /// Returns the accumulator and the end of the last whole group.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool>(
+pub(crate) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool>(
     rk: &[__m128i; ROUND_KEYS],
     h: &[__m128i; 8],
     ctr: &mut __m128i,
@@ -501,7 +513,7 @@ pub(super) fn ctr_hash_input<const ROUND_KEYS: usize, const GCM: bool>(
 /// no hash. Returns the end of the last whole group.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
+pub(crate) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
     rk: &[__m128i; ROUND_KEYS],
     ctr: &mut __m128i,
     data: &mut InOut<'_>,
@@ -522,7 +534,7 @@ pub(super) fn ctr_only<const ROUND_KEYS: usize, const GCM: bool>(
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn tail<const ROUND_KEYS: usize, Mode: TailMode, const M: usize, const B: usize>(
+pub(crate) fn tail<const ROUND_KEYS: usize, Mode: TailMode, const M: usize, const B: usize>(
     rk: &[__m128i; ROUND_KEYS],
     mut ctr: __m128i,
     data: &mut InOut<'_>,
@@ -555,7 +567,7 @@ pub(super) fn tail<const ROUND_KEYS: usize, Mode: TailMode, const M: usize, cons
 /// when they fit in eight blocks.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn fold_with_last<const M: usize>(
+pub(crate) fn fold_with_last<const M: usize>(
     acc: __m128i,
     x: &[__m128i; M],
     n: usize,
@@ -589,4 +601,34 @@ macro_rules! by_tail_size {
         }
     };
 }
-pub(super) use by_tail_size;
+pub(crate) use by_tail_size;
+
+/// The random generator's AES-256-CTR keystream (`random.rs`, through `backend::keystream`): counter
+/// blocks 0, 1, 2, … (the counter little-endian in the first 32 bits, the
+/// rest zero) under `key`; blocks 0 and 1 into `next`, the rest into `out`.
+/// The expanded key and the staging buffer are wiped before returning.
+#[cfg_attr(not(feature = "getrandom"), allow(dead_code))]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn keystream(_token: AesNiClmul, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
+    let mut rk = expand_key_regs::<15, 32, 0>(key, &mut []);
+    let mut ctr = _mm_setzero_si128();
+    let mut first: [__m128i; 2] = counter_blocks::<false, 2>(&mut ctr);
+    encrypt_blocks(&rk, &mut first);
+    *next = store_blocks(&first);
+    let (chunks, rest) = out.as_chunks_mut::<128>();
+    for chunk in chunks {
+        let mut ks: [__m128i; 8] = counter_blocks::<false, 8>(&mut ctr);
+        encrypt_blocks(&rk, &mut ks);
+        store_blocks_to(chunk, &ks);
+    }
+    if !rest.is_empty() {
+        let mut ks: [__m128i; 8] = counter_blocks::<false, 8>(&mut ctr);
+        encrypt_blocks(&rk, &mut ks);
+        let mut buf: [u8; 128] = store_blocks(&ks);
+        rest.copy_from_slice(&buf[..rest.len()]);
+        buf.zeroize();
+        ks.zeroize();
+    }
+    first.zeroize();
+    rk.zeroize();
+}

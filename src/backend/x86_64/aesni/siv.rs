@@ -20,12 +20,14 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks, expand_regs, expand_regs_riding, load_round_keys};
-use super::clmul::{fold_blocks, mul, powers, powers_upto};
 use super::ctr::{
     GROUP, by_tail_size, counter_blocks, ctr_hash_output, ctr_only, hash_input, hash_padded, tail,
 };
-use super::{from_u128, load, load_blocks, store, store_blocks};
+use crate::backend::x86_64::aes::{
+    encrypt_blocks, expand_regs, expand_regs_riding, load_round_keys,
+};
+use crate::backend::x86_64::clmul::{fold_blocks, mul, powers, powers_upto};
+use crate::backend::x86_64::{from_u128, load, load_blocks, store, store_blocks};
 use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::AesNiClmul;
 use crate::inout::{InOut, padded_block};
@@ -113,7 +115,7 @@ fn initial_counter(tag: __m128i) -> __m128i {
 /// [`initial_counter`] of a received tag (a block as `u128`).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn initial_counter_from(tag: u128) -> __m128i {
+pub(crate) fn initial_counter_from(tag: u128) -> __m128i {
     initial_counter(from_u128(tag))
 }
 
@@ -164,7 +166,7 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
 /// and a text of at most one group, eight blocks (the lengths are public).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
+pub(crate) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
     aad.len() <= 16 && data.len() <= GROUP
 }
 
@@ -172,7 +174,7 @@ pub(super) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
 /// bytes, eight for a longer one.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad: &[u8],
@@ -358,7 +360,7 @@ fn polyval_short<const M: usize>(
 /// length block)"; this is its first part.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn state_new<const ROUND_KEYS: usize>(
+pub(crate) fn state_new<const ROUND_KEYS: usize>(
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad: &[u8],
@@ -391,7 +393,7 @@ pub(super) fn state_new<const ROUND_KEYS: usize>(
 /// the tag.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn hash_from<const ROUND_KEYS: usize>(
+pub(crate) fn hash_from<const ROUND_KEYS: usize>(
     s: &mut State<ROUND_KEYS>,
     data: &InOut<'_>,
     start: usize,
@@ -407,7 +409,7 @@ pub(super) fn hash_from<const ROUND_KEYS: usize>(
 /// Seal's second pass from `start`: counter mode to the end.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn seal_from<const ROUND_KEYS: usize>(
+pub(crate) fn seal_from<const ROUND_KEYS: usize>(
     s: &mut State<ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
@@ -423,7 +425,7 @@ pub(super) fn seal_from<const ROUND_KEYS: usize>(
 /// plaintext, the length block, and the tag it computes.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(super) fn open_from<const ROUND_KEYS: usize>(
+pub(crate) fn open_from<const ROUND_KEYS: usize>(
     s: &mut State<ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
@@ -473,12 +475,12 @@ fn open_tail<const ROUND_KEYS: usize, const M: usize, const B: usize>(
 /// The per-message state of one GCM-SIV call: the message-encryption round
 /// keys, the powers of the message-authentication key, the nonce, the counter
 /// and the POLYVAL accumulator. The keys are zeroized when it drops.
-pub(super) struct State<const ROUND_KEYS: usize> {
-    pub(super) enc: [__m128i; ROUND_KEYS],
-    pub(super) h: [__m128i; 8],
-    pub(super) nonce: __m128i,
-    pub(super) ctr: __m128i,
-    pub(super) acc: __m128i,
+pub(crate) struct State<const ROUND_KEYS: usize> {
+    pub(crate) enc: [__m128i; ROUND_KEYS],
+    pub(crate) h: [__m128i; 8],
+    pub(crate) nonce: __m128i,
+    pub(crate) ctr: __m128i,
+    pub(crate) acc: __m128i,
 }
 
 impl<const ROUND_KEYS: usize> Drop for State<ROUND_KEYS> {

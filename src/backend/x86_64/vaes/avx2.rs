@@ -12,12 +12,13 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::clmul;
-use super::ctr::for_hash;
-use super::engine::{BIG, Pieces, Powers};
-use super::gcm_aesni;
-use super::vaes::{self, SMALL, Wide};
 use super::vaes_register_pieces;
+use super::{SMALL, Wide};
+use crate::backend::x86_64::aesni;
+use crate::backend::x86_64::aesni::ctr::for_hash;
+use crate::backend::x86_64::clmul;
+use crate::backend::x86_64::engine::{BIG, Pieces, Powers};
+use crate::backend::x86_64::vaes;
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx2;
 use crate::inout::InOut;
@@ -304,7 +305,7 @@ fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
-    gcm_aesni::seal_or_open::<ROUND_KEYS, SEAL>(
+    aesni::gcm::seal_or_open::<ROUND_KEYS, SEAL>(
         token.aesni(),
         keys,
         h_powers,
@@ -321,7 +322,7 @@ fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     t: Token,
-    s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+    s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
     len_block: u128,
@@ -353,7 +354,9 @@ fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    super::siv::one_group::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+    crate::backend::x86_64::aesni::siv::one_group::<ROUND_KEYS, SEAL>(
+        keys, nonce, aad, data, tag, len_block,
+    )
 }
 
 vaes_register_pieces!(
@@ -581,7 +584,7 @@ impl Wide<RB> for VaesAvx2 {
     #[inline(always)]
     fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
-        s: &mut gcm_aesni::State<'_, ROUND_KEYS>,
+        s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
         data: &mut InOut<'_>,
         start: usize,
         len_block: u128,
@@ -605,7 +608,7 @@ impl Wide<RB> for VaesAvx2 {
     }
 }
 
-/// GCM encryption (contract: `gcm_aesni::seal`; the loops: `vaes::gcm`).
+/// GCM encryption (contract: `aesni::gcm::seal`; the loops: `vaes::gcm`).
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 pub(crate) fn seal<const ROUND_KEYS: usize>(
     token: Token,
@@ -619,7 +622,7 @@ pub(crate) fn seal<const ROUND_KEYS: usize>(
     vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
 }
 
-/// GCM decryption (contract: `gcm_aesni::open`; the loops: `vaes::gcm`).
+/// GCM decryption (contract: `aesni::gcm::open`; the loops: `vaes::gcm`).
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
 pub(crate) fn open<const ROUND_KEYS: usize>(
     token: Token,

@@ -16,10 +16,10 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::aes::{encrypt_blocks, load_round_keys};
-use super::clmul::byte_reverse;
 use super::ctr::{counter_blocks, hash_padded, xor_and_hash_tail};
-use super::{from_u128, load, store, store_each};
+use crate::backend::x86_64::aes::{encrypt_blocks, load_round_keys};
+use crate::backend::x86_64::clmul::byte_reverse;
+use crate::backend::x86_64::{from_u128, load, store, store_each};
 use crate::backend::xaes::{MessageKey, SHORT_MAX, T_TAILS, X0_HEAD};
 use crate::block::{Block, RoundKeys};
 use crate::cpu::AesNiClmul;
@@ -51,8 +51,8 @@ macro_rules! derive_regs {
         use $crate::backend::x86_64::aes::{
             encrypt_blocks, expand_256_regs, expand_regs_riding, load_round_keys,
         };
+        use $crate::backend::x86_64::aesni::xaes::{commit_inputs, nonce_first_half};
         use $crate::backend::x86_64::clmul::{byte_reverse, mul_x, powers, powers_upto};
-        use $crate::backend::x86_64::xaes::{commit_inputs, nonce_first_half};
         use $crate::backend::x86_64::{from_u128, load};
         use $crate::backend::xaes::M_HEADS;
         use $crate::block::{Block, RoundKeys};
@@ -186,10 +186,10 @@ pub(crate) fn derive_key<const COMMIT: bool>(
 /// derivation of `derive_regs!` with the message's counter blocks and J0
 /// riding Kₓ's schedule beside H's zero block (so the keystream and
 /// E(Kₓ, J0) are ready a round after the schedule, not fourteen), then
-/// what `gcm_aesni` does for a message shorter than a group — the AAD's
+/// what `aesni::gcm` does for a message shorter than a group — the AAD's
 /// GHASH, the XOR, the GHASH of the ciphertext and the length block, the
 /// tag — in one function: no `MessageKey` is stored and reloaded. `j0`
-/// and `len_block` are as for `gcm_aesni::seal`; the return value is the
+/// and `len_block` are as for `aesni::gcm::seal`; the return value is the
 /// tag computed over the ciphertext.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
