@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `KeyInit::new`) says why it failed (here it does not), and its keys
     // work with every `aead` trait.
     let key = Aes256Gcm::new(&key)?;
-    println!("backend: {}", key.backend());
+    println!("tier: {}", key.tier());
     round_trip(&key, 3, b"built by Aes256Gcm::new")?;
 
     // A forgery: refused, and the in-place buffer holds no plaintext.

@@ -1,4 +1,4 @@
-//! Prints the CPU features this machine has, the backend each key type selects,
+//! Prints the CPU features this machine has, the tier each key type selects,
 //! and checks one known answer per key type. Exits with status 1 if a key cannot
 //! be built (for example `UnsupportedCpu { missing: "aes" }` on a CPU without
 //! AES-NI) or computes a wrong answer.
@@ -13,14 +13,14 @@ use std::process::exit;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::Xaes256Gcm;
-use hardware_aead::{AeadKey, Backend, Error};
+use hardware_aead::{AeadKey, Error, Tier};
 
-/// Every backend, fastest x86_64 tier first.
-const BACKENDS: [Backend; 4] = [
-    Backend::VaesAvx512,
-    Backend::VaesAvx2,
-    Backend::AesNiClmul,
-    Backend::Armv8,
+/// Every tier, fastest x86_64 tier first.
+const TIERS: [Tier; 4] = [
+    Tier::VaesAvx512,
+    Tier::VaesAvx2,
+    Tier::AesNiClmul,
+    Tier::Armv8,
 ];
 
 fn main() {
@@ -34,11 +34,11 @@ fn main() {
         println!("  {name:<12} {}", if present { "yes" } else { "no" });
     }
 
-    println!("\nBackends (Aes128Gcm::with_backend):");
-    for backend in BACKENDS {
-        match Aes128Gcm::with_backend(&[0; 16], backend) {
-            Ok(_) => println!("  {:<12} available: {backend}", format!("{backend:?}")),
-            Err(e) => println!("  {:<12} not available: {e}", format!("{backend:?}")),
+    println!("\nBackends (Aes128Gcm::with_tier):");
+    for tier in TIERS {
+        match Aes128Gcm::with_tier(&[0; 16], tier) {
+            Ok(_) => println!("  {:<12} available: {tier}", format!("{tier:?}")),
+            Err(e) => println!("  {:<12} not available: {e}", format!("{tier:?}")),
         }
     }
 
@@ -121,11 +121,7 @@ fn check_with<K: AeadKey>(
             return false;
         }
     };
-    println!(
-        "{name}::new selects {:?} ({})",
-        key.backend(),
-        key.backend()
-    );
+    println!("{name}::new selects {:?} ({})", key.tier(), key.tier());
     match key.seal(nonce, b"", plaintext) {
         Ok(sealed) if hex(&sealed) == expected => {
             println!("{name} known answer: ok");
@@ -150,7 +146,7 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The CPU features that matter to the backends, as detected at run time.
+/// The CPU features that matter to the tiers, as detected at run time.
 #[cfg(target_arch = "x86_64")]
 fn cpu_features() -> Vec<(&'static str, bool)> {
     use std::arch::is_x86_feature_detected as has;
@@ -168,7 +164,7 @@ fn cpu_features() -> Vec<(&'static str, bool)> {
     ]
 }
 
-/// The CPU features that matter to the backends, as detected at run time.
+/// The CPU features that matter to the tiers, as detected at run time.
 #[cfg(target_arch = "aarch64")]
 fn cpu_features() -> Vec<(&'static str, bool)> {
     use std::arch::is_aarch64_feature_detected as has;
@@ -179,7 +175,7 @@ fn cpu_features() -> Vec<(&'static str, bool)> {
     ]
 }
 
-/// No feature detection for other architectures: no backend exists for them.
+/// No feature detection for other architectures: no tier exists for them.
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn cpu_features() -> Vec<(&'static str, bool)> {
     Vec::new()

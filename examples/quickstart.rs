@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // from the source code.
     let aes128 = Aes128Gcm::new(&[0x0b; 16])?;
     let aes256 = Aes256Gcm::new(&[0x0c; 32])?;
-    println!("backend in use: {}\n", aes256.backend());
+    println!("tier in use: {}\n", aes256.tier());
 
     // A nonce must never repeat under one key; a counter or 12 random bytes
     // per message are the usual choices.

@@ -7,7 +7,7 @@ use alloc::{vec, vec::Vec};
 
 use zeroize::Zeroize;
 
-use crate::backend::{Backend, Tier};
+use crate::backend::{Tier, TierToken};
 use crate::error::Error;
 use crate::inout::InOut;
 use crate::placement::{KeySlot, Placed};
@@ -206,8 +206,8 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// # let _ = key;
     /// ```
     fn new(key: &Self::Key) -> Result<Self, Error> {
-        let tier = Tier::best()?;
-        Ok(Self::from_tier(tier, key))
+        let tier = TierToken::best()?;
+        Ok(Self::from_token(tier, key))
     }
 
     /// Like [`new`](AeadKey::new), from a slice: [`Error::InvalidKeyLength`] if it has
@@ -219,27 +219,27 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// assert_eq!(Aes256Gcm::new_from_slice(&[0u8; 16]).err(), Some(Error::InvalidKeyLength));
     /// ```
     fn new_from_slice(key: &[u8]) -> Result<Self, Error> {
-        let tier = Tier::best()?;
+        let tier = TierToken::best()?;
         let mut key = Self::Key::try_from(key).map_err(|_| Error::InvalidKeyLength)?;
-        let state = Self::from_tier(tier, &key);
+        let state = Self::from_token(tier, &key);
         key.zeroize();
         Ok(state)
     }
 
-    /// Builds the key state on the tier `backend`, or returns
+    /// Builds the key state on the tier `tier`, or returns
     /// [`Error::UnsupportedCpu`] if this CPU (or this build) does not have it.
     ///
     /// ```
-    /// use hardware_aead::{Backend, Error, aes_gcm::Aes128Gcm};
-    /// match Aes128Gcm::with_backend(&[0u8; 16], Backend::Armv8) {
-    ///     Ok(key) => assert_eq!(key.backend(), Backend::Armv8),
+    /// use hardware_aead::{Tier, Error, aes_gcm::Aes128Gcm};
+    /// match Aes128Gcm::with_tier(&[0u8; 16], Tier::Armv8) {
+    ///     Ok(key) => assert_eq!(key.tier(), Tier::Armv8),
     ///     Err(Error::UnsupportedCpu { missing }) => println!("no ARMv8 path: {missing}"),
     ///     Err(e) => panic!("{e}"),
     /// }
     /// ```
-    fn with_backend(key: &Self::Key, backend: Backend) -> Result<Self, Error> {
-        let tier = Tier::for_backend(backend)?;
-        Ok(Self::from_tier(tier, key))
+    fn with_tier(key: &Self::Key, tier: Tier) -> Result<Self, Error> {
+        let tier = TierToken::detect(tier)?;
+        Ok(Self::from_token(tier, key))
     }
 
     /// The hardware tier this key uses.
@@ -247,11 +247,11 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// ```
     /// use hardware_aead::aes_gcm::Aes128Gcm;
     /// # fn main() -> Result<(), hardware_aead::Error> {
-    /// println!("{:?}", Aes128Gcm::new(&[0u8; 16])?.backend());
+    /// println!("{:?}", Aes128Gcm::new(&[0u8; 16])?.tier());
     /// # Ok(()) }
     /// ```
-    fn backend(&self) -> Backend {
-        self.tier().backend()
+    fn tier(&self) -> Tier {
+        self.token().tier()
     }
 
     #[cfg(feature = "alloc")]
@@ -440,7 +440,7 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// # Ok(()) }
     /// ```
     fn new_in<'a>(slot: &'a mut KeySlot<Self>, key: &Self::Key) -> Result<Placed<'a, Self>, Error> {
-        let tier = Tier::best()?;
+        let tier = TierToken::best()?;
         // SAFETY: the slot's storage is valid for writes of `Self` and aligned
         // for it; what it held (nothing live: a `Placed` borrowing it would
         // prevent this call) is overwritten.
@@ -486,7 +486,7 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// # Ok(()) }
     /// ```
     unsafe fn new_at(at: *mut Self, key: &Self::Key) -> Result<(), Error> {
-        let tier = Tier::best()?;
+        let tier = TierToken::best()?;
         // SAFETY: the caller guarantees `at` is valid for writes and aligned.
         unsafe { Self::init_at(at, tier, key) };
         Ok(())

@@ -45,7 +45,7 @@
 //! feature) and hand it to the generic code: every `aead` trait but `KeyInit`
 //! works on a key however it was built, including one placed with
 //! [`placement`](crate::placement) or forced onto a tier with
-//! [`with_backend`](crate::AeadKey::with_backend).
+//! [`with_tier`](crate::AeadKey::with_tier).
 //!
 //! # Two vocabularies
 //!

@@ -2,7 +2,7 @@
 //!
 //! This file holds the parts of the mode that are the same on every tier: the
 //! pre-counter block J0, the length block and the length limits. The counter-mode
-//! encryption and GHASH run in the kernels behind the backend key state (`GcmKey`).
+//! encryption and GHASH run in the kernels behind the tier key state (`GcmKey`).
 //!
 //! # Example
 //!
@@ -40,9 +40,9 @@ pub const MAX_PLAINTEXT_LEN: u64 = (1 << 36) - 32;
 /// SP 800-38D §5.2.1.1: len(A) ≤ 2^64 − 1 bits, that is at most 2^61 − 1 bytes.
 ///
 /// ```
-/// use hardware_aead::{Error, aes_gcm::{check_lengths, MAX_AAD_LEN}};
-/// assert_eq!(check_lengths(MAX_AAD_LEN, 0), Ok(()));
-/// assert_eq!(check_lengths(MAX_AAD_LEN + 1, 0), Err(Error::InputTooLong));
+/// use hardware_aead::aes_gcm::MAX_AAD_LEN;
+/// // Every seal and open checks it and returns `Error::InputTooLong` past it.
+/// assert!(MAX_AAD_LEN > u64::from(u32::MAX));
 /// ```
 pub const MAX_AAD_LEN: u64 = (1 << 61) - 1;
 
@@ -50,13 +50,7 @@ const _: () = assert!(MAX_PLAINTEXT_LEN == ((1 << 32) - 2) * 16);
 const _: () = assert!(MAX_AAD_LEN * 8 < u64::MAX);
 
 /// Checks the SP 800-38D length limits; `Err(InputTooLong)` past either one.
-///
-/// ```
-/// use hardware_aead::{Error, aes_gcm::{check_lengths, MAX_PLAINTEXT_LEN}};
-/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN), Ok(()));
-/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN + 1), Err(Error::InputTooLong));
-/// ```
-pub fn check_lengths(aad_len: u64, text_len: u64) -> Result<(), Error> {
+pub(crate) fn check_lengths(aad_len: u64, text_len: u64) -> Result<(), Error> {
     if text_len > MAX_PLAINTEXT_LEN || aad_len > MAX_AAD_LEN {
         Err(Error::InputTooLong)
     } else {
@@ -274,6 +268,20 @@ impl Aes256Gcm {
 mod tests {
     use super::{length_block, pre_counter_block};
 
+    /// The limits every seal and open checks first: each maximum passes,
+    /// one byte more is `InputTooLong`.
+    #[test]
+    fn check_lengths_at_the_limits() {
+        use super::{MAX_AAD_LEN, MAX_PLAINTEXT_LEN, check_lengths};
+        use crate::Error;
+        assert_eq!(check_lengths(MAX_AAD_LEN, MAX_PLAINTEXT_LEN), Ok(()));
+        assert_eq!(check_lengths(MAX_AAD_LEN + 1, 0), Err(Error::InputTooLong));
+        assert_eq!(
+            check_lengths(0, MAX_PLAINTEXT_LEN + 1),
+            Err(Error::InputTooLong)
+        );
+    }
+
     #[test]
     fn j0_and_length_block_layout() {
         let nonce = [
@@ -318,16 +326,16 @@ mod tests {
     ))]
     #[test]
     fn seal_with_trailing_byte_is_the_seal_of_the_concatenation() {
-        use crate::Backend;
+        use crate::Tier;
         let mut tiers = 0;
-        for backend in [
-            Backend::AesNiClmul,
-            Backend::VaesAvx2,
-            Backend::VaesAvx512,
-            Backend::Armv8,
+        for tier in [
+            Tier::AesNiClmul,
+            Tier::VaesAvx2,
+            Tier::VaesAvx512,
+            Tier::Armv8,
         ] {
-            if crate::backend::Tier::for_backend(backend).is_ok() {
-                trailing_byte_on(backend);
+            if crate::backend::TierToken::detect(tier).is_ok() {
+                trailing_byte_on(tier);
                 tiers += 1;
             }
         }
@@ -341,11 +349,11 @@ mod tests {
         feature = "alloc",
         any(target_arch = "x86_64", target_arch = "aarch64")
     ))]
-    fn trailing_byte_on(backend: crate::Backend) {
+    fn trailing_byte_on(tier: crate::Tier) {
         use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
         use alloc::{vec, vec::Vec};
-        let k128 = Aes128Gcm::with_backend(&[0x42; 16], backend).unwrap();
-        let k256 = Aes256Gcm::with_backend(&[0x24; 32], backend).unwrap();
+        let k128 = Aes128Gcm::with_tier(&[0x42; 16], tier).unwrap();
+        let k256 = Aes256Gcm::with_tier(&[0x24; 32], tier).unwrap();
         let nonce = [0x6b; 12];
         // Both sides of TRAILING_BYTE_IN_PLACE_BELOW (2048), the group
         // boundaries of the extension's first part.

@@ -34,18 +34,18 @@ use crate::key::SivKey;
 /// The longest plaintext AES-GCM-SIV allows, in bytes: RFC 8452 §6, P_MAX = 2^36.
 ///
 /// ```
-/// use hardware_aead::{Error, aes_gcm_siv::{check_lengths, MAX_PLAINTEXT_LEN}};
-/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN), Ok(()));
-/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN + 1), Err(Error::InputTooLong));
+/// use hardware_aead::aes_gcm_siv::MAX_PLAINTEXT_LEN;
+/// // Every seal and open checks it and returns `Error::InputTooLong` past it.
+/// assert!(MAX_PLAINTEXT_LEN > u64::from(u32::MAX));
 /// ```
 pub const MAX_PLAINTEXT_LEN: u64 = 1 << 36;
 
 /// The longest AAD AES-GCM-SIV allows, in bytes: RFC 8452 §6, A_MAX = 2^36.
 ///
 /// ```
-/// use hardware_aead::{Error, aes_gcm_siv::{check_lengths, MAX_AAD_LEN}};
-/// assert_eq!(check_lengths(MAX_AAD_LEN, 0), Ok(()));
-/// assert_eq!(check_lengths(MAX_AAD_LEN + 1, 0), Err(Error::InputTooLong));
+/// use hardware_aead::aes_gcm_siv::MAX_AAD_LEN;
+/// // Every seal and open checks it and returns `Error::InputTooLong` past it.
+/// assert!(MAX_AAD_LEN > u64::from(u32::MAX));
 /// ```
 pub const MAX_AAD_LEN: u64 = 1 << 36;
 
@@ -53,13 +53,7 @@ pub const MAX_AAD_LEN: u64 = 1 << 36;
 const _: () = assert!(MAX_PLAINTEXT_LEN == (1 << 32) * 16);
 
 /// Checks the RFC 8452 §6 length limits; `Err(InputTooLong)` past either one.
-///
-/// ```
-/// use hardware_aead::{Error, aes_gcm_siv::{check_lengths, MAX_PLAINTEXT_LEN}};
-/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN), Ok(()));
-/// assert_eq!(check_lengths(0, MAX_PLAINTEXT_LEN + 1), Err(Error::InputTooLong));
-/// ```
-pub fn check_lengths(aad_len: u64, text_len: u64) -> Result<(), Error> {
+pub(crate) fn check_lengths(aad_len: u64, text_len: u64) -> Result<(), Error> {
     if text_len > MAX_PLAINTEXT_LEN || aad_len > MAX_AAD_LEN {
         Err(Error::InputTooLong)
     } else {
@@ -177,6 +171,20 @@ impl_aead!(
 #[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod tests {
     use super::{length_block, nonce_block};
+
+    /// The limits every seal and open checks first: each maximum passes,
+    /// one byte more is `InputTooLong`.
+    #[test]
+    fn check_lengths_at_the_limits() {
+        use super::{MAX_AAD_LEN, MAX_PLAINTEXT_LEN, check_lengths};
+        use crate::Error;
+        assert_eq!(check_lengths(MAX_AAD_LEN, MAX_PLAINTEXT_LEN), Ok(()));
+        assert_eq!(check_lengths(MAX_AAD_LEN + 1, 0), Err(Error::InputTooLong));
+        assert_eq!(
+            check_lengths(0, MAX_PLAINTEXT_LEN + 1),
+            Err(Error::InputTooLong)
+        );
+    }
 
     #[test]
     fn nonce_and_length_block_layout() {

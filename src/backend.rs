@@ -1,6 +1,6 @@
 //! The one dispatch point between the algorithms and the per-tier kernels.
 //!
-//! A key records, at setup, which tier it uses ([`Tier`]); each operation matches
+//! A key records, at setup, which tier it uses ([`TierToken`]); each operation matches
 //! on it exactly once. A tier can only be constructed through detection (its
 //! variant holds the CPU feature token), and no software tier exists.
 
@@ -19,10 +19,11 @@ pub(crate) mod aarch64;
 
 pub(crate) mod tail_mode;
 
-/// The hardware path a key uses.
+/// The hardware tier a key uses: which instructions run its AES rounds and
+/// its GF(2^128) multiplies.
 ///
 /// [`new`](crate::AeadKey::new) picks the fastest tier the CPU supports;
-/// [`with_backend`](crate::AeadKey::with_backend) forces one and returns
+/// [`with_tier`](crate::AeadKey::with_tier) forces one and returns
 /// [`Error::UnsupportedCpu`] if the CPU (or this build) lacks it. The enum is
 /// `#[non_exhaustive]`: later versions may add tiers, so a `match` on it
 /// needs a `_` arm.
@@ -30,19 +31,19 @@ pub(crate) mod tail_mode;
 /// # Example
 ///
 /// ```
-/// use hardware_aead::{Backend, aes_gcm::Aes128Gcm};
+/// use hardware_aead::{Tier, aes_gcm::Aes128Gcm};
 ///
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let key = Aes128Gcm::new(&[7u8; 16])?;
-/// println!("sealing with {}", key.backend());
+/// println!("sealing with {}", key.tier());
 /// # #[cfg(target_arch = "x86_64")]
-/// assert_eq!(Aes128Gcm::with_backend(&[7u8; 16], Backend::AesNiClmul)?.backend(),
-///            Backend::AesNiClmul);
+/// assert_eq!(Aes128Gcm::with_tier(&[7u8; 16], Tier::AesNiClmul)?.tier(),
+///            Tier::AesNiClmul);
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Backend {
+pub enum Tier {
     /// x86_64 AES-NI and PCLMULQDQ on 128-bit registers, 8 blocks per iteration.
     AesNiClmul,
     /// x86_64 VAES and VPCLMULQDQ on 256-bit registers (AVX2).
@@ -53,28 +54,29 @@ pub enum Backend {
     Armv8,
 }
 
-impl fmt::Display for Backend {
+impl fmt::Display for Tier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Backend::AesNiClmul => "AES-NI + PCLMULQDQ",
-            Backend::VaesAvx2 => "VAES + VPCLMULQDQ (AVX2)",
-            Backend::VaesAvx512 => "VAES + VPCLMULQDQ (AVX-512)",
-            Backend::Armv8 => "ARMv8 AES + PMULL",
+            Tier::AesNiClmul => "AES-NI + PCLMULQDQ",
+            Tier::VaesAvx2 => "VAES + VPCLMULQDQ (AVX2)",
+            Tier::VaesAvx512 => "VAES + VPCLMULQDQ (AVX-512)",
+            Tier::Armv8 => "ARMv8 AES + PMULL",
         })
     }
 }
 
-/// A detected tier: the proof a kernel needs. (`pub` only to appear in the sealed
-/// trait; the module is private, so it cannot be named outside the crate.)
-/// `repr(u8)`: the tag is a byte and zero is the first variant, so key state
-/// that the system zeroed (see [`Live`]) is still a valid value to read the
+/// A tier that detection found, holding its CPU feature token: the proof a
+/// kernel needs. (`pub` only to appear in the sealed trait; the module is
+/// private, so it cannot be named outside the crate.) `repr(u8)`: the tag is
+/// a byte and zero is the first variant, so key state that the system zeroed
+/// (see [`key::Live`](crate::key::Live)) is still a valid value to read the
 /// mark from.
 ///
 /// On other architectures it has no variant: no value of it, and so no key
 /// state, can exist (every constructor returns `UnsupportedCpu` first).
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(any(target_arch = "x86_64", target_arch = "aarch64"), repr(u8))]
-pub enum Tier {
+pub enum TierToken {
     #[cfg(target_arch = "x86_64")]
     AesNiClmul(crate::cpu::AesNiClmul),
     #[cfg(target_arch = "x86_64")]
@@ -100,22 +102,22 @@ const NO_TIER_HERE: &str = if cfg!(target_arch = "x86") {
     "a tier for this architecture: the tiers are for x86_64 and aarch64"
 };
 
-impl Tier {
+impl TierToken {
     /// The fastest tier this CPU supports.
     pub(crate) fn best() -> Result<Self, Error> {
         #[cfg(target_arch = "x86_64")]
         {
             if let Ok(t) = crate::cpu::VaesAvx512::detect() {
-                return Ok(Tier::VaesAvx512(t));
+                return Ok(TierToken::VaesAvx512(t));
             }
             if let Ok(t) = crate::cpu::VaesAvx2::detect() {
-                return Ok(Tier::VaesAvx2(t));
+                return Ok(TierToken::VaesAvx2(t));
             }
-            crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul)
+            crate::cpu::AesNiClmul::detect().map(TierToken::AesNiClmul)
         }
         #[cfg(target_arch = "aarch64")]
         {
-            crate::cpu::Armv8::detect().map(Tier::Armv8)
+            crate::cpu::Armv8::detect().map(TierToken::Armv8)
         }
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
@@ -125,47 +127,47 @@ impl Tier {
         }
     }
 
-    /// The tier for `backend`, if this CPU and this build have it.
-    pub(crate) fn for_backend(backend: Backend) -> Result<Self, Error> {
-        match backend {
+    /// The token of `tier`, if this CPU and this build have it.
+    pub(crate) fn detect(tier: Tier) -> Result<Self, Error> {
+        match tier {
             #[cfg(target_arch = "x86_64")]
-            Backend::AesNiClmul => crate::cpu::AesNiClmul::detect().map(Tier::AesNiClmul),
+            Tier::AesNiClmul => crate::cpu::AesNiClmul::detect().map(TierToken::AesNiClmul),
             #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx512 => crate::cpu::VaesAvx512::detect().map(Tier::VaesAvx512),
+            Tier::VaesAvx512 => crate::cpu::VaesAvx512::detect().map(TierToken::VaesAvx512),
             #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx2 => crate::cpu::VaesAvx2::detect().map(Tier::VaesAvx2),
+            Tier::VaesAvx2 => crate::cpu::VaesAvx2::detect().map(TierToken::VaesAvx2),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::VaesAvx2 => Err(Error::UnsupportedCpu {
+            Tier::VaesAvx2 => Err(Error::UnsupportedCpu {
                 missing: "x86_64 vaes (this build is not for x86_64)",
             }),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::VaesAvx512 => Err(Error::UnsupportedCpu {
+            Tier::VaesAvx512 => Err(Error::UnsupportedCpu {
                 missing: "x86_64 vaes (this build is not for x86_64)",
             }),
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::AesNiClmul => Err(Error::UnsupportedCpu {
+            Tier::AesNiClmul => Err(Error::UnsupportedCpu {
                 missing: "x86_64 aes (this build is not for x86_64)",
             }),
             #[cfg(target_arch = "aarch64")]
-            Backend::Armv8 => crate::cpu::Armv8::detect().map(Tier::Armv8),
+            Tier::Armv8 => crate::cpu::Armv8::detect().map(TierToken::Armv8),
             #[cfg(not(target_arch = "aarch64"))]
-            Backend::Armv8 => Err(Error::UnsupportedCpu {
+            Tier::Armv8 => Err(Error::UnsupportedCpu {
                 missing: "aarch64 aes (this build is not for aarch64)",
             }),
         }
     }
 
     /// The public name of this tier.
-    pub(crate) fn backend(self) -> Backend {
+    pub(crate) fn tier(self) -> Tier {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(_) => Backend::AesNiClmul,
+            TierToken::AesNiClmul(_) => Tier::AesNiClmul,
             #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx2(_) => Backend::VaesAvx2,
+            TierToken::VaesAvx2(_) => Tier::VaesAvx2,
             #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx512(_) => Backend::VaesAvx512,
+            TierToken::VaesAvx512(_) => Tier::VaesAvx512,
             #[cfg(target_arch = "aarch64")]
-            Tier::Armv8(_) => Backend::Armv8,
+            TierToken::Armv8(_) => Tier::Armv8,
         }
     }
 
@@ -174,9 +176,9 @@ impl Tier {
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn aesni(self) -> crate::cpu::AesNiClmul {
         match self {
-            Tier::AesNiClmul(t) => t,
-            Tier::VaesAvx2(t) => t.aesni(),
-            Tier::VaesAvx512(t) => t.aesni(),
+            TierToken::AesNiClmul(t) => t,
+            TierToken::VaesAvx2(t) => t.aesni(),
+            TierToken::VaesAvx512(t) => t.aesni(),
         }
     }
 
@@ -184,7 +186,7 @@ impl Tier {
     #[cfg(target_arch = "aarch64")]
     fn armv8(self) -> crate::cpu::Armv8 {
         match self {
-            Tier::Armv8(t) => t,
+            TierToken::Armv8(t) => t,
         }
     }
 }
@@ -195,7 +197,7 @@ impl Tier {
 /// that run on the AES-NI code on every x86_64 tier (key setup, XAES's key
 /// derivation and short path, the generator's keystream, RFC 8188's
 /// appended block): they take the AES-NI token every x86_64 tier implies
-/// (`Tier::aesni`), or on aarch64 the ARMv8 one. Either way the ARMv8
+/// (`TierToken::aesni`), or on aarch64 the ARMv8 one. Either way the ARMv8
 /// kernels run with data-independent timing set around them, where the CPU
 /// has it.
 macro_rules! on_tier {
@@ -208,20 +210,20 @@ macro_rules! on_tier {
         ($($arg:expr),* $(,)?)
     ) => {
         match $tier {
-            // SAFETY: the token in `Tier::AesNiClmul` proves the tier's features were detected.
+            // SAFETY: the token in `TierToken::AesNiClmul` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
-            Tier::AesNiClmul(t) => unsafe { $aesni(t, $($arg),*) },
-            // SAFETY: the token in `Tier::VaesAvx2` proves the tier's features were detected.
+            TierToken::AesNiClmul(t) => unsafe { $aesni(t, $($arg),*) },
+            // SAFETY: the token in `TierToken::VaesAvx2` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx2(t) => unsafe { $avx2(t, $($arg),*) },
-            // SAFETY: the token in `Tier::VaesAvx512` proves the tier's features were detected.
+            TierToken::VaesAvx2(t) => unsafe { $avx2(t, $($arg),*) },
+            // SAFETY: the token in `TierToken::VaesAvx512` proves the tier's features were detected.
             #[cfg(target_arch = "x86_64")]
-            Tier::VaesAvx512(t) => unsafe { $avx512(t, $($arg),*) },
+            TierToken::VaesAvx512(t) => unsafe { $avx512(t, $($arg),*) },
             // Data-independent timing set around the kernel, where the CPU has it.
             #[cfg(target_arch = "aarch64")]
-            Tier::Armv8(t) => {
+            TierToken::Armv8(t) => {
                 let _dit = aarch64::DitGuard::new();
-                // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+                // SAFETY: the token in `TierToken::Armv8` proves the tier's features were detected.
                 unsafe { $armv8(t, $($arg),*) }
             }
         }
@@ -239,7 +241,7 @@ macro_rules! on_tier {
         #[cfg(target_arch = "aarch64")]
         let out = {
             let _dit = aarch64::DitGuard::new();
-            // SAFETY: the token in `Tier::Armv8` proves the tier's features were detected.
+            // SAFETY: the token in `TierToken::Armv8` proves the tier's features were detected.
             unsafe { $armv8($tier.armv8(), $($arg),*) }
         };
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -248,10 +250,10 @@ macro_rules! on_tier {
     }};
 }
 
-/// Any value: on an architecture without a tier, `Tier` has no value, so a
+/// Any value: on an architecture without a tier, `TierToken` has no value, so a
 /// dispatch (`on_tier!`) is never reached there.
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-pub(crate) fn no_tier<T>(tier: Tier) -> T {
+pub(crate) fn no_tier<T>(tier: TierToken) -> T {
     match tier {}
 }
 
@@ -262,7 +264,7 @@ pub(crate) mod xaes;
 /// Expands `key` into `round_keys` on `tier`'s AES instructions (`ROUND_KEYS` = 11 for
 /// a 16-byte key, 15 for a 32-byte one).
 pub(crate) fn expand_key<const ROUND_KEYS: usize, const KB: usize>(
-    tier: Tier,
+    tier: TierToken,
     key: &[u8; KB],
     round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
 ) {
@@ -277,7 +279,7 @@ pub(crate) fn expand_key<const ROUND_KEYS: usize, const KB: usize>(
 /// AES encryption of one block under `round_keys` on `tier`'s instructions:
 /// QUIC's header-protection mask ([`crate::quic::HeaderProtectionKey`]).
 pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
-    tier: Tier,
+    tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
     block: &Block,
 ) -> Block {
@@ -292,7 +294,7 @@ pub(crate) fn encrypt_block<const ROUND_KEYS: usize>(
 /// Expands `key` into `round_keys` and computes H^1..H^8 into `h_powers`, on
 /// `tier`'s instructions.
 pub(crate) fn init_gcm_key<const ROUND_KEYS: usize, const KB: usize>(
-    tier: Tier,
+    tier: TierToken,
     key: &[u8; KB],
     round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
     h_powers: &mut MaybeUninit<HPowers>,
@@ -309,7 +311,7 @@ pub(crate) fn init_gcm_key<const ROUND_KEYS: usize, const KB: usize>(
 /// returning the tag: `j0` is the pre-counter block, `len_block` the final
 /// GHASH block `[len(A)]64 || [len(C)]64`, both as `u128::from_le_bytes`.
 pub(crate) fn gcm_seal<const ROUND_KEYS: usize>(
-    tier: Tier,
+    tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
     j0: u128,
@@ -330,7 +332,7 @@ pub(crate) fn gcm_seal<const ROUND_KEYS: usize>(
 /// GCM decryption of `data`, returning the tag computed over the ciphertext
 /// (as for [`gcm_seal`]); the caller compares it and wipes on a mismatch.
 pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
-    tier: Tier,
+    tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
     j0: u128,
@@ -371,7 +373,7 @@ pub(crate) struct Extension {
 /// under the same key, J0 and AAD. The same AES-NI (or ARMv8) code on every
 /// tier: two AES blocks and two multiplies.
 pub(crate) fn gcm_append_block<const ROUND_KEYS: usize>(
-    tier: Tier,
+    tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
     ext: Extension,
@@ -391,7 +393,7 @@ pub(crate) fn gcm_append_block<const ROUND_KEYS: usize>(
 /// `round_keys`, returning the tag; `nonce` and `len_block` as
 /// `u128::from_le_bytes`.
 pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
-    tier: Tier,
+    tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad: &[u8],
@@ -411,7 +413,7 @@ pub(crate) fn siv_seal<const ROUND_KEYS: usize>(
 /// GCM-SIV decryption of `data` under the received `tag`, returning the tag
 /// computed over the plaintext it wrote, for the caller to compare.
 pub(crate) fn siv_open<const ROUND_KEYS: usize>(
-    tier: Tier,
+    tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad: &[u8],
@@ -436,7 +438,7 @@ pub(crate) fn siv_open<const ROUND_KEYS: usize>(
     not(feature = "getrandom"),
     allow(dead_code, reason = "the generator needs getrandom")
 )]
-pub(crate) fn keystream(tier: Tier, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
+pub(crate) fn keystream(tier: TierToken, key: &[u8; 32], next: &mut [u8; 32], out: &mut [u8]) {
     on_tier!(
         tier,
         every_x86_64_tier: x86_64::aesni::ctr::keystream,

@@ -39,7 +39,7 @@ pub(crate) fn first_missing(features: &[(&'static str, bool)]) -> Option<&'stati
 /// Runs a tier's detection once and answers every later call from `state`,
 /// whether the tier was present or not: the CPU neither gains nor loses
 /// features while the process runs, and detection is not free (a tier's
-/// dozen `is_x86_feature_detected!` tests cost about 10 ns; `Tier::best`
+/// dozen `is_x86_feature_detected!` tests cost about 10 ns; `TierToken::best`
 /// tries the two VAES tiers before AES-NI, so on a CPU without VAES an
 /// uncached failure cost every key setup about 30 ns, a fifth of it, on Zen 1).
 ///

@@ -19,7 +19,7 @@ use core::fmt;
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Error {
-    /// The CPU lacks an instruction set extension the requested backend needs.
+    /// The CPU lacks an instruction set extension the requested tier needs.
     /// `missing` names the first one that is absent (for example `"pclmulqdq"`).
     UnsupportedCpu {
         /// The first missing CPU feature, spelled as in `#[target_feature]`.

@@ -5,7 +5,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::backend::{self, Tier};
+use crate::backend::{self, TierToken};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::inout::InOut;
 use crate::nonce::NonceSequence;
@@ -51,7 +51,7 @@ impl Live {
 /// hold all of a key's other state, and `size_of::<Aes256Gcm>()` is 400.
 #[derive(Clone, Copy)]
 pub(crate) struct KeyTag {
-    tier: Tier,
+    tier: TierToken,
     /// Written last at setup.
     live: Live,
 }
@@ -75,7 +75,7 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     /// # Safety
     /// `at` must be valid for writes of `Self` and aligned for it. Whatever it
     /// held is overwritten without being dropped.
-    pub(crate) unsafe fn init_at<const KB: usize>(at: *mut Self, tier: Tier, key: &[u8; KB]) {
+    pub(crate) unsafe fn init_at<const KB: usize>(at: *mut Self, tier: TierToken, key: &[u8; KB]) {
         // SAFETY: `at` is valid for writes and aligned (caller); each write
         // targets one field of it, and `MaybeUninit<T>` has `T`'s layout, so
         // the views of the key fields as `MaybeUninit` are valid for writes.
@@ -109,7 +109,7 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     }
 
     /// The tier this key runs on.
-    pub(crate) fn tier(&self) -> Tier {
+    pub(crate) fn token(&self) -> TierToken {
         self.nonces.tag.tier
     }
 
@@ -126,7 +126,7 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
         len_block: u128,
     ) -> Block {
         backend::gcm_seal(
-            self.tier(),
+            self.token(),
             &self.round_keys,
             &self.h_powers,
             j0,
@@ -147,7 +147,7 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
         n: usize,
     ) -> Block {
         let (keys, powers) = (&self.round_keys, &self.h_powers);
-        backend::gcm_append_block(self.tier(), keys, powers, ext, head_tag, block, n)
+        backend::gcm_append_block(self.token(), keys, powers, ext, head_tag, block, n)
     }
 
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.
@@ -161,7 +161,7 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
         len_block: u128,
     ) -> Block {
         backend::gcm_open(
-            self.tier(),
+            self.token(),
             &self.round_keys,
             &self.h_powers,
             j0,
@@ -186,7 +186,7 @@ impl<const ROUND_KEYS: usize> SivKey<ROUND_KEYS> {
     ///
     /// # Safety
     /// As for [`GcmKey::init_at`].
-    pub(crate) unsafe fn init_at<const KB: usize>(at: *mut Self, tier: Tier, key: &[u8; KB]) {
+    pub(crate) unsafe fn init_at<const KB: usize>(at: *mut Self, tier: TierToken, key: &[u8; KB]) {
         // SAFETY: `at` is valid for writes and aligned (caller); each write
         // targets one field of it (`MaybeUninit<T>` has `T`'s layout).
         unsafe {
@@ -218,7 +218,7 @@ impl<const ROUND_KEYS: usize> SivKey<ROUND_KEYS> {
     }
 
     /// The tier this key runs on.
-    pub(crate) fn tier(&self) -> Tier {
+    pub(crate) fn token(&self) -> TierToken {
         self.nonces.tag.tier
     }
 
@@ -231,7 +231,7 @@ impl<const ROUND_KEYS: usize> SivKey<ROUND_KEYS> {
         data: &mut InOut<'_>,
         len_block: u128,
     ) -> Block {
-        backend::siv_seal(self.tier(), &self.round_keys, nonce, aad, data, len_block)
+        backend::siv_seal(self.token(), &self.round_keys, nonce, aad, data, len_block)
     }
 
     /// GCM-SIV decryption of `data` under the received `tag`, returning the tag
@@ -245,7 +245,7 @@ impl<const ROUND_KEYS: usize> SivKey<ROUND_KEYS> {
         len_block: u128,
     ) -> Block {
         backend::siv_open(
-            self.tier(),
+            self.token(),
             &self.round_keys,
             nonce,
             aad,

@@ -25,15 +25,15 @@
 //!
 //! ## Supported CPUs
 //!
-//! | architecture | needs | [`Backend`] |
+//! | architecture | needs | [`Tier`] |
 //! |---|---|---|
-//! | x86_64 | VAES, VPCLMULQDQ, AVX-512F/BW/VL | [`Backend::VaesAvx512`] |
-//! | x86_64 | VAES, VPCLMULQDQ, AVX2 | [`Backend::VaesAvx2`] |
-//! | x86_64 | AES-NI, PCLMULQDQ, SSSE3, SSE4.1 (Intel Westmere, AMD Bulldozer and later) | [`Backend::AesNiClmul`] |
-//! | aarch64 | ARMv8 Cryptography Extension: AES and PMULL | [`Backend::Armv8`] |
+//! | x86_64 | VAES, VPCLMULQDQ, AVX-512F/BW/VL | [`Tier::VaesAvx512`] |
+//! | x86_64 | VAES, VPCLMULQDQ, AVX2 | [`Tier::VaesAvx2`] |
+//! | x86_64 | AES-NI, PCLMULQDQ, SSSE3, SSE4.1 (Intel Westmere, AMD Bulldozer and later) | [`Tier::AesNiClmul`] |
+//! | aarch64 | ARMv8 Cryptography Extension: AES and PMULL | [`Tier::Armv8`] |
 //!
 //! A key type's `new` ([`AeadKey::new`]) picks the first row the CPU has;
-//! `with_backend` ([`AeadKey::with_backend`]) forces one. There is no software fallback. On a CPU without these instructions,
+//! `with_tier` ([`AeadKey::with_tier`]) forces one. There is no software fallback. On a CPU without these instructions,
 //! key construction returns [`Error::UnsupportedCpu`] naming the first missing
 //! feature, before it reads the key.
 //!
@@ -62,7 +62,7 @@
 //!
 //! | feature | adds | why it needs it |
 //! |---|---|---|
-//! | (none) | every key type: [`AeadKey::new`], [`AeadKey::with_backend`], the `_to` methods, the in-place methods, [`AeadKey::open_with_nonce_appended_to`], [`placement`], [`stream::Encryptor`] and [`stream::Decryptor`] (their `_to` and in-place calls), [`Error`] (with `core::error::Error`) | only `core`: CPU detection reads `cpuid`/`xgetbv` itself on x86_64, and on aarch64 the kernel's hardware capabilities (`getauxval` through libc on Linux and Android) or, elsewhere, the build's target features |
+//! | (none) | every key type: [`AeadKey::new`], [`AeadKey::with_tier`], the `_to` methods, the in-place methods, [`AeadKey::open_with_nonce_appended_to`], [`placement`], [`stream::Encryptor`] and [`stream::Decryptor`] (their `_to` and in-place calls), [`Error`] (with `core::error::Error`) | only `core`: CPU detection reads `cpuid`/`xgetbv` itself on x86_64, and on aarch64 the kernel's hardware capabilities (`getauxval` through libc on Linux and Android) or, elsewhere, the build's target features |
 //! | `alloc` | the methods that return a `Vec` ([`AeadKey::seal`], [`AeadKey::open`], [`AeadKey::open_with_nonce_appended`]) | the allocation |
 //! | `getrandom` | [`random::Generator`], [`random::process_restored`] | the operating system's randomness (`getrandom`, which works without `std` on the targets it supports); fork detection rides on libc where there is one (`pthread_atfork`, `MADV_WIPEONFORK`, `getpid`) |
 //! | `std` (default; implies both) | the generated-nonce methods ([`AeadKey::seal_with_generated_nonce`] and kin), [`random::fill`], the `std::io` adapters of [`stream`] ([`stream::Writer`], [`stream::Reader`], [`stream::DecryptingWriter`]), the standard library's CPU detection | thread-local storage: each thread's nonce reservations and generator, and the re-entrancy flags that keep a signal handler from reusing a nonce; `std::io` for the adapters |
@@ -89,7 +89,7 @@
 
 #![cfg_attr(not(test), no_std)]
 // Where there is no tier (architectures other than x86_64 and aarch64),
-// `backend::Tier` has no value: every constructor returns `UnsupportedCpu`,
+// `backend::TierToken` has no value: every constructor returns `UnsupportedCpu`,
 // and the code after a tier would be used is unreachable there by design.
 #![cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
@@ -128,7 +128,7 @@ pub mod xaes_gcm;
 mod model;
 
 pub use crate::aead::{AeadKey, TAG_LEN, Tag};
-pub use crate::backend::Backend;
+pub use crate::backend::Tier;
 pub use crate::error::Error;
 
 /// The README's example, compiled and run as a doc test.

@@ -92,7 +92,7 @@ impl<K> fmt::Debug for KeySlot<K> {
 /// # fn main() -> Result<(), hardware_aead::Error> {
 /// let mut slot = KeySlot::new();
 /// let key = Aes128GcmSiv::new_in(&mut slot, &[1; 16])?;
-/// println!("{:?}", key.backend());
+/// println!("{:?}", key.tier());
 /// # Ok(()) }
 /// ```
 pub struct Placed<'a, K> {

@@ -41,7 +41,7 @@ use core::mem::MaybeUninit;
 
 use zeroize::Zeroize;
 
-use crate::backend::{self, Tier};
+use crate::backend::{self, TierToken};
 use crate::block::{Block, RoundKeys};
 use crate::error::Error;
 
@@ -67,7 +67,7 @@ use crate::error::Error;
 /// # Ok(()) }
 /// ```
 pub struct HeaderProtectionKey {
-    tier: Tier,
+    tier: TierToken,
     round_keys: RoundKeysOf,
 }
 
@@ -80,7 +80,7 @@ enum RoundKeysOf {
 /// `key`'s round keys (`ROUND_KEYS` = 11 for 16 bytes, 15 for 32), expanded
 /// on `tier`.
 fn expand<const ROUND_KEYS: usize, const KB: usize>(
-    tier: Tier,
+    tier: TierToken,
     key: &[u8; KB],
 ) -> RoundKeys<ROUND_KEYS> {
     let mut round_keys = MaybeUninit::uninit();
@@ -108,7 +108,7 @@ impl HeaderProtectionKey {
     /// # Ok(()) }
     /// ```
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        let tier = Tier::best()?;
+        let tier = TierToken::best()?;
         let round_keys = if let Ok(key) = <&[u8; 16]>::try_from(key) {
             RoundKeysOf::Aes128(expand(tier, key))
         } else if let Ok(key) = <&[u8; 32]>::try_from(key) {

@@ -2,17 +2,18 @@
 //!
 //! [`Generator`] is AES-256 in counter mode with *fast key erasure*
 //! (Bernstein, 2017): each refill runs one keystream under the current key; its
-//! first 32 bytes replace the key at once and the next [`BUFFER`] bytes are
+//! first 32 bytes replace the key at once and the next 256 bytes are
 //! served to requests, each byte overwritten with zero as it is served.
 //! Requests larger than half the buffer get a keystream of their own, whose
 //! first 32 bytes likewise replace the key; one key serves at most
-//! [`KEYSTREAM_MAX`] bytes, so a longer request is served in pieces, each
-//! under a new key, with a reseed between pieces when the budget runs out. Once a request returns, the state
+//! 1 MiB, so a longer request is served in pieces, each under a new key,
+//! with a reseed between pieces when the budget runs out. Once a request
+//! returns, the state
 //! holds nothing from which its output, or any earlier one, can be recomputed:
 //! the key that produced it is gone, and so are the served bytes.
 //!
 //! It is seeded from the operating system (`getrandom`) and reseeded
-//! - after [`RESEED_BYTES`] bytes or [`RESEED_REQUESTS`] requests,
+//! - after 64 MiB of output or 2^20 requests, whichever comes first,
 //! - in a child process after `fork()` (see `fork.rs`: a `MADV_WIPEONFORK`
 //!   page, a `pthread_atfork` handler and a process-id check), so a child never
 //!   repeats its parent's output.
@@ -47,49 +48,18 @@ use core::cell::RefCell;
 use zeroize::Zeroize;
 pub use zeroize::Zeroizing;
 
-use crate::backend::{Tier, keystream};
+use crate::backend::{TierToken, keystream};
 use crate::error::Error;
 
 /// Output bytes after which the generator reseeds from the operating system.
-///
-/// ```
-/// use hardware_aead::random::{self, KEYSTREAM_MAX, RESEED_BYTES};
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// // A reseed falls between the pieces of a long request, never inside one.
-/// assert_eq!(RESEED_BYTES % KEYSTREAM_MAX as u64, 0);
-/// let mut generator = random::Generator::new()?;
-/// generator.fill(&mut vec![0u8; 2 * KEYSTREAM_MAX])?;
-/// # Ok(()) }
-/// ```
-pub const RESEED_BYTES: u64 = 1 << 26;
+pub(crate) const RESEED_BYTES: u64 = 1 << 26;
 
 /// Requests after which the generator reseeds from the operating system,
 /// whatever their sizes.
-///
-/// ```
-/// use hardware_aead::random::{self, RESEED_REQUESTS};
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// let mut generator = random::Generator::new()?;
-/// for _ in 0..1000 {
-///     generator.nonce_12()?; // one request each
-/// }
-/// assert!(1000 < RESEED_REQUESTS);
-/// # Ok(()) }
-/// ```
-pub const RESEED_REQUESTS: u64 = 1 << 20;
+pub(crate) const RESEED_REQUESTS: u64 = 1 << 20;
 
 /// Bytes of keystream produced per refill and served to small requests.
-///
-/// ```
-/// use hardware_aead::random::{self, BUFFER};
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// let mut generator = random::Generator::new()?;
-/// let (a, b) = (generator.key_32()?, generator.key_32()?); // two small requests
-/// assert!(2 * 32 <= BUFFER);
-/// assert_ne!(*a, *b);
-/// # Ok(()) }
-/// ```
-pub const BUFFER: usize = 256;
+pub(crate) const BUFFER: usize = 256;
 
 /// The most output one key produces before it is replaced: a longer request
 /// is served in pieces of this size, each under the key the piece before it
@@ -98,17 +68,7 @@ pub const BUFFER: usize = 256;
 /// counter from 0, two blocks for the next key, so one key's counter never
 /// comes near 2^32: one keystream of 2^36 bytes or more would wrap it and
 /// repeat its output.
-///
-/// ```
-/// use hardware_aead::random::{self, KEYSTREAM_MAX};
-/// # fn main() -> Result<(), hardware_aead::Error> {
-/// // Longer than one key's keystream: served in pieces, none of them repeated.
-/// let mut out = vec![0u8; KEYSTREAM_MAX + 64];
-/// random::fill(&mut out)?;
-/// assert_ne!(out[..64], out[KEYSTREAM_MAX..]);
-/// # Ok(()) }
-/// ```
-pub const KEYSTREAM_MAX: usize = 1 << 20;
+pub(crate) const KEYSTREAM_MAX: usize = 1 << 20;
 
 // Counter blocks per keystream: the next key (2) and the output, far below 2^32.
 const _: () = assert!(2 + (KEYSTREAM_MAX as u64) / 16 < 1 << 32);
@@ -140,7 +100,7 @@ pub struct Generator {
     /// Keystream not served yet; bytes before `pos` are served (and zero).
     buffer: [u8; BUFFER],
     pos: usize,
-    tier: Tier,
+    tier: TierToken,
     /// Bytes and requests since the last seed.
     bytes: u64,
     requests: u64,
@@ -172,7 +132,7 @@ impl Generator {
             key: [0; 32],
             buffer: [0; BUFFER],
             pos: BUFFER,
-            tier: Tier::best()?,
+            tier: TierToken::best()?,
             bytes: 0,
             requests: 0,
             // Never current: the first request reseeds.
@@ -305,7 +265,7 @@ impl Drop for Generator {
 impl core::fmt::Debug for Generator {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Generator")
-            .field("backend", &self.tier.backend())
+            .field("tier", &self.tier.tier())
             .finish_non_exhaustive()
     }
 }
@@ -380,7 +340,7 @@ pub fn fill(out: &mut [u8]) -> Result<(), Error> {
 
 /// One keystream under `key`: its first 32 bytes replace the key, the rest
 /// fills `out`.
-fn rekey(tier: Tier, key: &mut [u8; 32], out: &mut [u8]) {
+fn rekey(tier: TierToken, key: &mut [u8; 32], out: &mut [u8]) {
     let mut next = [0u8; 32];
     keystream(tier, key, &mut next, out);
     *key = next;

@@ -49,12 +49,12 @@
 //! let prefix = [7u8; 7]; // unique per stream under this key
 //!
 //! let mut enc = Encryptor::new(&key, &prefix)?;
-//! let first = enc.encrypt_next(b"", b"segment one, ")?;
-//! let last = enc.encrypt_last(b"", b"and the end")?;
+//! let first = enc.seal_next(b"", b"segment one, ")?;
+//! let last = enc.seal_last(b"", b"and the end")?;
 //!
 //! let mut dec = Decryptor::new(&key, &prefix)?;
-//! assert_eq!(dec.decrypt_next(b"", &first)?, b"segment one, ");
-//! assert_eq!(dec.decrypt_last(b"", &last)?, b"and the end");
+//! assert_eq!(dec.open_next(b"", &first)?, b"segment one, ");
+//! assert_eq!(dec.open_last(b"", &last)?, b"and the end");
 //! # Ok(()) }
 //! ```
 
@@ -158,7 +158,7 @@ impl<K: Deref<Target: AeadKey>> Segments<K> {
 }
 
 /// The sealing side of a STREAM: seals segments in order, the last one with
-/// [`encrypt_last`](Encryptor::encrypt_last) (or its `_to`/in-place forms),
+/// [`seal_last`](Encryptor::seal_last) (or its `_to`/in-place forms),
 /// which consumes the encryptor.
 ///
 /// `K` is a key or a handle to one (`&Aes256Gcm`, `Arc<Xaes256Gcm>`, ...).
@@ -172,7 +172,7 @@ impl<K: Deref<Target: AeadKey>> Segments<K> {
 /// hardware_aead::random::fill(&mut prefix)?; // safe to draw at random with XAES
 /// let mut enc = Encryptor::new(&key, &prefix)?;
 /// let mut out = [0u8; 5 + 16];
-/// assert_eq!(enc.encrypt_next_to(b"", b"hello", &mut out)?, 21);
+/// assert_eq!(enc.seal_next_to(b"", b"hello", &mut out)?, 21);
 /// assert_eq!(enc.position(), 1);
 /// # Ok(()) }
 /// ```
@@ -225,11 +225,11 @@ impl<K: Deref<Target: AeadKey>> Encryptor<K> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut enc = Encryptor::new(&key, &[0u8; 7])?;
     /// let mut out = [0u8; 64];
-    /// let n = enc.encrypt_next_to(b"aad", b"part", &mut out)?;
+    /// let n = enc.seal_next_to(b"aad", b"part", &mut out)?;
     /// assert_eq!(n, 4 + 16);
     /// # Ok(()) }
     /// ```
-    pub fn encrypt_next_to(
+    pub fn seal_next_to(
         &mut self,
         aad: &[u8],
         plaintext: &[u8],
@@ -248,12 +248,12 @@ impl<K: Deref<Target: AeadKey>> Encryptor<K> {
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut buffer = *b"in place";
-    /// let tag = Encryptor::new(&key, &[0u8; 7])?.encrypt_next_in_place(b"", &mut buffer)?;
-    /// Decryptor::new(&key, &[0u8; 7])?.decrypt_next_in_place(b"", &mut buffer, &tag)?;
+    /// let tag = Encryptor::new(&key, &[0u8; 7])?.seal_next_in_place(b"", &mut buffer)?;
+    /// Decryptor::new(&key, &[0u8; 7])?.open_next_in_place(b"", &mut buffer, &tag)?;
     /// assert_eq!(&buffer, b"in place");
     /// # Ok(()) }
     /// ```
-    pub fn encrypt_next_in_place(
+    pub fn seal_next_in_place(
         &mut self,
         aad: &[u8],
         buffer: &mut [u8],
@@ -274,11 +274,11 @@ impl<K: Deref<Target: AeadKey>> Encryptor<K> {
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut enc = Encryptor::new(&key, &[0u8; 7])?;
-    /// assert_eq!(enc.encrypt_next(b"", b"abc")?.len(), 3 + 16);
+    /// assert_eq!(enc.seal_next(b"", b"abc")?.len(), 3 + 16);
     /// # Ok(()) }
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn encrypt_next(&mut self, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn seal_next(&mut self, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
         let result = self.segments.key.seal(&nonce, aad, plaintext);
@@ -294,10 +294,10 @@ impl<K: Deref<Target: AeadKey>> Encryptor<K> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut out = [0u8; 16];
     /// // A stream may end with an empty segment.
-    /// assert_eq!(Encryptor::new(&key, &[0u8; 7])?.encrypt_last_to(b"", b"", &mut out)?, 16);
+    /// assert_eq!(Encryptor::new(&key, &[0u8; 7])?.seal_last_to(b"", b"", &mut out)?, 16);
     /// # Ok(()) }
     /// ```
-    pub fn encrypt_last_to(
+    pub fn seal_last_to(
         self,
         aad: &[u8],
         plaintext: &[u8],
@@ -314,12 +314,12 @@ impl<K: Deref<Target: AeadKey>> Encryptor<K> {
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut buffer = *b"the end";
-    /// let tag = Encryptor::new(&key, &[0u8; 7])?.encrypt_last_in_place(b"", &mut buffer)?;
-    /// Decryptor::new(&key, &[0u8; 7])?.decrypt_last_in_place(b"", &mut buffer, &tag)?;
+    /// let tag = Encryptor::new(&key, &[0u8; 7])?.seal_last_in_place(b"", &mut buffer)?;
+    /// Decryptor::new(&key, &[0u8; 7])?.open_last_in_place(b"", &mut buffer, &tag)?;
     /// assert_eq!(&buffer, b"the end");
     /// # Ok(()) }
     /// ```
-    pub fn encrypt_last_in_place(
+    pub fn seal_last_in_place(
         self,
         aad: &[u8],
         buffer: &mut [u8],
@@ -336,19 +336,19 @@ impl<K: Deref<Target: AeadKey>> Encryptor<K> {
     /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::Encryptor};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
-    /// let last = Encryptor::new(&key, &[0u8; 7])?.encrypt_last(b"", b"fin")?;
+    /// let last = Encryptor::new(&key, &[0u8; 7])?.seal_last(b"", b"fin")?;
     /// assert_eq!(last.len(), 3 + 16);
     /// # Ok(()) }
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn encrypt_last(self, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn seal_last(self, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         let nonce = self.segments.nonce(true)?;
         self.segments.key.seal(&nonce, aad, plaintext)
     }
 }
 
 /// The opening side of a STREAM: opens segments in the order they were
-/// sealed; the last one with [`decrypt_last`](Decryptor::decrypt_last) (or
+/// sealed; the last one with [`open_last`](Decryptor::open_last) (or
 /// its `_to`/in-place forms), which consumes the decryptor.
 ///
 /// A segment that fails to verify returns [`Error::Authentication`], releases
@@ -361,14 +361,14 @@ impl<K: Deref<Target: AeadKey>> Encryptor<K> {
 /// # fn main() -> Result<(), Error> {
 /// let key = Aes128Gcm::new(&[3; 16])?;
 /// let mut enc = Encryptor::new(&key, &[1u8; 7])?;
-/// let a = enc.encrypt_next(b"", b"first")?;
-/// let b = enc.encrypt_next(b"", b"second")?;
+/// let a = enc.seal_next(b"", b"first")?;
+/// let b = enc.seal_next(b"", b"second")?;
 ///
 /// let mut dec = Decryptor::new(&key, &[1u8; 7])?;
 /// // Out of order: segment 1 at position 0 does not verify.
-/// assert_eq!(dec.decrypt_next(b"", &b), Err(Error::Authentication));
-/// assert_eq!(dec.decrypt_next(b"", &a)?, b"first");
-/// assert_eq!(dec.decrypt_next(b"", &b)?, b"second");
+/// assert_eq!(dec.open_next(b"", &b), Err(Error::Authentication));
+/// assert_eq!(dec.open_next(b"", &a)?, b"first");
+/// assert_eq!(dec.open_next(b"", &b)?, b"second");
 /// # Ok(()) }
 /// ```
 pub struct Decryptor<K> {
@@ -414,14 +414,14 @@ impl<K: Deref<Target: AeadKey>> Decryptor<K> {
     /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
-    /// let sealed = Encryptor::new(&key, &[0u8; 7])?.encrypt_next(b"", b"part")?;
+    /// let sealed = Encryptor::new(&key, &[0u8; 7])?.seal_next(b"", b"part")?;
     /// let mut out = [0u8; 4];
     /// let mut dec = Decryptor::new(&key, &[0u8; 7])?;
-    /// assert_eq!(dec.decrypt_next_to(b"", &sealed, &mut out)?, 4);
+    /// assert_eq!(dec.open_next_to(b"", &sealed, &mut out)?, 4);
     /// assert_eq!(&out, b"part");
     /// # Ok(()) }
     /// ```
-    pub fn decrypt_next_to(
+    pub fn open_next_to(
         &mut self,
         aad: &[u8],
         ciphertext_and_tag: &[u8],
@@ -445,17 +445,17 @@ impl<K: Deref<Target: AeadKey>> Decryptor<K> {
     /// # fn main() -> Result<(), Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut buffer = *b"secret";
-    /// let tag = Encryptor::new(&key, &[0u8; 7])?.encrypt_next_in_place(b"", &mut buffer)?;
+    /// let tag = Encryptor::new(&key, &[0u8; 7])?.seal_next_in_place(b"", &mut buffer)?;
     /// let mut dec = Decryptor::new(&key, &[0u8; 7])?;
     /// // Opened as the last segment, it does not verify.
     /// # let mut copy = buffer;
-    /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.decrypt_last_in_place(b"", &mut copy, &tag),
+    /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.open_last_in_place(b"", &mut copy, &tag),
     ///            Err(Error::Authentication));
-    /// dec.decrypt_next_in_place(b"", &mut buffer, &tag)?;
+    /// dec.open_next_in_place(b"", &mut buffer, &tag)?;
     /// assert_eq!(&buffer, b"secret");
     /// # Ok(()) }
     /// ```
-    pub fn decrypt_next_in_place(
+    pub fn open_next_in_place(
         &mut self,
         aad: &[u8],
         buffer: &mut [u8],
@@ -476,16 +476,12 @@ impl<K: Deref<Target: AeadKey>> Decryptor<K> {
     /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
-    /// let sealed = Encryptor::new(&key, &[0u8; 7])?.encrypt_next(b"", b"abc")?;
-    /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.decrypt_next(b"", &sealed)?, b"abc");
+    /// let sealed = Encryptor::new(&key, &[0u8; 7])?.seal_next(b"", b"abc")?;
+    /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.open_next(b"", &sealed)?, b"abc");
     /// # Ok(()) }
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn decrypt_next(
-        &mut self,
-        aad: &[u8],
-        ciphertext_and_tag: &[u8],
-    ) -> Result<Vec<u8>, Error> {
+    pub fn open_next(&mut self, aad: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
         self.segments.check_next()?;
         let nonce = self.segments.nonce(false)?;
         let result = self.segments.key.open(&nonce, aad, ciphertext_and_tag);
@@ -499,12 +495,12 @@ impl<K: Deref<Target: AeadKey>> Decryptor<K> {
     /// use hardware_aead::{aes_gcm::Aes256Gcm, stream::{Decryptor, Encryptor}};
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
-    /// let sealed = Encryptor::new(&key, &[0u8; 7])?.encrypt_last(b"", b"end")?;
+    /// let sealed = Encryptor::new(&key, &[0u8; 7])?.seal_last(b"", b"end")?;
     /// let mut out = [0u8; 3];
-    /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.decrypt_last_to(b"", &sealed, &mut out)?, 3);
+    /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.open_last_to(b"", &sealed, &mut out)?, 3);
     /// # Ok(()) }
     /// ```
-    pub fn decrypt_last_to(
+    pub fn open_last_to(
         self,
         aad: &[u8],
         ciphertext_and_tag: &[u8],
@@ -524,12 +520,12 @@ impl<K: Deref<Target: AeadKey>> Decryptor<K> {
     /// # fn main() -> Result<(), hardware_aead::Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut buffer = *b"last";
-    /// let tag = Encryptor::new(&key, &[0u8; 7])?.encrypt_last_in_place(b"", &mut buffer)?;
-    /// Decryptor::new(&key, &[0u8; 7])?.decrypt_last_in_place(b"", &mut buffer, &tag)?;
+    /// let tag = Encryptor::new(&key, &[0u8; 7])?.seal_last_in_place(b"", &mut buffer)?;
+    /// Decryptor::new(&key, &[0u8; 7])?.open_last_in_place(b"", &mut buffer, &tag)?;
     /// assert_eq!(&buffer, b"last");
     /// # Ok(()) }
     /// ```
-    pub fn decrypt_last_in_place(
+    pub fn open_last_in_place(
         self,
         aad: &[u8],
         buffer: &mut [u8],
@@ -548,14 +544,14 @@ impl<K: Deref<Target: AeadKey>> Decryptor<K> {
     /// # fn main() -> Result<(), Error> {
     /// let key = Aes256Gcm::new(&[2; 32])?;
     /// let mut enc = Encryptor::new(&key, &[0u8; 7])?;
-    /// let not_last = enc.encrypt_next(b"", b"cut here")?;
+    /// let not_last = enc.seal_next(b"", b"cut here")?;
     /// // A stream truncated after a segment that was not sealed as the last:
-    /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.decrypt_last(b"", &not_last),
+    /// assert_eq!(Decryptor::new(&key, &[0u8; 7])?.open_last(b"", &not_last),
     ///            Err(Error::Authentication));
     /// # Ok(()) }
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn decrypt_last(self, aad: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn open_last(self, aad: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
         let nonce = self.segments.nonce(true)?;
         self.segments.key.open(&nonce, aad, ciphertext_and_tag)
     }

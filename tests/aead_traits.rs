@@ -4,7 +4,7 @@
 //! RustCrypto's `aes-gcm` 0.11, `aes-gcm-siv` 0.12 and `xaes-256-gcm` 0.1.
 //! The outputs are compared byte for byte, each side opens the other's, and
 //! `aead-stream` 0.6 (STREAM, BE32 layout) drives both.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #![cfg(feature = "aead")]
@@ -503,7 +503,7 @@ fn the_traits_and_the_crate_api_agree() {
 
 /// KC-XAES-256-GCM through the `aead` traits: `TagSize` 48 (the GCM tag
 /// and the commitment, as AWS-LC counts them), the four seals and opens of
-/// [`seal`] and [`open`] agree with the crate's own API on every backend,
+/// [`seal`] and [`open`] agree with the crate's own API on every tier,
 /// a flipped commitment bit is refused with the outputs wiped, and
 /// `aead-stream` drives it (no RustCrypto peer implements it).
 #[test]

@@ -2,11 +2,11 @@
 //! and AAD (0..=600 bytes), in buffers at odd offsets. The `Vec`, `_to` and
 //! in-place APIs must agree with each other, with ring and with the slow model in
 //! `src/model.rs`, and the result must decrypt back through each API. Both key
-//! sizes, on every backend this CPU has.
+//! sizes, on every tier this CPU has.
 //!
 //! The model is slow in a debug build, so the cases that consult it are fewer
 //! than those checked against ring alone.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 

@@ -4,7 +4,7 @@
 //! its typed error, truncation at every offset and a forged byte anywhere
 //! rejected with nothing unverified released, I/O errors passed through.
 #![cfg(feature = "ece")]
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 

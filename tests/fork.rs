@@ -3,7 +3,7 @@
 //! process with several test threads running is asking for trouble, so this
 //! file has a single test and the child only calls the library (no allocation)
 //! and `write`/`_exit`.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #![cfg(unix)]

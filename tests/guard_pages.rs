@@ -1,11 +1,11 @@
 //! No kernel reads or writes a byte outside the caller's slices: every
 //! message, AAD and output buffer here lies flush against a page that cannot
 //! be read or written (before its first byte or after its last), so a
-//! stray access is a crash, not a silent pass. On every backend, both key
+//! stray access is a crash, not a silent pass. On every tier, both key
 //! sizes, GCM, GCM-SIV and XAES-256-GCM, every length from 0 to 300 bytes and some longer
 //! ones (the masked loads and stores of the AVX-512 short-message batch, the
 //! tail copies of the other tiers).
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #![cfg(unix)]
@@ -95,7 +95,7 @@ fn check<K: AeadKey>(keys: &[K], rng: &mut TestRng) {
         let aad_src = rng.bytes(aad_len);
         for at_end in [true, false] {
             for k in keys {
-                let what = format!("{:?}, {len} bytes, at_end {at_end}", k.backend());
+                let what = format!("{:?}, {len} bytes, at_end {at_end}", k.tier());
                 let expected = k.seal(&nonce, &aad_src, &pt).expect("seal");
                 let aad = aad_pages.slice(aad_len, at_end);
                 aad.copy_from_slice(&aad_src);

@@ -1,7 +1,7 @@
 //! Byte-identical interoperation with ring and RustCrypto `aes-gcm` 0.11: for a
 //! range of lengths, our output equals theirs, ours opens under both, and theirs
-//! opens under ours — on every backend, with both key sizes.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+//! opens under ours — on every tier, with both key sizes.
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -44,7 +44,7 @@ fn rustcrypto_open(key: &[u8], nonce: &[u8; 12], aad: &[u8], sealed: &[u8]) -> O
     .ok()
 }
 
-/// One message: ours (every backend) against ring and RustCrypto, both ways.
+/// One message: ours (every tier) against ring and RustCrypto, both ways.
 fn check_message<K: AeadKey<Nonce = [u8; 12]>>(rng: &mut TestRng, pt_len: usize, aad_len: usize) {
     let key = rng.bytes(K::KEY_LEN);
     let nonce: [u8; 12] = rng.array();
@@ -64,7 +64,7 @@ fn check_message<K: AeadKey<Nonce = [u8; 12]>>(rng: &mut TestRng, pt_len: usize,
         assert!(
             ours == from_ring,
             "{what} [{:?}]: differs from ring\n  key {}\n  nonce {}\n  ours {}\n  ring {}",
-            k.backend(),
+            k.tier(),
             to_hex(&key),
             to_hex(&nonce),
             to_hex(&ours),

@@ -1,6 +1,6 @@
 //! Key lifecycle: caller-placed key state and its wiping, owned keys' wiping,
 //! and generated nonces.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 

@@ -3,7 +3,7 @@
 //! in-place methods, the nonce-appended open, and keys placed in a caller's
 //! slot, on every key type and every tier this CPU has. The test harness
 //! itself uses `std`; the library calls below are all it offers without it.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -11,13 +11,13 @@ use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::placement::KeySlot;
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{AeadKey, Backend, Error, TAG_LEN};
+use hardware_aead::{AeadKey, Error, TAG_LEN, Tier};
 
-const BACKENDS: [Backend; 4] = [
-    Backend::AesNiClmul,
-    Backend::VaesAvx2,
-    Backend::VaesAvx512,
-    Backend::Armv8,
+const TIERS: [Tier; 4] = [
+    Tier::AesNiClmul,
+    Tier::VaesAvx2,
+    Tier::VaesAvx512,
+    Tier::Armv8,
 ];
 
 /// The largest tag of any key type (KC-XAES-256-GCM's 48 bytes).
@@ -84,15 +84,15 @@ fn every_way<K: AeadKey>(key_bytes: &K::Key, nonce: &K::Nonce) {
     let key = K::new(key_bytes).expect("a CPU with AES and carry-less multiply");
     let expected = exercise(&key, nonce);
     let mut tiers = 0;
-    for backend in BACKENDS {
-        match K::with_backend(key_bytes, backend) {
+    for tier in TIERS {
+        match K::with_tier(key_bytes, tier) {
             Ok(key) => {
-                assert_eq!(key.backend(), backend);
-                assert_eq!(exercise(&key, nonce), expected, "{backend:?}");
+                assert_eq!(key.tier(), tier);
+                assert_eq!(exercise(&key, nonce), expected, "{tier:?}");
                 tiers += 1;
             }
             Err(Error::UnsupportedCpu { .. }) => {}
-            Err(e) => panic!("{backend:?}: {e}"),
+            Err(e) => panic!("{tier:?}: {e}"),
         }
     }
     assert!(tiers > 0, "no tier runs here");
@@ -136,9 +136,9 @@ fn stream_segments_without_alloc() {
     let prefix = [9u8; 19];
     let mut enc = Encryptor::new(&key, &prefix).unwrap();
     let mut first = [0u8; 5 + TAG_LEN];
-    enc.encrypt_next_to(b"", b"first", &mut first).unwrap();
+    enc.seal_next_to(b"", b"first", &mut first).unwrap();
     let mut last = *b"last";
-    let tag = enc.encrypt_last_in_place(b"", &mut last).unwrap();
+    let tag = enc.seal_last_in_place(b"", &mut last).unwrap();
 
     let mut dec = Decryptor::new(&key, &prefix).unwrap();
     let mut out = [0u8; 5];
@@ -146,12 +146,12 @@ fn stream_segments_without_alloc() {
     let mut wrong = Decryptor::new(&key, &prefix).unwrap();
     let mut copy = last;
     assert_eq!(
-        wrong.decrypt_next_in_place(b"", &mut copy, &tag),
+        wrong.open_next_in_place(b"", &mut copy, &tag),
         Err(Error::Authentication)
     );
     assert_eq!(copy, [0; 4]);
-    assert_eq!(dec.decrypt_next_to(b"", &first, &mut out), Ok(5));
+    assert_eq!(dec.open_next_to(b"", &first, &mut out), Ok(5));
     assert_eq!(&out, b"first");
-    dec.decrypt_last_in_place(b"", &mut last, &tag).unwrap();
+    dec.open_last_in_place(b"", &mut last, &tag).unwrap();
     assert_eq!(&last, b"last");
 }

@@ -2,7 +2,7 @@
 //! the thread-local `fill`. (The AES-CTR core against the standards, fast key
 //! erasure, reseeding and the `Entropy` error are unit tests in `src/random.rs`;
 //! fork safety is `tests/fork.rs`.)
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 

@@ -1,7 +1,7 @@
 //! `random::process_restored` (a snapshot restore): every key draws a new
 //! nonce salt before its next generated nonce. In a binary of its own, since
 //! it starts a new process-wide generation under any test running beside it.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 

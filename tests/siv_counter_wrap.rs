@@ -16,9 +16,9 @@
 //! solved for: with s blocks in all and the free one at index j,
 //! S = S₀ + X_j · H^(s−j) in POLYVAL's `dot` field, where S₀ is POLYVAL with
 //! X_j = 0. The message is then checked against the model and RustCrypto
-//! `aes-gcm-siv`, on every backend and through every API, and the model's tag
+//! `aes-gcm-siv`, on every tier and through every API, and the model's tag
 //! must come out as the T chosen.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 

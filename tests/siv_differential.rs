@@ -3,11 +3,11 @@
 //! `_to` and in-place APIs must agree with each other, with RustCrypto
 //! `aes-gcm-siv` and with the slow model in `src/model.rs`, and the result must
 //! decrypt back through each API; with a forged tag, each decrypt fails and wipes
-//! exactly its output. Both key sizes, on every backend this CPU has.
+//! exactly its output. Both key sizes, on every tier this CPU has.
 //!
 //! The model is slow in a debug build, so the cases that consult it are fewer
 //! than those checked against RustCrypto alone.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 

@@ -1,8 +1,8 @@
 //! AES-GCM-SIV: byte-identical interoperation with RustCrypto `aes-gcm-siv` 0.12.
 //! For a range of lengths our output equals theirs (combined and detached), ours
-//! opens under theirs and theirs under ours — on every backend, with both key
+//! opens under theirs and theirs under ours — on every tier, with both key
 //! sizes.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -57,7 +57,7 @@ fn rustcrypto_open_detached(
     Some(buffer)
 }
 
-/// One message: ours (every backend) against RustCrypto, both ways.
+/// One message: ours (every tier) against RustCrypto, both ways.
 fn check_message<K: AeadKey<Nonce = [u8; 12], Tag = Tag>>(
     rng: &mut TestRng,
     pt_len: usize,
@@ -78,7 +78,7 @@ fn check_message<K: AeadKey<Nonce = [u8; 12], Tag = Tag>>(
     );
 
     for k in each_backend_from_slice::<K>(&key) {
-        let b = k.backend();
+        let b = k.tier();
         let ours = k.seal(&nonce, &aad, &pt).expect("encrypt");
         assert!(
             ours == theirs,

@@ -6,7 +6,7 @@
 //!
 //! The "unrelated" checks are the ones a nonce-reusing CTR mode fails; the AES-GCM
 //! control at the end shows that they do catch keystream reuse.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -63,7 +63,7 @@ fn assert_unrelated(p1: &[u8], p2: &[u8], c1: &[u8], c2: &[u8], what: &str) {
 
 /// Repeating (key, nonce, AAD, plaintext) repeats the output exactly: twice on one
 /// key object, on a second object from `new`, one from `new_from_slice`, and on
-/// every backend; through `seal`, `seal_to` and the in-place API.
+/// every tier; through `seal`, `seal_to` and the in-place API.
 fn same_inputs_same_output<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     for pt_len in [0].into_iter().chain(PT_LENS) {
@@ -87,7 +87,7 @@ fn same_inputs_same_output<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
         ];
         keys.extend(each_backend_from_slice::<K>(&key));
         for k in &keys {
-            let b = k.backend();
+            let b = k.tier();
             for _ in 0..2 {
                 assert_eq!(
                     k.seal(&nonce, &aad, &pt).unwrap(),
@@ -133,7 +133,7 @@ fn one_byte_changed<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
                     let c2 = k.seal(&nonce, &aad, &p2).unwrap();
                     let what = format!(
                         "[{:?}] {}-byte key, pt {pt_len}, byte {position} ^= {mask:#04x}",
-                        k.backend(),
+                        k.tier(),
                         K::KEY_LEN
                     );
                     assert_unrelated(&p1, &p2, &c1, &c2, &what);
@@ -178,7 +178,7 @@ fn aad_changed<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
                 let c2 = k.seal(&nonce, other, &pt).unwrap();
                 let what = format!(
                     "[{:?}] {}-byte key, pt {pt_len}, AAD {name}",
-                    k.backend(),
+                    k.tier(),
                     K::KEY_LEN
                 );
                 assert_unrelated(&pt, &pt, &c1, &c2, &what);
@@ -198,7 +198,7 @@ fn prefix_not_kept<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
         let c_long = k.seal(&nonce, b"", &long).unwrap();
         for short_len in [16, 17, 32, 100, 299] {
             let c_short = k.seal(&nonce, b"", &long[..short_len]).unwrap();
-            let what = format!("[{:?}] prefix {short_len} of 300", k.backend());
+            let what = format!("[{:?}] prefix {short_len} of 300", k.tier());
             assert_unrelated(
                 &long[..short_len],
                 &long[..short_len],

@@ -4,12 +4,12 @@
 //! (committed under `tests/data/`; `HARDWARE_AEAD_VECTORS` may name another
 //! copy).
 //!
-//! Every record is checked on every backend this CPU has, through every API
+//! Every record is checked on every tier this CPU has, through every API
 //! (`seal`, `seal_to`, `seal_in_place_detached` and the three opens),
 //! and the slow model in `src/model.rs` is checked against each record too.
 //! Every file record has a 96-bit nonce and a 128-bit tag, so nothing is skipped;
 //! the number of records checked is asserted per source.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -24,7 +24,7 @@ use common::{
 use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 
-/// Seals and opens `pt` on every backend and in the model, expecting `ct || tag`.
+/// Seals and opens `pt` on every tier and in the model, expecting `ct || tag`.
 fn check_valid<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8],
     nonce_bytes: &[u8],
@@ -51,7 +51,7 @@ fn check_valid<K: AeadKey<Nonce = [u8; 12]>>(
     }
 }
 
-/// Expects `ct || tag` to be rejected on every backend (and by the model), with
+/// Expects `ct || tag` to be rejected on every tier (and by the model), with
 /// outputs zeroed.
 fn check_invalid<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8],
@@ -530,7 +530,7 @@ const RFC8452_C3: &[RfcCase] = &[
     },
 ];
 
-/// Checks each case (seal, open, every backend, the model), and that a flipped
+/// Checks each case (seal, open, every tier, the model), and that a flipped
 /// tag bit and — when there is one — a flipped ciphertext bit are rejected.
 /// Returns the number of cases.
 fn check_rfc_cases<K: AeadKey<Nonce = [u8; 12]>>(cases: &[RfcCase], section: &str) -> usize {

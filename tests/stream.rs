@@ -4,7 +4,7 @@
 //! dropped, duplicated, reordered and foreign segments, appended bytes, a
 //! changed header, a changed segment size. In every failing case the test
 //! also checks that nothing unverified came out.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -46,7 +46,7 @@ macro_rules! interop {
             for (i, &len) in SEGMENTS.iter().enumerate() {
                 let plain = bytes(len, i as u8);
                 let aad = bytes(i, 0x40);
-                let a = ours_enc.encrypt_next(&aad, &plain).unwrap();
+                let a = ours_enc.seal_next(&aad, &plain).unwrap();
                 let payload = aead_stream::aead::Payload {
                     msg: &plain,
                     aad: &aad,
@@ -56,7 +56,7 @@ macro_rules! interop {
                 sealed.push(a);
             }
             let last_plain = bytes(33, 0xee);
-            let a = ours_enc.encrypt_last(b"end", &last_plain).unwrap();
+            let a = ours_enc.seal_last(b"end", &last_plain).unwrap();
             let payload = aead_stream::aead::Payload {
                 msg: &last_plain,
                 aad: b"end",
@@ -75,7 +75,7 @@ macro_rules! interop {
                     aad: &aad,
                 };
                 let b = theirs_dec.decrypt_next(payload).unwrap();
-                assert_eq!(ours_dec.decrypt_next(&aad, segment).unwrap(), b);
+                assert_eq!(ours_dec.open_next(&aad, segment).unwrap(), b);
                 assert_eq!(b, bytes(SEGMENTS[i], i as u8));
             }
             let payload = aead_stream::aead::Payload {
@@ -83,7 +83,7 @@ macro_rules! interop {
                 aad: b"end",
             };
             assert_eq!(theirs_dec.decrypt_last(payload).unwrap(), last_plain);
-            assert_eq!(ours_dec.decrypt_last(b"end", &a).unwrap(), last_plain);
+            assert_eq!(ours_dec.open_last(b"end", &a).unwrap(), last_plain);
         }
     };
 }
@@ -133,20 +133,20 @@ fn to_and_in_place_forms_match_the_allocating_ones() {
     let mut b = Encryptor::new(&key, &prefix).unwrap();
     let mut c = Encryptor::new(&key, &prefix).unwrap();
     for _ in 0..3 {
-        let sealed = a.encrypt_next(b"h", &plain).unwrap();
+        let sealed = a.seal_next(b"h", &plain).unwrap();
         let mut out = vec![0u8; 116];
-        assert_eq!(b.encrypt_next_to(b"h", &plain, &mut out).unwrap(), 116);
+        assert_eq!(b.seal_next_to(b"h", &plain, &mut out).unwrap(), 116);
         let mut buffer = plain.clone();
-        let tag = c.encrypt_next_in_place(b"h", &mut buffer).unwrap();
+        let tag = c.seal_next_in_place(b"h", &mut buffer).unwrap();
         buffer.extend_from_slice(&tag);
         assert_eq!(sealed, out);
         assert_eq!(sealed, buffer);
     }
-    let sealed = a.encrypt_last(b"h", &plain).unwrap();
+    let sealed = a.seal_last(b"h", &plain).unwrap();
     let mut out = vec![0u8; 116];
-    b.encrypt_last_to(b"h", &plain, &mut out).unwrap();
+    b.seal_last_to(b"h", &plain, &mut out).unwrap();
     let mut buffer = plain.clone();
-    let tag = c.encrypt_last_in_place(b"h", &mut buffer).unwrap();
+    let tag = c.seal_last_in_place(b"h", &mut buffer).unwrap();
     buffer.extend_from_slice(&tag);
     assert_eq!(sealed, out);
     assert_eq!(sealed, buffer);
@@ -158,31 +158,31 @@ fn segment_errors_are_typed_and_leave_the_position() {
     let mut enc = Encryptor::new(&key, &[0; 7]).unwrap();
     let mut small = [0u8; 10];
     assert_eq!(
-        enc.encrypt_next_to(b"", b"twelve bytes", &mut small),
+        enc.seal_next_to(b"", b"twelve bytes", &mut small),
         Err(Error::BufferTooSmall { needed: 28 })
     );
     assert_eq!(enc.position(), 0, "a failed seal does not use a position");
-    let first = enc.encrypt_next(b"", b"one").unwrap();
+    let first = enc.seal_next(b"", b"one").unwrap();
     let mut dec = Decryptor::new(&key, &[0; 7]).unwrap();
-    assert_eq!(dec.decrypt_next(b"", &first[..15]), Err(Error::Truncated));
+    assert_eq!(dec.open_next(b"", &first[..15]), Err(Error::Truncated));
     let mut forged = first.clone();
     forged[0] ^= 1;
     let mut out = [0xffu8; 3];
     assert_eq!(
-        dec.decrypt_next_to(b"", &forged, &mut out),
+        dec.open_next_to(b"", &forged, &mut out),
         Err(Error::Authentication)
     );
     assert_eq!(out, [0; 3], "forged plaintext wiped");
     assert_eq!(dec.position(), 0);
-    assert_eq!(dec.decrypt_next(b"", &first).unwrap(), b"one");
+    assert_eq!(dec.open_next(b"", &first).unwrap(), b"one");
     assert_eq!(dec.position(), 1);
     // A segment under another prefix (another stream) does not verify.
     let other = Encryptor::new(&key, &[1; 7])
         .unwrap()
-        .encrypt_next(b"", b"one")
+        .seal_next(b"", b"one")
         .unwrap();
     let mut dec = Decryptor::new(&key, &[0; 7]).unwrap();
-    assert_eq!(dec.decrypt_next(b"", &other), Err(Error::Authentication));
+    assert_eq!(dec.open_next(b"", &other), Err(Error::Authentication));
 }
 
 /// Writes `plain` through a `Writer` in pieces of `chunk` bytes.
@@ -594,10 +594,10 @@ fn other_key_types_through_the_adapters() {
     let mut expected = header.to_vec();
     for (i, piece) in plain.chunks(100).enumerate() {
         if i == 9 {
-            expected.extend(enc.encrypt_last(header, piece).unwrap());
+            expected.extend(enc.seal_last(header, piece).unwrap());
             break;
         }
-        expected.extend(enc.encrypt_next(header, piece).unwrap());
+        expected.extend(enc.seal_next(header, piece).unwrap());
     }
     assert_eq!(sealed, expected);
     let mut out = Vec::new();
@@ -624,11 +624,11 @@ fn key_committing_xaes_through_segments_and_adapters() {
     let mut expected = header.to_vec();
     for (i, piece) in plain.chunks(100).enumerate() {
         if i == 9 {
-            expected.extend(enc.encrypt_last(header, piece).unwrap());
+            expected.extend(enc.seal_last(header, piece).unwrap());
             break;
         }
         let mut buffer = piece.to_vec();
-        let tag = enc.encrypt_next_in_place(header, &mut buffer).unwrap();
+        let tag = enc.seal_next_in_place(header, &mut buffer).unwrap();
         expected.extend(buffer);
         expected.extend(tag);
     }
@@ -643,7 +643,7 @@ fn key_committing_xaes_through_segments_and_adapters() {
     let first = &sealed[23..23 + 148];
     let (text, tag) = first.split_at(100);
     let mut buffer = text.to_vec();
-    dec.decrypt_next_in_place(header, &mut buffer, tag.try_into().unwrap())
+    dec.open_next_in_place(header, &mut buffer, tag.try_into().unwrap())
         .unwrap();
     assert_eq!(buffer, plain[..100]);
 

@@ -1,8 +1,8 @@
 //! Forgery rejection: for a set of sealed messages, flipping any single bit of
 //! the ciphertext, the tag, the nonce or the AAD makes `open_to` and
 //! `open_in_place_detached` return `Error::Authentication` and leave their
-//! output all zero. AES-GCM and AES-GCM-SIV, both key sizes, every backend.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+//! output all zero. AES-GCM and AES-GCM-SIV, both key sizes, every tier.
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -34,13 +34,13 @@ fn assert_forgery_rejected<K: AeadKey<Nonce = [u8; 12]>>(
         result == Err(Error::Authentication),
         "{} [{:?}]: open_to returned {result:?}",
         what(),
-        k.backend()
+        k.tier()
     );
     assert!(
         out.iter().all(|&b| b == 0),
         "{} [{:?}]: open_to output not wiped",
         what(),
-        k.backend()
+        k.tier()
     );
 
     let (ct, t) = sealed.split_at(ct_len);
@@ -50,13 +50,13 @@ fn assert_forgery_rejected<K: AeadKey<Nonce = [u8; 12]>>(
         result == Err(Error::Authentication),
         "{} [{:?}]: open_in_place_detached returned {result:?}",
         what(),
-        k.backend()
+        k.tier()
     );
     assert!(
         buffer.iter().all(|&b| b == 0),
         "{} [{:?}]: in-place buffer not wiped",
         what(),
-        k.backend()
+        k.tier()
     );
 }
 
@@ -64,8 +64,8 @@ fn flip(bytes: &mut [u8], bit: usize) {
     bytes[bit / 8] ^= 1 << (bit % 8);
 }
 
-/// Every single-bit change of one message, on every backend. Returns the number
-/// of forgeries tried per backend.
+/// Every single-bit change of one message, on every tier. Returns the number
+/// of forgeries tried per tier.
 fn tamper_one<K: AeadKey<Nonce = [u8; 12]>>(
     rng: &mut TestRng,
     pt_len: usize,

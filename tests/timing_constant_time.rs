@@ -12,18 +12,18 @@
 //! ```
 //!
 //! `CT_MEASUREMENTS=<n>` changes the number of measurements per class (default
-//! 10^6); `CT_ONLY=<text>` keeps the cases whose "algorithm backend" (e.g.
+//! 10^6); `CT_ONLY=<text>` keeps the cases whose "algorithm tier" (e.g.
 //! `AES-256-GCM VaesAvx512`) contains the text; `CT_CONTROL=1` is the control
 //! experiment: the same harness and labels, but both classes get the inputs of
 //! class 0, so its |t| values are the machine's noise floor. The figures of the
 //! recorded runs are in docs/constant-time.md.
 //!
-//! Experiments, for every key type on every backend this CPU has:
+//! Experiments, for every key type on every tier this CPU has:
 //! - **tag**: `open_in_place_detached` with a forged tag that differs from
 //!   the right one in the first byte, against one that differs in the last
 //!   byte. A compare that stopped at the first differing byte would separate
 //!   them. Must pass.
-//! - **key**: key setup (`with_backend`), `seal_in_place_detached` and drop
+//! - **key**: key setup (`with_tier`), `seal_in_place_detached` and drop
 //!   under the all-zero key, against a fresh random key each time. Must pass.
 //! - **kdf** (XAES-256-GCM and KC-XAES-256-GCM): `seal_in_place_detached` under one key
 //!   with the all-zero nonce, against a fresh random nonce each time. The
@@ -41,7 +41,7 @@
 //! instructions (the class only selects a mask), outside the timed region, in
 //! the same buffers; a fence then drains the stores of the preparation before
 //! the clock starts.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -50,7 +50,7 @@ use std::hint::black_box;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{AeadKey, Backend};
+use hardware_aead::{AeadKey, Tier};
 
 /// Measurements per class unless `CT_MEASUREMENTS` says otherwise.
 const DEFAULT_MEASUREMENTS: usize = 1_000_000;
@@ -70,11 +70,11 @@ const NONCE: [u8; 12] = *b"timing nonce";
 /// XAES-256-GCM's 24-byte nonce.
 const XNONCE: [u8; 24] = *b"timing nonce, 24 bytes!!";
 
-const BACKENDS: [Backend; 4] = [
-    Backend::AesNiClmul,
-    Backend::VaesAvx2,
-    Backend::VaesAvx512,
-    Backend::Armv8,
+const TIERS: [Tier; 4] = [
+    Tier::AesNiClmul,
+    Tier::VaesAvx2,
+    Tier::VaesAvx512,
+    Tier::Armv8,
 ];
 
 /// SplitMix64: enough for class choices and test inputs.
@@ -261,7 +261,7 @@ struct Outcome {
     experiment: &'static str,
     algorithm: &'static str,
     len: usize,
-    backend: Backend,
+    tier: Tier,
     verdict: Verdict,
     asserted: bool,
 }
@@ -301,13 +301,13 @@ fn run_length<K: AeadKey>(
     let mut message = vec![0u8; len];
     rng.fill(&mut message);
 
-    for backend in BACKENDS {
+    for tier in TIERS {
         if let Ok(only) = std::env::var("CT_ONLY")
-            && !format!("{algorithm} {backend:?}").contains(&only)
+            && !format!("{algorithm} {tier:?}").contains(&only)
         {
             continue;
         }
-        let Ok(key) = K::with_backend(&key_from::<K>(&key_bytes), backend) else {
+        let Ok(key) = K::with_tier(&key_from::<K>(&key_bytes), tier) else {
             continue;
         };
         let mut ciphertext = message.clone();
@@ -337,7 +337,7 @@ fn run_length<K: AeadKey>(
             experiment: "tag: first vs last byte wrong",
             algorithm,
             len,
-            backend,
+            tier,
             verdict: analyse(&samples),
             asserted: true,
         });
@@ -364,7 +364,7 @@ fn run_length<K: AeadKey>(
             experiment: "valid vs forged (informational)",
             algorithm,
             len,
-            backend,
+            tier,
             verdict: analyse(&samples),
             asserted: false,
         });
@@ -377,7 +377,7 @@ fn run_length<K: AeadKey>(
             let key_bytes = key_from::<K>(&class_key_bytes);
             settle();
             let t0 = timestamp();
-            let k = K::with_backend(black_box(&key_bytes), backend).expect("detected above");
+            let k = K::with_tier(black_box(&key_bytes), tier).expect("detected above");
             let tag = k.seal_in_place_detached(&fixed_nonce, AAD, black_box(&mut buffer));
             drop(black_box(k));
             let t1 = timestamp();
@@ -388,7 +388,7 @@ fn run_length<K: AeadKey>(
             experiment: "key: all-zero vs random",
             algorithm,
             len,
-            backend,
+            tier,
             verdict: analyse(&samples),
             asserted: true,
         });
@@ -416,7 +416,7 @@ fn run_length<K: AeadKey>(
             experiment: "kdf: all-zero vs random nonce",
             algorithm,
             len,
-            backend,
+            tier,
             verdict: analyse(&samples),
             asserted: true,
         });
@@ -446,7 +446,7 @@ fn timing_constant_time() {
     run_algorithm::<KcXaes256Gcm>("KC-XAES-256-GCM", &XNONCE, true, n, &mut rng, &mut outcomes);
     assert!(
         !outcomes.is_empty(),
-        "no backend could be constructed on this CPU"
+        "no tier could be constructed on this CPU"
     );
 
     let unit = if cfg!(target_arch = "x86_64") {
@@ -464,7 +464,7 @@ fn timing_constant_time() {
         started.elapsed().as_secs_f64()
     );
     println!(
-        "| experiment | algorithm | bytes | backend | median {unit} (class 0 / 1) | max \\|t\\| (crop) | result |"
+        "| experiment | algorithm | bytes | tier | median {unit} (class 0 / 1) | max \\|t\\| (crop) | result |"
     );
     println!("|---|---|---:|---|---|---|---|");
     let mut failures = Vec::new();
@@ -481,7 +481,7 @@ fn timing_constant_time() {
             o.experiment,
             o.algorithm,
             o.len,
-            o.backend,
+            o.tier,
             o.verdict.median[0],
             o.verdict.median[1],
             o.verdict.max_t,
@@ -491,7 +491,7 @@ fn timing_constant_time() {
         if o.asserted && !pass {
             failures.push(format!(
                 "{} / {} / {} bytes / {:?}: |t| = {:.2}",
-                o.experiment, o.algorithm, o.len, o.backend, o.verdict.max_t
+                o.experiment, o.algorithm, o.len, o.tier, o.verdict.max_t
             ));
         }
     }

@@ -3,14 +3,14 @@
 //! generated long-message files (committed under `tests/data/`;
 //! `HARDWARE_AEAD_VECTORS` may name another copy).
 //!
-//! Every record is checked on every backend this CPU has, through every API
+//! Every record is checked on every tier this CPU has, through every API
 //! (`seal`, `seal_to`, `seal_in_place_detached` and the three opens),
 //! and the slow model in `src/model.rs` is checked against each valid record too.
 //!
 //! This crate supports only 96-bit nonces and 128-bit tags, with AES-128 and
 //! AES-256 keys. Records with other nonce lengths, other tag lengths or 192-bit
 //! keys are counted and skipped, and each skip is accounted for below.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -25,7 +25,7 @@ use common::{
 use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 
-/// Seals and opens `pt` on every backend and in the model, expecting `ct || tag`.
+/// Seals and opens `pt` on every tier and in the model, expecting `ct || tag`.
 fn check_valid<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8],
     nonce_bytes: &[u8],
@@ -47,7 +47,7 @@ fn check_valid<K: AeadKey<Nonce = [u8; 12]>>(
     }
 }
 
-/// Expects `ct || tag` to be rejected on every backend, with outputs zeroed.
+/// Expects `ct || tag` to be rejected on every tier, with outputs zeroed.
 fn check_invalid<K: AeadKey<Nonce = [u8; 12]>>(
     key: &[u8],
     nonce_bytes: &[u8],

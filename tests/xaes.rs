@@ -1,4 +1,4 @@
-//! XAES-256-GCM on every backend this CPU has: the C2SP spec's vectors and
+//! XAES-256-GCM on every tier this CPU has: the C2SP spec's vectors and
 //! intermediate values, the shared vector files, the spec's accumulated
 //! randomized test (10,000 iterations here, 1,000,000 `#[ignore]`d),
 //! differential tests against RustCrypto `xaes-256-gcm` and against a model
@@ -10,7 +10,7 @@
 //! bit, the API, and the property itself — a ciphertext built to open under
 //! two keys opens under both as XAES-256-GCM and under one only with the
 //! commitment.
-// Every test here needs a tier (x86_64 or aarch64); tests/backend.rs
+// Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
@@ -178,7 +178,7 @@ fn spec_vectors() {
 }
 
 /// `xaes/xaes_256_gcm.json` (the spec's vectors and intermediate values, one
-/// AWS-LC vector) on every backend and in the model.
+/// AWS-LC vector) on every tier and in the model.
 #[test]
 fn json_vectors() {
     let Some(text) = read_vector_file("json_vectors", "xaes/xaes_256_gcm.json") else {
@@ -226,7 +226,7 @@ fn json_vectors() {
 }
 
 /// `xaes/awslc_xaes_256_gcm_tests.txt` (BoringSSL/AWS-LC format) on every
-/// backend.
+/// tier.
 #[test]
 fn awslc_vectors() {
     let Some(text) = read_vector_file("awslc_vectors", "xaes/awslc_xaes_256_gcm_tests.txt") else {
@@ -261,12 +261,12 @@ fn awslc_vectors() {
 /// SHAKE-128 instance." — `opaque key[32]; opaque nonce[24]; opaque
 /// plaintext<0..255>; opaque aad<0..255>;`, each variable field after a
 /// one-byte length. Every iteration also opens the ciphertext. Returns the
-/// hash's first 32 bytes, in hex, per backend.
+/// hash's first 32 bytes, in hex, per tier.
 fn accumulated(iterations: usize) -> Vec<(String, String)> {
     let keys_per_backend = each_backend::<Xaes256Gcm>(&[0; 32]);
     let mut results = Vec::new();
     for probe in keys_per_backend {
-        let backend = probe.backend();
+        let tier = probe.tier();
         let mut rng = Shake128::default().finalize_xof();
         let mut hash = Shake128::default();
         let mut read = |n: usize| {
@@ -281,18 +281,18 @@ fn accumulated(iterations: usize) -> Vec<(String, String)> {
             let pt = read(pt_len);
             let aad_len = read(1)[0] as usize;
             let aad = read(aad_len);
-            let k = Xaes256Gcm::with_backend(&key, backend).expect("key");
+            let k = Xaes256Gcm::with_tier(&key, tier).expect("key");
             let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
             assert_eq!(
                 k.open(&nonce, &aad, &sealed).as_deref(),
                 Ok(&pt[..]),
-                "[{backend:?}] iteration {i}: open"
+                "[{tier:?}] iteration {i}: open"
             );
             hash.update(&sealed);
         }
         let mut digest = [0u8; 32];
         hash.finalize_xof().read(&mut digest);
-        results.push((format!("{backend:?}"), to_hex(&digest)));
+        results.push((format!("{tier:?}"), to_hex(&digest)));
     }
     results
 }
@@ -303,21 +303,21 @@ fn accumulated_10_000() {
     let mut first = [0u8; 16];
     Shake128::default().finalize_xof().read(&mut first);
     assert_eq!(to_hex(&first), "7f9c2ba4e88f827d616045507605853e");
-    for (backend, digest) in accumulated(10_000) {
+    for (tier, digest) in accumulated(10_000) {
         assert_eq!(
             digest, "e6b9edf2df6cec60c8cbd864e2211b597fb69a529160cd040d56c0c210081939",
-            "{backend}"
+            "{tier}"
         );
     }
 }
 
 #[test]
-#[ignore = "1,000,000 iterations per backend: run with --release --ignored"]
+#[ignore = "1,000,000 iterations per tier: run with --release --ignored"]
 fn accumulated_1_000_000() {
-    for (backend, digest) in accumulated(1_000_000) {
+    for (tier, digest) in accumulated(1_000_000) {
         assert_eq!(
             digest, "2163ae1445985a30b60585ee67daa55674df06901b890593e824b8a7c885ab15",
-            "{backend}"
+            "{tier}"
         );
     }
 }
@@ -329,7 +329,7 @@ fn accumulated_1_000_000() {
 /// Every plaintext length from 0 to 300 bytes (every tier's short paths and
 /// the first groups of the wide ones) with AAD lengths that cross one and
 /// eight blocks, and longer lengths around the group boundaries: every
-/// backend against the model (the slow one up to 64 bytes, the KDF with this
+/// tier against the model (the slow one up to 64 bytes, the KDF with this
 /// crate's AES-256-GCM beyond), and against RustCrypto.
 #[test]
 fn every_length_matches_the_model_and_rustcrypto() {
@@ -362,7 +362,7 @@ fn every_length_matches_the_model_and_rustcrypto() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
-    /// Random keys, nonces, lengths and slice offsets: every backend's
+    /// Random keys, nonces, lengths and slice offsets: every tier's
     /// `seal`, `seal_to` at an odd offset, in place, and the three
     /// opens agree with RustCrypto and with the KDF model; RustCrypto opens
     /// our output; a flipped tag bit is rejected with the outputs zeroed.
@@ -376,7 +376,7 @@ proptest! {
         let expected = rustcrypto_seal(&key, &nonce, &aad, &pt);
         prop_assert_eq!(&kdf_then_aes256gcm(&key, &nonce, &aad, &pt), &expected);
         for k in each_backend::<Xaes256Gcm>(&key) {
-            let what = format!("{:?}", k.backend());
+            let what = format!("{:?}", k.tier());
             assert_seals_and_opens(&k, &nonce, &aad, &pt, &expected, &what);
             let mut backing = vec![0x5Au8; offset + pt_len + TAG_LEN + 16];
             let n = k.seal_to(&nonce, &aad, &pt, &mut backing[offset..offset + pt_len + TAG_LEN]).expect("seal");
@@ -701,7 +701,7 @@ fn model_kc_seal(key: &[u8; 32], nonce: &[u8; 24], aad: &[u8], pt: &[u8]) -> Vec
 }
 
 /// `xaes/awslc_xaes_256_gcm_kc_tests.txt` (AWS-LC's key-committing
-/// XAES-256-GCM, `TAG` = GCM tag ‖ commitment) on every backend, and the
+/// XAES-256-GCM, `TAG` = GCM tag ‖ commitment) on every tier, and the
 /// model against it.
 #[test]
 fn kc_awslc_vectors() {
@@ -731,7 +731,7 @@ fn kc_awslc_vectors() {
 }
 
 /// Every length to 300 bytes and around the group boundaries, on every
-/// backend: the model's sealing, whose first `len + 16` bytes are
+/// tier: the model's sealing, whose first `len + 16` bytes are
 /// XAES-256-GCM's (the same kernels, the short path to 128 bytes and the
 /// tier's AES-256-GCM beyond).
 #[test]
@@ -926,7 +926,7 @@ fn salamander(key_a: &[u8; 32], key_b: &[u8; 32], nonce: &[u8; 24], c1: [u8; 16]
 
 /// The property KC-XAES-256-GCM exists for. A ciphertext built to open
 /// under two keys opens under both with XAES-256-GCM, to two different
-/// plaintexts, on every backend; with the commitment of either key
+/// plaintexts, on every tier; with the commitment of either key
 /// appended, KC-XAES-256-GCM opens it under that key only.
 #[test]
 fn kc_refuses_a_ciphertext_built_for_two_keys() {
@@ -966,7 +966,7 @@ fn kc_refuses_a_ciphertext_built_for_two_keys() {
                     k.open(&nonce, b"", &committed).ok(),
                     *plaintext,
                     "{:?}",
-                    k.backend()
+                    k.tier()
                 );
                 assert_rejected(&wrong, &nonce, b"", &committed, "KC under the other key");
             }

@@ -17,11 +17,11 @@
 //!
 //! The group `AES-256-GCM/setup` (and `AES-128-GCM/setup`) times building a
 //! key from its bytes and dropping it: `hardware-aead/<tier>` is
-//! `with_backend`, `hardware-aead` is `new`, the peers their usual
+//! `with_tier`, `hardware-aead` is `new`, the peers their usual
 //! constructors (ring and aws-lc-rs: `LessSafeKey::new(UnboundKey::new(..))`).
 //! | hardware | `limit-vaes512`, `limit-vaes256`, `limit-aesni`: AES-CTR keystream XORed into the buffer, no GHASH (16 KiB and 1 MiB only) | the same |
 //!
-//! A tier entry appears only if `AeadKey::with_backend` accepts that tier on this
+//! A tier entry appears only if `AeadKey::with_tier` accepts that tier on this
 //! CPU (the skipped ones are printed), a limit only if the CPU has its
 //! instructions.
 //!

@@ -14,7 +14,7 @@
 //! | aes-gcm-siv 0.12 | `aes-gcm-siv`: `AeadInOut::encrypt_inout_detached` | `aes-gcm-siv+copy`: copy, then `AeadInOut::decrypt_inout_detached` |
 //! | this crate's AES-GCM, default tier | `hardware-aead-gcm`: `seal_in_place_detached` | `hardware-aead-gcm`: `open_to` |
 //!
-//! A tier entry appears only if `AeadKey::with_backend` accepts that tier on this
+//! A tier entry appears only if `AeadKey::with_tier` accepts that tier on this
 //! CPU (the skipped ones are printed). `hardware-aead-gcm` shows what the
 //! nonce-misuse resistance costs: GCM-SIV reads the plaintext twice (POLYVAL,
 //! then counter mode) and pays a key derivation per message.

@@ -13,7 +13,7 @@
 //! | xaes-256-gcm 0.1 | `xaes-256-gcm`: `AeadInOut::encrypt_inout_detached` in place | `xaes-256-gcm+copy`: copy, then `AeadInOut::decrypt_inout_detached` in place |
 //! | this crate's AES-256-GCM, default tier | `hardware-aead-aes256gcm`: `seal_in_place_detached` | `hardware-aead-aes256gcm`: `open_to` |
 //!
-//! A tier entry appears only if `AeadKey::with_backend` accepts that tier on this
+//! A tier entry appears only if `AeadKey::with_tier` accepts that tier on this
 //! CPU (the skipped ones are printed). `hardware-aead-aes256gcm` shows what
 //! the 192-bit nonce costs: XAES-256-GCM derives an AES-256 key and its GHASH
 //! key per message, a fixed cost that shows at 16 bytes and fades by 16 KiB.

@@ -36,7 +36,7 @@ use std::hint::black_box;
 
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
-use hardware_aead::{AeadKey, Backend};
+use hardware_aead::{AeadKey, Tier};
 
 use hardware_aead_bench::moving_buffer::Moving;
 use hardware_aead_bench::timing::{self, Entry, run};
@@ -45,10 +45,10 @@ use hardware_aead_bench::timing::{self, Entry, run};
 const SIZES: [usize; 7] = [16, 256, 1024, 1500, 4096, 16384, 65536];
 
 /// This crate's tiers, with the entry name of each.
-const TIERS: [(&str, Backend); 3] = [
-    ("hw/avx512", Backend::VaesAvx512),
-    ("hw/avx2", Backend::VaesAvx2),
-    ("hw/aesni", Backend::AesNiClmul),
+const TIERS: [(&str, Tier); 3] = [
+    ("hw/avx512", Tier::VaesAvx512),
+    ("hw/avx2", Tier::VaesAvx2),
+    ("hw/aesni", Tier::AesNiClmul),
 ];
 
 const NONCE: [u8; 12] = [9; 12];
@@ -76,7 +76,7 @@ fn hw_seal_entries<'a, K: AeadKey<Nonce = [u8; 12]> + 'a>(
 ) -> Vec<Entry<'a>> {
     let mut entries = Vec::new();
     let default = K::new(key).expect("a supported CPU");
-    let label = format!("hw/new={}", short(default.backend()));
+    let label = format!("hw/new={}", short(default.tier()));
     entries.push(Entry {
         name: label,
         peer: false,
@@ -88,8 +88,8 @@ fn hw_seal_entries<'a, K: AeadKey<Nonce = [u8; 12]> + 'a>(
             );
         }),
     });
-    for (name, backend) in TIERS {
-        if let Ok(k) = K::with_backend(key, backend) {
+    for (name, tier) in TIERS {
+        if let Ok(k) = K::with_tier(key, tier) {
             entries.push(Entry {
                 name: name.into(),
                 peer: false,
@@ -105,11 +105,11 @@ fn hw_seal_entries<'a, K: AeadKey<Nonce = [u8; 12]> + 'a>(
     entries
 }
 
-fn short(b: Backend) -> &'static str {
+fn short(b: Tier) -> &'static str {
     match b {
-        Backend::VaesAvx512 => "avx512",
-        Backend::VaesAvx2 => "avx2",
-        Backend::AesNiClmul => "aesni",
+        Tier::VaesAvx512 => "avx512",
+        Tier::VaesAvx2 => "avx2",
+        Tier::AesNiClmul => "aesni",
         _ => "other",
     }
 }
@@ -185,10 +185,9 @@ fn open_case<K: AeadKey<Nonce = [u8; 12]>>(
     let sealed = default.seal(&NONCE, b"", &plaintext).expect("seal");
     let (ciphertext, tag) = sealed.split_at(size);
     let out = Shared::new(size);
-    let mut keys: Vec<(String, K)> =
-        vec![(format!("hw/new={}", short(default.backend())), default)];
-    for (name, backend) in TIERS {
-        if let Ok(k) = K::with_backend(&key_bytes, backend) {
+    let mut keys: Vec<(String, K)> = vec![(format!("hw/new={}", short(default.tier())), default)];
+    for (name, tier) in TIERS {
+        if let Ok(k) = K::with_tier(&key_bytes, tier) {
             keys.push((name.into(), k));
         }
     }
@@ -360,8 +359,8 @@ fn xaes_cases(rounds: usize, sizes: &[usize]) {
             // The inherent `new`: it wins over `KeyInit::new` (feature `aead`).
             Xaes256Gcm::new(&key).expect("a supported CPU"),
         )];
-        for (name, backend) in TIERS {
-            if let Ok(k) = Xaes256Gcm::with_backend(&key, backend) {
+        for (name, tier) in TIERS {
+            if let Ok(k) = Xaes256Gcm::with_tier(&key, tier) {
                 keys.push((format!("xaes/{}", &name[3..]), k));
             }
         }
@@ -426,8 +425,8 @@ fn kc_cases(rounds: usize, sizes: &[usize]) {
                 "kc/new".to_string(),
                 KcXaes256Gcm::new(&key).expect("a supported CPU"),
             )];
-            for (name, backend) in TIERS {
-                if let Ok(k) = KcXaes256Gcm::with_backend(&key, backend) {
+            for (name, tier) in TIERS {
+                if let Ok(k) = KcXaes256Gcm::with_tier(&key, tier) {
                     keys.push((format!("kc/{}", &name[3..]), k));
                 }
             }
@@ -761,15 +760,15 @@ fn setup_case<K: AeadKey + 'static>(
         peer: false,
         call: Box::new(move || drop(black_box(K::new(black_box(&key_bytes)).unwrap()))),
     });
-    for (name, backend) in TIERS {
+    for (name, tier) in TIERS {
         let key_bytes = bytes();
-        if K::with_backend(&key_bytes, backend).is_ok() {
+        if K::with_tier(&key_bytes, tier).is_ok() {
             entries.push(Entry {
                 name: name.into(),
                 peer: false,
                 call: Box::new(move || {
                     drop(black_box(
-                        K::with_backend(black_box(&key_bytes), backend).unwrap(),
+                        K::with_tier(black_box(&key_bytes), tier).unwrap(),
                     ))
                 }),
             });

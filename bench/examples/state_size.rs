@@ -5,7 +5,7 @@
 //! ```
 //!
 //! A key object of this crate holds the AES round keys, the GHASH key powers
-//! H^1..H^8 and which backend it uses. The first two are the key-equivalent
+//! H^1..H^8 and which tier it uses. The first two are the key-equivalent
 //! state, the secret that is zeroized on drop.
 
 use std::mem::{align_of, size_of};

@@ -1,8 +1,8 @@
-//! Seals or opens one message size over and over on a chosen backend: a
+//! Seals or opens one message size over and over on a chosen tier: a
 //! steady loop to run under `perf stat` (cycles per byte, FP-pipe use).
 //!
 //! ```text
-//! cargo run --release -p hardware-aead-bench --example throughput -- <backend> <algorithm> <seal|open> <size> [total bytes]
+//! cargo run --release -p hardware-aead-bench --example throughput -- <tier> <algorithm> <seal|open> <size> [total bytes]
 //! perf stat -e cycles target/release/examples/throughput avx512 aes256gcm seal 16384
 //! ```
 //!
@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{AeadKey, Backend, Error};
+use hardware_aead::{AeadKey, Error, Tier};
 
 /// Seals (or opens) `size` bytes `calls` times with `key` and `nonce`.
 fn run<K: AeadKey>(
@@ -45,15 +45,15 @@ fn run<K: AeadKey>(
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: throughput <aesni|avx2|avx512|armv8> <aes128gcm|aes256gcm|aes128gcmsiv|aes256gcmsiv|xaes256gcm|kcxaes256gcm> <seal|open> <size> [total bytes]";
-    let [backend, algorithm, op, size, rest @ ..] = args.as_slice() else {
+    let [tier, algorithm, op, size, rest @ ..] = args.as_slice() else {
         eprintln!("{usage}");
         return ExitCode::FAILURE;
     };
-    let backend = match backend.as_str() {
-        "aesni" => Backend::AesNiClmul,
-        "avx2" => Backend::VaesAvx2,
-        "avx512" => Backend::VaesAvx512,
-        "armv8" => Backend::Armv8,
+    let tier = match tier.as_str() {
+        "aesni" => Tier::AesNiClmul,
+        "avx2" => Tier::VaesAvx2,
+        "avx512" => Tier::VaesAvx512,
+        "armv8" => Tier::Armv8,
         _ => {
             eprintln!("{usage}");
             return ExitCode::FAILURE;
@@ -77,42 +77,42 @@ fn main() -> ExitCode {
     let calls = (total / size.max(1) as u64).max(1);
     let result = match algorithm.as_str() {
         "aes128gcm" => run(
-            Aes128Gcm::with_backend(&[1; 16], backend),
+            Aes128Gcm::with_tier(&[1; 16], tier),
             [7; 12],
             seal,
             size,
             calls,
         ),
         "aes256gcm" => run(
-            Aes256Gcm::with_backend(&[1; 32], backend),
+            Aes256Gcm::with_tier(&[1; 32], tier),
             [7; 12],
             seal,
             size,
             calls,
         ),
         "aes128gcmsiv" => run(
-            Aes128GcmSiv::with_backend(&[1; 16], backend),
+            Aes128GcmSiv::with_tier(&[1; 16], tier),
             [7; 12],
             seal,
             size,
             calls,
         ),
         "aes256gcmsiv" => run(
-            Aes256GcmSiv::with_backend(&[1; 32], backend),
+            Aes256GcmSiv::with_tier(&[1; 32], tier),
             [7; 12],
             seal,
             size,
             calls,
         ),
         "xaes256gcm" => run(
-            Xaes256Gcm::with_backend(&[1; 32], backend),
+            Xaes256Gcm::with_tier(&[1; 32], tier),
             [7; 24],
             seal,
             size,
             calls,
         ),
         "kcxaes256gcm" => run(
-            KcXaes256Gcm::with_backend(&[1; 32], backend),
+            KcXaes256Gcm::with_tier(&[1; 32], tier),
             [7; 24],
             seal,
             size,

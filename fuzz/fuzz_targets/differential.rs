@@ -1,6 +1,6 @@
 //! Differential seal and open against the peers: ring and RustCrypto
 //! `aes-gcm` for AES-GCM, RustCrypto `aes-gcm-siv` for AES-GCM-SIV, on every
-//! backend this CPU has. Outputs must be byte-identical and each side must
+//! tier this CPU has. Outputs must be byte-identical and each side must
 //! open the other's.
 //!
 //! Input: `control, aad_len, len[2], key[32], nonce[12], aad[aad_len],
@@ -10,7 +10,7 @@
 
 use aes_gcm::aead::{Aead as _, KeyInit, Payload};
 use hardware_aead::AeadKey;
-use hardware_aead_fuzz::{Alg, BACKENDS, Input, NONCE_LEN, make_key, stretch};
+use hardware_aead_fuzz::{Alg, TIERS, Input, NONCE_LEN, make_key, stretch};
 use libfuzzer_sys::fuzz_target;
 use ring::aead as ring_aead;
 
@@ -100,13 +100,13 @@ fn compare<K: AeadKey<Nonce = [u8; 12]>>(
     plaintext: &[u8],
     peers: &[Vec<u8>],
 ) {
-    for backend in BACKENDS {
-        let Some(k) = make_key::<K>(key, Some(backend)) else {
+    for tier in TIERS {
+        let Some(k) = make_key::<K>(key, Some(tier)) else {
             continue;
         };
         let ours = k.seal(nonce, aad, plaintext).expect("seal");
         for (i, theirs) in peers.iter().enumerate() {
-            assert_eq!(&ours, theirs, "{backend:?} differs from peer {i}");
+            assert_eq!(&ours, theirs, "{tier:?} differs from peer {i}");
         }
         assert_eq!(
             k.open(nonce, aad, &peers[0])

@@ -1,9 +1,9 @@
-//! Opening arbitrary bytes, for all four algorithms, every backend and every
+//! Opening arbitrary bytes, for all four algorithms, every tier and every
 //! opening API: never a panic, never forged plaintext released, and nothing
 //! opens but a genuine sealing (checks in `open_checked`).
 //!
 //! Input: `control, aad_len, key[32], nonce[12], aad[aad_len], body`, where
-//! control = alg (bits 0-1) | backend (2-3) | api (4-5) | mutate (6).
+//! control = alg (bits 0-1) | tier (2-3) | api (4-5) | mutate (6).
 //! - mutate = 0: `body` is the message to open, as it is.
 //! - mutate = 1: `body` = `kind, pos[2], value, plaintext`: the plaintext is
 //!   sealed, then changed by `kind` (0: XOR `value` into byte `pos`; 1:
@@ -16,7 +16,7 @@
 
 use hardware_aead::{AeadKey, TAG_LEN};
 use hardware_aead_fuzz::{
-    Alg, BACKENDS, Input, NONCE_LEN, OpenApi, check_fixed_message, dispatch, make_key, open_checked,
+    Alg, TIERS, Input, NONCE_LEN, OpenApi, check_fixed_message, dispatch, make_key, open_checked,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -25,18 +25,18 @@ fuzz_target!(|data: &[u8]| {
     let control = input.byte();
     let alg = Alg::from_byte(control);
     dispatch!(alg, check_fixed_message(data));
-    let backend = BACKENDS[usize::from(control >> 2 & 3)];
+    let tier = TIERS[usize::from(control >> 2 & 3)];
     let api = OpenApi::from_byte(control >> 4);
     let mutate = control & 0x40 != 0;
     let aad_len = usize::from(input.byte());
     let key = input.array::<32>();
     let nonce = input.array::<NONCE_LEN>();
     let aad = input.bytes(aad_len);
-    dispatch!(alg, run(backend, api, mutate, &key, &nonce, aad, input));
+    dispatch!(alg, run(tier, api, mutate, &key, &nonce, aad, input));
 });
 
 fn run<K: AeadKey<Nonce = [u8; 12]>>(
-    backend: hardware_aead::Backend,
+    tier: hardware_aead::Tier,
     api: OpenApi,
     mutate: bool,
     key: &[u8; 32],
@@ -44,8 +44,8 @@ fn run<K: AeadKey<Nonce = [u8; 12]>>(
     aad: &[u8],
     mut input: Input<'_>,
 ) {
-    // A backend this CPU lacks falls back to the default tier.
-    let Some(key) = make_key::<K>(key, Some(backend)).or_else(|| make_key::<K>(key, None)) else {
+    // A tier this CPU lacks falls back to the default tier.
+    let Some(key) = make_key::<K>(key, Some(tier)).or_else(|| make_key::<K>(key, None)) else {
         return;
     };
     if !mutate {

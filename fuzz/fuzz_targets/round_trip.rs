@@ -1,6 +1,6 @@
 //! Seal then open, at lengths from 0 to 8191 bytes and at odd buffer offsets,
-//! for all four algorithms on every backend this CPU has, through every API:
-//! all backends and all APIs must give the same bytes, every opening must
+//! for all four algorithms on every tier this CPU has, through every API:
+//! all tiers and all APIs must give the same bytes, every opening must
 //! return the plaintext, a one-bit change must be rejected, and no API may
 //! write outside its output.
 //!
@@ -13,7 +13,7 @@
 
 use hardware_aead::{AeadKey, TAG_LEN};
 use hardware_aead_fuzz::{
-    Alg, BACKENDS, Input, NONCE_LEN, OpenApi, dispatch, make_key, open_checked, stretch,
+    Alg, TIERS, Input, NONCE_LEN, OpenApi, dispatch, make_key, open_checked, stretch,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -45,8 +45,8 @@ fn run<K: AeadKey<Nonce = [u8; 12]>>(
     let out_off = usize::from(offsets & 15);
     let in_off = usize::from(offsets >> 4);
     let mut reference: Option<Vec<u8>> = None;
-    for backend in BACKENDS {
-        let Some(k) = make_key::<K>(key, Some(backend)) else {
+    for tier in TIERS {
+        let Some(k) = make_key::<K>(key, Some(tier)) else {
             continue;
         };
         // encrypt
@@ -56,7 +56,7 @@ fn run<K: AeadKey<Nonce = [u8; 12]>>(
             None => reference = Some(sealed.clone()),
             Some(r) => assert_eq!(
                 &sealed, r,
-                "{backend:?} seals differently from the first backend"
+                "{tier:?} seals differently from the first tier"
             ),
         }
         // seal_to at an offset, guard bytes around

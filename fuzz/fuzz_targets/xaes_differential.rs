@@ -1,4 +1,4 @@
-//! XAES-256-GCM and KC-XAES-256-GCM, differential: on every backend this
+//! XAES-256-GCM and KC-XAES-256-GCM, differential: on every tier this
 //! CPU has, the XAES seal equals RustCrypto `xaes-256-gcm`'s and a model's
 //! (the spec's key derivation written out on RustCrypto's AES-256 block
 //! cipher, then this crate's AES-256-GCM under Kx and Nx); each side opens
@@ -18,7 +18,7 @@
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
 use hardware_aead::{AeadKey, Error};
-use hardware_aead_fuzz::{BACKENDS, Input, make_key, stretch};
+use hardware_aead_fuzz::{TIERS, Input, make_key, stretch};
 use libfuzzer_sys::fuzz_target;
 use xaes_256_gcm::aead::{Aead as _, KeyInit, Payload};
 use xaes_256_gcm::aes::cipher::BlockCipherEncrypt;
@@ -43,23 +43,23 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(model, expected, "the model differs from RustCrypto");
     let expected_kc = [expected.clone(), commitment.to_vec()].concat();
 
-    for backend in BACKENDS {
-        let Some(k) = make_key::<Xaes256Gcm>(&key, Some(backend)) else {
+    for tier in TIERS {
+        let Some(k) = make_key::<Xaes256Gcm>(&key, Some(tier)) else {
             continue;
         };
         let ours = k.seal(&nonce, &aad, &plaintext).expect("seal");
-        assert_eq!(ours, expected, "{backend:?} differs from RustCrypto");
+        assert_eq!(ours, expected, "{tier:?} differs from RustCrypto");
         let opened = peer.decrypt(&peer_nonce, Payload { msg: &ours, aad: &aad });
         assert_eq!(opened.expect("RustCrypto opens our sealing"), plaintext);
         assert_eq!(k.open(&nonce, &aad, &expected).expect("open"), plaintext);
 
         assert_flipped_bit_rejected(&k, &nonce, &aad, &ours, flip, plaintext.len());
 
-        let Some(kc) = make_key::<KcXaes256Gcm>(&key, Some(backend)) else {
+        let Some(kc) = make_key::<KcXaes256Gcm>(&key, Some(tier)) else {
             continue;
         };
         let sealed = kc.seal(&nonce, &aad, &plaintext).expect("KC seal");
-        assert_eq!(sealed, expected_kc, "{backend:?}: KC differs from XAES and the model's commitment");
+        assert_eq!(sealed, expected_kc, "{tier:?}: KC differs from XAES and the model's commitment");
         assert_eq!(kc.open(&nonce, &aad, &sealed).expect("KC open"), plaintext);
         // The same choice, counted over the KC sealing (32 bytes longer).
         assert_flipped_bit_rejected(&kc, &nonce, &aad, &sealed, flip, plaintext.len());

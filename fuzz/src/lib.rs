@@ -1,19 +1,19 @@
 //! What the fuzz targets share: reading fields out of the fuzzer's bytes,
-//! choosing an algorithm and a backend, and the checks every opening must pass.
+//! choosing an algorithm and a tier, and the checks every opening must pass.
 //!
 //! Input layout (all targets): a control byte, then fields read in order; a
 //! field past the end of the input reads as zeros, so every input is valid and
 //! the fuzzer never wastes runs on a parse error. `fuzz/README.md` says how to
 //! run the targets and where the seeds come from.
 
-use hardware_aead::{AeadKey, Backend, Error};
+use hardware_aead::{AeadKey, Tier, Error};
 
-/// Every backend the API names; those the CPU (or build) lacks are skipped.
-pub const BACKENDS: [Backend; 4] = [
-    Backend::AesNiClmul,
-    Backend::VaesAvx2,
-    Backend::VaesAvx512,
-    Backend::Armv8,
+/// Every tier the API names; those the CPU (or build) lacks are skipped.
+pub const TIERS: [Tier; 4] = [
+    Tier::AesNiClmul,
+    Tier::VaesAvx2,
+    Tier::VaesAvx512,
+    Tier::Armv8,
 ];
 
 /// The length of a nonce.
@@ -114,18 +114,18 @@ macro_rules! dispatch {
     };
 }
 
-/// A key of type `K` from the first `K::KEY_LEN` bytes of `key`, on `backend`
-/// (or the default tier for `None`); `None` if this CPU lacks the backend.
-pub fn make_key<K: AeadKey>(key: &[u8; 32], backend: Option<Backend>) -> Option<K> {
+/// A key of type `K` from the first `K::KEY_LEN` bytes of `key`, on `tier`
+/// (or the default tier for `None`); `None` if this CPU lacks the tier.
+pub fn make_key<K: AeadKey>(key: &[u8; 32], tier: Option<Tier>) -> Option<K> {
     let bytes = &key[..K::KEY_LEN];
-    match backend {
+    match tier {
         None => Some(K::new_from_slice(bytes).expect("the default tier exists here")),
         Some(b) => {
             let kb = K::Key::try_from(bytes).unwrap_or_else(|_| unreachable!("KEY_LEN bytes"));
-            match K::with_backend(&kb, b) {
+            match K::with_tier(&kb, b) {
                 Ok(k) => Some(k),
                 Err(Error::UnsupportedCpu { .. }) => None,
-                Err(e) => panic!("with_backend({b:?}) failed with {e:?}"),
+                Err(e) => panic!("with_tier({b:?}) failed with {e:?}"),
             }
         }
     }

@@ -70,7 +70,7 @@ macro_rules! impl_inherent {
                  returns [`Error::UnsupportedCpu`](crate::Error::UnsupportedCpu) \
                  before reading the key: [`AeadKey::new`](crate::AeadKey::new).",
                 "let key = ", stringify!($name), "::new(&[7; ", stringify!($key_len), "])?;\n",
-                "println!(\"{:?}\", key.backend());\n",
+                "println!(\"{:?}\", key.tier());\n",
             )]
             #[inline]
             pub fn new(key: &[u8; $key_len]) -> Result<Self, $crate::Error> {
@@ -94,29 +94,29 @@ macro_rules! impl_inherent {
 
             #[doc = $crate::aead::inherent::key_doc!(
                 calls $name, $key_len,
-                "Builds the key state on the tier `backend`, or returns \
+                "Builds the key state on the tier `tier`, or returns \
                  [`Error::UnsupportedCpu`](crate::Error::UnsupportedCpu) if this CPU (or \
-                 this build) does not have it ([`AeadKey::with_backend`](crate::AeadKey::with_backend)).",
-                "let again = ", stringify!($name), "::with_backend(&[7; ", stringify!($key_len), "], key.backend())?;\n",
+                 this build) does not have it ([`AeadKey::with_tier`](crate::AeadKey::with_tier)).",
+                "let again = ", stringify!($name), "::with_tier(&[7; ", stringify!($key_len), "], key.tier())?;\n",
                 "assert_eq!(again.seal(&nonce, b\"\", b\"x\")?, key.seal(&nonce, b\"\", b\"x\")?);\n",
             )]
             #[inline]
-            pub fn with_backend(
+            pub fn with_tier(
                 key: &[u8; $key_len],
-                backend: $crate::Backend,
+                tier: $crate::Tier,
             ) -> Result<Self, $crate::Error> {
-                <Self as $crate::AeadKey>::with_backend(key, backend)
+                <Self as $crate::AeadKey>::with_tier(key, tier)
             }
 
             #[doc = $crate::aead::inherent::key_doc!(
                 calls $name, $key_len,
-                "The hardware tier this key uses ([`AeadKey::backend`](crate::AeadKey::backend)).",
-                "let backend = key.backend();\n",
-                "assert_eq!(", stringify!($name), "::with_backend(&[7; ", stringify!($key_len), "], backend)?.backend(), backend);\n",
+                "The hardware tier this key uses ([`AeadKey::tier`](crate::AeadKey::tier)).",
+                "let tier = key.tier();\n",
+                "assert_eq!(", stringify!($name), "::with_tier(&[7; ", stringify!($key_len), "], tier)?.tier(), tier);\n",
             )]
             #[inline]
-            pub fn backend(&self) -> $crate::Backend {
-                <Self as $crate::AeadKey>::backend(self)
+            pub fn tier(&self) -> $crate::Tier {
+                <Self as $crate::AeadKey>::tier(self)
             }
 
             #[doc = $crate::aead::inherent::key_doc!(

@@ -5,7 +5,7 @@
 use subtle::ConstantTimeEq;
 
 use super::AeadKey;
-use crate::backend::Tier;
+use crate::backend::TierToken;
 use crate::block::{wipe, wipe_bytes};
 use crate::error::Error;
 use crate::inout::InOut;
@@ -20,7 +20,7 @@ pub trait Core: Sized {
     ///
     /// # Safety
     /// `at` must be valid for writes of `Self` and aligned for it.
-    unsafe fn init_at(at: *mut Self, tier: Tier, key: &<Self as AeadKey>::Key)
+    unsafe fn init_at(at: *mut Self, tier: TierToken, key: &<Self as AeadKey>::Key)
     where
         Self: AeadKey;
 
@@ -35,7 +35,7 @@ pub trait Core: Sized {
     /// Builds the key state on an already detected tier, in the value it
     /// returns (through [`init_at`](Core::init_at): no copy of the key
     /// state is made on the way).
-    fn from_tier(tier: Tier, key: &<Self as AeadKey>::Key) -> Self
+    fn from_token(tier: TierToken, key: &<Self as AeadKey>::Key) -> Self
     where
         Self: AeadKey,
     {
@@ -49,7 +49,7 @@ pub trait Core: Sized {
     }
 
     /// The tier the key state was built for.
-    fn tier(&self) -> Tier;
+    fn token(&self) -> TierToken;
 
     /// Returns `Err(InputTooLong)` if `aad_len` or `text_len` exceed the
     /// algorithm's limits.
@@ -138,7 +138,7 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
 /// Implements the sealed `Core`, [`AeadKey`], the inherent methods
 /// (`impl_inherent!`) and a `Debug` that shows no key bytes for an
 /// algorithm's key type, every one of them (AES-GCM, AES-GCM-SIV, XAES and
-/// KC-XAES). The type has one field, `key`, of the backend key-state type
+/// KC-XAES). The type has one field, `key`, of the tier key-state type
 /// `state` (with `init_at`, `tier`, `is_live`); its nonces are
 /// `[u8; nonce_len]`, its tag `tag`; `nonces` says where generated nonces
 /// come from (`counter`: the key's salted counter sequence, `nonces()`;
@@ -160,7 +160,7 @@ macro_rules! impl_aead {
         open = $open:path $(,)?
     ) => {
         impl $crate::aead::sealed::Core for $name {
-            unsafe fn init_at(at: *mut Self, tier: $crate::backend::Tier, key: &[u8; $key_len]) {
+            unsafe fn init_at(at: *mut Self, tier: $crate::backend::TierToken, key: &[u8; $key_len]) {
                 // SAFETY: `at` is valid for writes and aligned (caller), so is
                 // its only field.
                 unsafe { $State::init_at(core::ptr::addr_of_mut!((*at).key), tier, key) }
@@ -171,8 +171,8 @@ macro_rules! impl_aead {
                 $crate::aead::sealed::impl_aead!(@generate $nonces, self, $nonce_len)
             }
 
-            fn tier(&self) -> $crate::backend::Tier {
-                self.key.tier()
+            fn token(&self) -> $crate::backend::TierToken {
+                self.key.token()
             }
 
             fn is_live(&self) -> bool {
@@ -218,7 +218,7 @@ macro_rules! impl_aead {
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend())
+                    .field("tier", &self.tier())
                     .finish_non_exhaustive()
             }
         }

@@ -13,7 +13,7 @@
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::inout::InOut;
 
-use super::Tier;
+use super::TierToken;
 #[cfg(target_arch = "aarch64")]
 use super::aarch64;
 #[cfg(target_arch = "x86_64")]
@@ -90,7 +90,7 @@ const fn tail(i: u8) -> u128 {
 
 /// CMAC's subkey K1 from K's round keys, on `tier` (the kernels quote the
 /// spec's steps 1 and 2).
-pub(crate) fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
+pub(crate) fn cmac_subkey(tier: TierToken, round_keys: &RoundKeys<15>) -> Block {
     on_tier!(
         tier,
         every_x86_64_tier: x86_64::aesni::xaes::cmac_subkey,
@@ -105,7 +105,7 @@ pub(crate) fn cmac_subkey(tier: Tier, round_keys: &RoundKeys<15>) -> Block {
 /// commitment into `commitment` in the same call. (Filled in place, not
 /// returned: a move could leave an unwiped copy behind.)
 pub(crate) fn derive_key<const COMMIT: bool>(
-    tier: Tier,
+    tier: TierToken,
     round_keys: &RoundKeys<15>,
     k1: &Block,
     nonce: &[u8; 24],
@@ -127,7 +127,7 @@ pub(crate) fn derive_key<const COMMIT: bool>(
 /// [`derive_key`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_short<const SEAL: bool, const COMMIT: bool>(
-    tier: Tier,
+    tier: TierToken,
     round_keys: &RoundKeys<15>,
     k1: &Block,
     nonce: &[u8; 24],

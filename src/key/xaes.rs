@@ -9,7 +9,7 @@ use zeroize::Zeroize;
 
 use super::Live;
 use crate::backend::xaes::{self, MessageKey, SHORT_MAX};
-use crate::backend::{self, Tier};
+use crate::backend::{self, TierToken};
 use crate::block::{Block, RoundKeys};
 use crate::inout::InOut;
 
@@ -18,7 +18,7 @@ use crate::inout::InOut;
 pub(crate) struct XaesKey {
     round_keys: RoundKeys<15>,
     k1: Block,
-    tier: Tier,
+    tier: TierToken,
     /// Written last at setup; see [`Live`].
     live: Live,
 }
@@ -31,7 +31,7 @@ impl XaesKey {
     /// # Safety
     /// `at` must be valid for writes of `Self` and aligned for it. Whatever
     /// it held is overwritten without being dropped.
-    pub(crate) unsafe fn init_at(at: *mut Self, tier: Tier, key: &[u8; 32]) {
+    pub(crate) unsafe fn init_at(at: *mut Self, tier: TierToken, key: &[u8; 32]) {
         // SAFETY: `at` is valid for writes and aligned (caller); each write
         // targets one field of it (`MaybeUninit<T>` has `T`'s layout), and
         // the field read back (`round_keys`) was fully written just before.
@@ -56,7 +56,7 @@ impl XaesKey {
     }
 
     /// The tier this key runs on.
-    pub(crate) fn tier(&self) -> Tier {
+    pub(crate) fn token(&self) -> TierToken {
         self.tier
     }
 

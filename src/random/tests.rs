@@ -22,7 +22,7 @@ fn aes256_ctr_core_matches_the_model_and_the_model_matches_the_standards() {
     let key: [u8; 32] = core::array::from_fn(|i| i as u8);
     let mut next = [0u8; 32];
     let mut out = [0u8; 200];
-    keystream(Tier::best().unwrap(), &key, &mut next, &mut out);
+    keystream(TierToken::best().unwrap(), &key, &mut next, &mut out);
     for i in 0..15u32 {
         let mut counter = [0u8; 16];
         counter[..4].copy_from_slice(&i.to_le_bytes());

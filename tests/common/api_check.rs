@@ -1,6 +1,6 @@
 //! The differential checks shared by `differential.rs` (AES-GCM, against ring)
 //! and `siv_differential.rs` (AES-GCM-SIV, against RustCrypto): one random case,
-//! every API, every backend, odd offsets and guard bytes.
+//! every API, every tier, odd offsets and guard bytes.
 
 use hardware_aead::{AeadKey, Error, TAG_LEN};
 use proptest::prelude::*;
@@ -62,7 +62,7 @@ pub fn guards_intact(backing: &[u8], offset: usize, len: usize) -> bool {
         && backing[offset + len..].iter().all(|&b| b == 0x5A)
 }
 
-/// On every backend: the `Vec`, `_to` and in-place seals equal `expected` (the
+/// On every tier: the `Vec`, `_to` and in-place seals equal `expected` (the
 /// peer's `ciphertext || tag`) and write nothing outside their slices; the
 /// peer opens our `_to` output (`peer_open`); every decrypt API returns the
 /// plaintext; and with a forged tag every decrypt fails and wipes exactly its
@@ -81,7 +81,7 @@ pub fn check_apis<K: AeadKey<Nonce = [u8; 12]>>(
     let pt = &in_backing[c.in_offset..c.in_offset + c.pt.len()];
 
     for k in each_backend_from_slice::<K>(&c.key) {
-        let b = k.backend();
+        let b = k.tier();
 
         // Vec API.
         let sealed = k

@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: hex, a deterministic byte source,
-//! every-backend key construction, the peers (ring for AES-GCM, RustCrypto
+//! every-tier key construction, the peers (ring for AES-GCM, RustCrypto
 //! `aes-gcm-siv` for AES-GCM-SIV), and parsers for the vector files under
 //! `tests/data/` (formats and provenance in its README).
 //!
@@ -11,7 +11,7 @@ pub mod api_check;
 
 use std::path::PathBuf;
 
-use hardware_aead::{AeadKey, Backend, Error};
+use hardware_aead::{AeadKey, Error, Tier};
 
 // ---------------------------------------------------------------------------
 // Lengths
@@ -123,44 +123,41 @@ impl TestRng {
 }
 
 // ---------------------------------------------------------------------------
-// Keys on every backend
+// Keys on every tier
 // ---------------------------------------------------------------------------
 
-/// Every backend the crate names. Tests run on each one this CPU and build have.
-pub const ALL_BACKENDS: [Backend; 4] = [
-    Backend::AesNiClmul,
-    Backend::VaesAvx2,
-    Backend::VaesAvx512,
-    Backend::Armv8,
+/// Every tier the crate names. Tests run on each one this CPU and build have.
+pub const ALL_BACKENDS: [Tier; 4] = [
+    Tier::AesNiClmul,
+    Tier::VaesAvx2,
+    Tier::VaesAvx512,
+    Tier::Armv8,
 ];
 
-/// The key on every backend for which `with_backend` succeeds. Any error other
-/// than `UnsupportedCpu` fails the test, and so does having no backend at all.
+/// The key on every tier for which `with_tier` succeeds. Any error other
+/// than `UnsupportedCpu` fails the test, and so does having no tier at all.
 pub fn each_backend<K: AeadKey>(key: &K::Key) -> Vec<K> {
     let mut keys = Vec::new();
-    for backend in ALL_BACKENDS {
-        match K::with_backend(key, backend) {
+    for tier in ALL_BACKENDS {
+        match K::with_tier(key, tier) {
             Ok(k) => {
                 assert_eq!(
-                    k.backend(),
-                    backend,
-                    "with_backend({backend:?}) built a key for another tier"
+                    k.tier(),
+                    tier,
+                    "with_tier({tier:?}) built a key for another tier"
                 );
                 keys.push(k);
             }
             Err(Error::UnsupportedCpu { missing }) => {
                 assert!(
                     !missing.is_empty(),
-                    "UnsupportedCpu for {backend:?} names no feature"
+                    "UnsupportedCpu for {tier:?} names no feature"
                 );
             }
-            Err(e) => panic!("with_backend({backend:?}) failed with {e:?}"),
+            Err(e) => panic!("with_tier({tier:?}) failed with {e:?}"),
         }
     }
-    assert!(
-        !keys.is_empty(),
-        "no backend of this build runs on this CPU"
-    );
+    assert!(!keys.is_empty(), "no tier of this build runs on this CPU");
     keys
 }
 
@@ -184,16 +181,16 @@ pub fn assert_seals_and_opens<K: AeadKey>(
     sealed: &[u8],
     what: &str,
 ) {
-    let backend = k.backend();
+    let tier = k.tier();
     assert_eq!(sealed.len(), pt.len() + K::TAG_LEN);
     let (ct, expected_tag) = sealed.split_at(pt.len());
 
     let got = k
         .seal(nonce, aad, pt)
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: encrypt: {e:?}"));
+        .unwrap_or_else(|e| panic!("{what} [{tier:?}]: encrypt: {e:?}"));
     assert!(
         got == sealed,
-        "{what} [{backend:?}]: encrypt\n  got      {}\n  expected {}",
+        "{what} [{tier:?}]: encrypt\n  got      {}\n  expected {}",
         to_hex(&got),
         to_hex(sealed)
     );
@@ -201,24 +198,21 @@ pub fn assert_seals_and_opens<K: AeadKey>(
     let mut out = vec![0xAAu8; sealed.len()];
     let n = k
         .seal_to(nonce, aad, pt, &mut out)
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: seal_to: {e:?}"));
-    assert_eq!(n, sealed.len(), "{what} [{backend:?}]: seal_to length");
-    assert!(
-        out == sealed,
-        "{what} [{backend:?}]: seal_to output differs"
-    );
+        .unwrap_or_else(|e| panic!("{what} [{tier:?}]: seal_to: {e:?}"));
+    assert_eq!(n, sealed.len(), "{what} [{tier:?}]: seal_to length");
+    assert!(out == sealed, "{what} [{tier:?}]: seal_to output differs");
 
     let mut buffer = pt.to_vec();
     let t = k
         .seal_in_place_detached(nonce, aad, &mut buffer)
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: seal_in_place_detached: {e:?}"));
+        .unwrap_or_else(|e| panic!("{what} [{tier:?}]: seal_in_place_detached: {e:?}"));
     assert!(
         buffer == ct,
-        "{what} [{backend:?}]: seal_in_place_detached ciphertext differs"
+        "{what} [{tier:?}]: seal_in_place_detached ciphertext differs"
     );
     assert!(
         t.as_ref() == expected_tag,
-        "{what} [{backend:?}]: seal_in_place_detached tag differs"
+        "{what} [{tier:?}]: seal_in_place_detached tag differs"
     );
 
     assert_opens(k, nonce, aad, sealed, pt, what);
@@ -234,26 +228,26 @@ pub fn assert_opens<K: AeadKey>(
     pt: &[u8],
     what: &str,
 ) {
-    let backend = k.backend();
+    let tier = k.tier();
     let got = k
         .open(nonce, aad, sealed)
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: decrypt: {e:?}"));
-    assert!(got == pt, "{what} [{backend:?}]: decrypt plaintext differs");
+        .unwrap_or_else(|e| panic!("{what} [{tier:?}]: decrypt: {e:?}"));
+    assert!(got == pt, "{what} [{tier:?}]: decrypt plaintext differs");
 
     let mut out = vec![0xAAu8; pt.len()];
     let n = k
         .open_to(nonce, aad, sealed, &mut out)
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: open_to: {e:?}"));
-    assert_eq!(n, pt.len(), "{what} [{backend:?}]: open_to length");
-    assert!(out == pt, "{what} [{backend:?}]: open_to plaintext differs");
+        .unwrap_or_else(|e| panic!("{what} [{tier:?}]: open_to: {e:?}"));
+    assert_eq!(n, pt.len(), "{what} [{tier:?}]: open_to length");
+    assert!(out == pt, "{what} [{tier:?}]: open_to plaintext differs");
 
     let (ct, t) = sealed.split_at(pt.len());
     let mut buffer = ct.to_vec();
     k.open_in_place_detached(nonce, aad, &mut buffer, &tag(t))
-        .unwrap_or_else(|e| panic!("{what} [{backend:?}]: open_in_place_detached: {e:?}"));
+        .unwrap_or_else(|e| panic!("{what} [{tier:?}]: open_in_place_detached: {e:?}"));
     assert!(
         buffer == pt,
-        "{what} [{backend:?}]: open_in_place_detached plaintext differs"
+        "{what} [{tier:?}]: open_in_place_detached plaintext differs"
     );
 }
 
@@ -261,23 +255,23 @@ pub fn assert_opens<K: AeadKey>(
 /// `Error::Authentication` by `open`, `open_to` and
 /// `open_in_place_detached`, and that both outputs are left all zero.
 pub fn assert_rejected<K: AeadKey>(k: &K, nonce: &K::Nonce, aad: &[u8], sealed: &[u8], what: &str) {
-    let backend = k.backend();
+    let tier = k.tier();
     let ct_len = sealed.len() - K::TAG_LEN;
     assert_eq!(
         k.open(nonce, aad, sealed),
         Err(Error::Authentication),
-        "{what} [{backend:?}]: decrypt accepted a forgery"
+        "{what} [{tier:?}]: decrypt accepted a forgery"
     );
 
     let mut out = vec![0xAAu8; ct_len];
     assert_eq!(
         k.open_to(nonce, aad, sealed, &mut out),
         Err(Error::Authentication),
-        "{what} [{backend:?}]: open_to accepted a forgery"
+        "{what} [{tier:?}]: open_to accepted a forgery"
     );
     assert!(
         out.iter().all(|&b| b == 0),
-        "{what} [{backend:?}]: open_to left output bytes after a failure"
+        "{what} [{tier:?}]: open_to left output bytes after a failure"
     );
 
     let (ct, t) = sealed.split_at(ct_len);
@@ -285,11 +279,11 @@ pub fn assert_rejected<K: AeadKey>(k: &K, nonce: &K::Nonce, aad: &[u8], sealed: 
     assert_eq!(
         k.open_in_place_detached(nonce, aad, &mut buffer, &tag(t)),
         Err(Error::Authentication),
-        "{what} [{backend:?}]: open_in_place_detached accepted a forgery"
+        "{what} [{tier:?}]: open_in_place_detached accepted a forgery"
     );
     assert!(
         buffer.iter().all(|&b| b == 0),
-        "{what} [{backend:?}]: open_in_place_detached left bytes after a failure"
+        "{what} [{tier:?}]: open_in_place_detached left bytes after a failure"
     );
 }
 

@@ -8,7 +8,7 @@ use std::hint::black_box;
 use aes_gcm::aead::KeyInit;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
-use hardware_aead::{AeadKey, Backend};
+use hardware_aead::{AeadKey, Tier};
 
 /// The plaintext sizes, in bytes: 1500 is a network packet.
 pub const SIZES: [usize; 9] = [
@@ -32,16 +32,16 @@ pub const NONCE: [u8; 12] = [
 pub const AAD: &[u8] = b"";
 
 /// This crate's tiers, best first, with the criterion entry name of each.
-const TIERS: [(&str, Backend); 3] = [
-    ("hardware-aead/avx512", Backend::VaesAvx512),
-    ("hardware-aead/avx2", Backend::VaesAvx2),
-    ("hardware-aead/aesni", Backend::AesNiClmul),
+const TIERS: [(&str, Tier); 3] = [
+    ("hardware-aead/avx512", Tier::VaesAvx512),
+    ("hardware-aead/avx2", Tier::VaesAvx2),
+    ("hardware-aead/aesni", Tier::AesNiClmul),
 ];
 
 /// This crate's keys for one algorithm: one per tier this CPU has, and the one
 /// [`AeadKey::new`] picks.
 pub struct Keys<Hw> {
-    /// `(entry name, key)` for every tier `with_backend` accepts, best first.
+    /// `(entry name, key)` for every tier `with_tier` accepts, best first.
     pub tiers: Vec<(&'static str, Hw)>,
     /// The key on the default tier, if the CPU has any.
     pub default: Option<Hw>,
@@ -55,15 +55,15 @@ impl<Hw: AeadKey> Keys<Hw> {
             panic!("{name}: a key of {} bytes", Hw::KEY_LEN);
         };
         let mut tiers = Vec::new();
-        for (entry, backend) in TIERS {
-            match Hw::with_backend(&key_bytes, backend) {
+        for (entry, tier) in TIERS {
+            match Hw::with_tier(&key_bytes, tier) {
                 Ok(hw) => tiers.push((entry, hw)),
                 Err(e) => println!("{name}: {entry} skipped on this CPU: {e}"),
             }
         }
         let default = match Hw::new(&key_bytes) {
             Ok(hw) => {
-                println!("{name}: hardware-aead defaults to {}", hw.backend());
+                println!("{name}: hardware-aead defaults to {}", hw.tier());
                 Some(hw)
             }
             Err(e) => {
@@ -76,7 +76,7 @@ impl<Hw: AeadKey> Keys<Hw> {
 }
 
 /// Adds the key-setup entries (`new` + drop) to `group`: this crate on every
-/// tier the CPU has (`hardware-aead/<tier>`, through `with_backend`) and on
+/// tier the CPU has (`hardware-aead/<tier>`, through `with_tier`) and on
 /// the tier `new` picks (`hardware-aead`), aws-lc-rs (`LessSafeKey::new(
 /// UnboundKey::new(..))`, where it has the algorithm) and RustCrypto's `Rc`
 /// (`KeyInit::new_from_slice`, entry `rc_name`). Every key is dropped inside the timing, so a wipe on drop
@@ -90,10 +90,10 @@ pub fn bench_setup<Hw: AeadKey, Rc: KeyInit>(
     let Ok(key_bytes) = Hw::Key::try_from(key) else {
         panic!("a key of {} bytes", Hw::KEY_LEN);
     };
-    for (entry, backend) in TIERS {
-        if Hw::with_backend(&key_bytes, backend).is_ok() {
+    for (entry, tier) in TIERS {
+        if Hw::with_tier(&key_bytes, tier).is_ok() {
             group.bench_function(entry, |b| {
-                b.iter(|| drop(Hw::with_backend(black_box(&key_bytes), backend)))
+                b.iter(|| drop(Hw::with_tier(black_box(&key_bytes), tier)))
             });
         }
     }

@@ -10,20 +10,20 @@ use std::hint::black_box;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
-use hardware_aead::{AeadKey, Backend};
+use hardware_aead::{AeadKey, Tier};
 
-const BACKENDS: [Backend; 4] = [
-    Backend::AesNiClmul,
-    Backend::VaesAvx2,
-    Backend::VaesAvx512,
-    Backend::Armv8,
+const BACKENDS: [Tier; 4] = [
+    Tier::AesNiClmul,
+    Tier::VaesAvx2,
+    Tier::VaesAvx512,
+    Tier::Armv8,
 ];
 
 /// Every method once, through a generic function as a user's code would call it.
 #[inline(never)]
 fn exercise<K: AeadKey>(name: &str, key_bytes: &K::Key, nonce: &K::Nonce) {
     for backend in BACKENDS {
-        let Ok(key) = K::with_backend(black_box(key_bytes), backend) else {
+        let Ok(key) = K::with_tier(black_box(key_bytes), backend) else {
             continue;
         };
         let nonce = black_box(*nonce);

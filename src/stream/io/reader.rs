@@ -124,14 +124,14 @@ impl<K: Deref<Target: AeadKey>> Opening<K> {
         };
         let aad = self.header.as_bytes();
         let opened = match (last, out) {
-            (true, Some(out)) => decryptor.decrypt_last_to(aad, sealed, out).map(drop),
+            (true, Some(out)) => decryptor.open_last_to(aad, sealed, out).map(drop),
             (true, None) => split_tag::<K::Target>(sealed, text_len)
-                .and_then(|(text, tag)| decryptor.decrypt_last_in_place(aad, text, &tag)),
+                .and_then(|(text, tag)| decryptor.open_last_in_place(aad, text, &tag)),
             (false, out) => {
                 let opened = match out {
-                    Some(out) => decryptor.decrypt_next_to(aad, sealed, out).map(drop),
+                    Some(out) => decryptor.open_next_to(aad, sealed, out).map(drop),
                     None => split_tag::<K::Target>(sealed, text_len)
-                        .and_then(|(text, tag)| decryptor.decrypt_next_in_place(aad, text, &tag)),
+                        .and_then(|(text, tag)| decryptor.open_next_in_place(aad, text, &tag)),
                 };
                 if opened.is_ok() {
                     self.state = State::Segments(decryptor);

@@ -156,7 +156,7 @@ impl<W: Write, K: Deref<Target: AeadKey>> Writer<W, K> {
         let encryptor = self.encryptor.take().ok_or_else(poisoned)?;
         let (text, rest) = self.buf.bytes.split_at_mut(self.held);
         let tag = encryptor
-            .encrypt_last_in_place(self.header.as_bytes(), text)
+            .seal_last_in_place(self.header.as_bytes(), text)
             .map_err(io::Error::from)?;
         rest[..K::Target::TAG_LEN].copy_from_slice(tag.as_ref());
         self.buf.sealed_in_place();
@@ -214,7 +214,7 @@ impl<W: Write, K: Deref<Target: AeadKey>> Writer<W, K> {
         let encryptor = self.encryptor.as_mut().ok_or_else(poisoned)?;
         let (text, rest) = self.buf.bytes.split_at_mut(self.held);
         let tag = encryptor
-            .encrypt_next_in_place(self.header.as_bytes(), text)
+            .seal_next_in_place(self.header.as_bytes(), text)
             .map_err(io::Error::from)?;
         rest[..K::Target::TAG_LEN].copy_from_slice(tag.as_ref());
         self.buf.sealed_in_place();
@@ -230,7 +230,7 @@ impl<W: Write, K: Deref<Target: AeadKey>> Writer<W, K> {
         self.write_header()?;
         let encryptor = self.encryptor.as_mut().ok_or_else(poisoned)?;
         let len = encryptor
-            .encrypt_next_to(self.header.as_bytes(), segment, &mut self.buf.bytes)
+            .seal_next_to(self.header.as_bytes(), segment, &mut self.buf.bytes)
             .map_err(io::Error::from)?;
         self.inner.write_all(&self.buf.bytes[..len])
     }

@@ -5,20 +5,20 @@
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::Xaes256Gcm;
-use hardware_aead::{Backend, Error};
+use hardware_aead::{Error, Tier};
 
 /// Whether this CPU has every feature of a tier, re-derived here from
 /// `is_x86_feature_detected!` independently of the library's own lists.
 #[cfg(target_arch = "x86_64")]
-fn cpu_has(backend: Backend) -> bool {
+fn cpu_has(tier: Tier) -> bool {
     use std::arch::is_x86_feature_detected as has;
     let aesni = has!("aes") && has!("pclmulqdq") && has!("ssse3") && has!("sse4.1");
     let vaes = aesni && has!("avx2") && has!("vaes") && has!("vpclmulqdq");
-    match backend {
-        Backend::AesNiClmul => aesni,
-        Backend::VaesAvx2 => vaes,
-        Backend::VaesAvx512 => vaes && has!("avx512f") && has!("avx512bw") && has!("avx512vl"),
-        Backend::Armv8 => false,
+    match tier {
+        Tier::AesNiClmul => aesni,
+        Tier::VaesAvx2 => vaes,
+        Tier::VaesAvx512 => vaes && has!("avx512f") && has!("avx512bw") && has!("avx512vl"),
+        Tier::Armv8 => false,
         _ => false,
     }
 }
@@ -26,22 +26,22 @@ fn cpu_has(backend: Backend) -> bool {
 /// Whether this CPU has every feature of a tier, re-derived here from
 /// `is_aarch64_feature_detected!` independently of the library's own lists.
 #[cfg(target_arch = "aarch64")]
-fn cpu_has(backend: Backend) -> bool {
+fn cpu_has(tier: Tier) -> bool {
     use std::arch::is_aarch64_feature_detected as has;
-    match backend {
-        Backend::Armv8 => has!("neon") && has!("aes") && has!("pmull"),
-        Backend::AesNiClmul | Backend::VaesAvx2 | Backend::VaesAvx512 => false,
+    match tier {
+        Tier::Armv8 => has!("neon") && has!("aes") && has!("pmull"),
+        Tier::AesNiClmul | Tier::VaesAvx2 | Tier::VaesAvx512 => false,
         _ => false,
     }
 }
 
 /// The tiers this build has, best first.
 #[cfg(target_arch = "x86_64")]
-const BUILT: [Backend; 3] = [Backend::VaesAvx512, Backend::VaesAvx2, Backend::AesNiClmul];
+const BUILT: [Tier; 3] = [Tier::VaesAvx512, Tier::VaesAvx2, Tier::AesNiClmul];
 
 /// The tiers this build has, best first.
 #[cfg(target_arch = "aarch64")]
-const BUILT: [Backend; 1] = [Backend::Armv8];
+const BUILT: [Tier; 1] = [Tier::Armv8];
 
 /// What `new` must select: the best built tier the CPU has. On the project's
 /// machines (Zen 4, Zen 5, Sapphire Rapids: all with AVX-512) that is
@@ -50,7 +50,7 @@ const BUILT: [Backend; 1] = [Backend::Armv8];
 /// it is `AesNiClmul`. A silent downgrade, or a tier chosen on a CPU without
 /// one of its instructions, fails here.
 #[cfg(target_arch = "x86_64")]
-fn expected() -> Backend {
+fn expected() -> Tier {
     *BUILT
         .iter()
         .find(|b| cpu_has(**b))
@@ -61,12 +61,12 @@ fn expected() -> Backend {
 /// `qemu-aarch64-static -cpu max`, which has AES and PMULL; a CPU without them
 /// fails here rather than passing silently.
 #[cfg(target_arch = "aarch64")]
-fn expected() -> Backend {
+fn expected() -> Tier {
     assert!(
-        cpu_has(Backend::Armv8),
+        cpu_has(Tier::Armv8),
         "every aarch64 CI machine (qemu -cpu max) has AES and PMULL"
     );
-    Backend::Armv8
+    Tier::Armv8
 }
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -74,34 +74,25 @@ fn expected() -> Backend {
 fn new_selects_the_best_tier_the_cpu_has() {
     let want = expected();
     eprintln!("expected tier on this CPU: {want:?}");
-    assert_eq!(Aes128Gcm::new(&[1u8; 16]).unwrap().backend(), want);
-    assert_eq!(Aes256Gcm::new(&[1u8; 32]).unwrap().backend(), want);
+    assert_eq!(Aes128Gcm::new(&[1u8; 16]).unwrap().tier(), want);
+    assert_eq!(Aes256Gcm::new(&[1u8; 32]).unwrap().tier(), want);
+    assert_eq!(Aes128Gcm::new_from_slice(&[1u8; 16]).unwrap().tier(), want);
+    assert_eq!(Aes256Gcm::new_from_slice(&[1u8; 32]).unwrap().tier(), want);
+    assert_eq!(Aes128GcmSiv::new(&[1u8; 16]).unwrap().tier(), want);
+    assert_eq!(Aes256GcmSiv::new(&[1u8; 32]).unwrap().tier(), want);
     assert_eq!(
-        Aes128Gcm::new_from_slice(&[1u8; 16]).unwrap().backend(),
+        Aes128GcmSiv::new_from_slice(&[1u8; 16]).unwrap().tier(),
         want
     );
     assert_eq!(
-        Aes256Gcm::new_from_slice(&[1u8; 32]).unwrap().backend(),
+        Aes256GcmSiv::new_from_slice(&[1u8; 32]).unwrap().tier(),
         want
     );
-    assert_eq!(Aes128GcmSiv::new(&[1u8; 16]).unwrap().backend(), want);
-    assert_eq!(Aes256GcmSiv::new(&[1u8; 32]).unwrap().backend(), want);
-    assert_eq!(
-        Aes128GcmSiv::new_from_slice(&[1u8; 16]).unwrap().backend(),
-        want
-    );
-    assert_eq!(
-        Aes256GcmSiv::new_from_slice(&[1u8; 32]).unwrap().backend(),
-        want
-    );
-    assert_eq!(Xaes256Gcm::new(&[1u8; 32]).unwrap().backend(), want);
-    assert_eq!(
-        Xaes256Gcm::new_from_slice(&[1u8; 32]).unwrap().backend(),
-        want
-    );
+    assert_eq!(Xaes256Gcm::new(&[1u8; 32]).unwrap().tier(), want);
+    assert_eq!(Xaes256Gcm::new_from_slice(&[1u8; 32]).unwrap().tier(), want);
 }
 
-/// `with_backend` gives exactly the tiers that are built and that the CPU has,
+/// `with_tier` gives exactly the tiers that are built and that the CPU has,
 /// and each forced tier computes what the default one does.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[test]
@@ -116,59 +107,40 @@ fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
         .unwrap()
         .seal(&nonce, b"a", &msg)
         .unwrap();
-    for backend in [
-        Backend::AesNiClmul,
-        Backend::VaesAvx2,
-        Backend::VaesAvx512,
-        Backend::Armv8,
+    for tier in [
+        Tier::AesNiClmul,
+        Tier::VaesAvx2,
+        Tier::VaesAvx512,
+        Tier::Armv8,
     ] {
-        let available = BUILT.contains(&backend) && cpu_has(backend);
-        match Aes256Gcm::with_backend(&[2u8; 32], backend) {
+        let available = BUILT.contains(&tier) && cpu_has(tier);
+        match Aes256Gcm::with_tier(&[2u8; 32], tier) {
             Ok(key) => {
-                assert!(
-                    available,
-                    "{backend:?} was given on a CPU or build without it"
-                );
-                assert_eq!(key.backend(), backend);
-                assert_eq!(
-                    key.seal(&nonce, b"a", &msg).unwrap(),
-                    reference,
-                    "{backend:?}"
-                );
+                assert!(available, "{tier:?} was given on a CPU or build without it");
+                assert_eq!(key.tier(), tier);
+                assert_eq!(key.seal(&nonce, b"a", &msg).unwrap(), reference, "{tier:?}");
             }
             Err(Error::UnsupportedCpu { missing }) => {
-                assert!(!available, "{backend:?} refused although available");
+                assert!(!available, "{tier:?} refused although available");
                 assert!(!missing.is_empty());
             }
-            Err(e) => panic!("{backend:?}: {e:?}"),
+            Err(e) => panic!("{tier:?}: {e:?}"),
         }
-        match Aes128GcmSiv::with_backend(&[2u8; 16], backend) {
+        match Aes128GcmSiv::with_tier(&[2u8; 16], tier) {
             Ok(key) => {
-                assert!(
-                    available,
-                    "{backend:?} was given on a CPU or build without it"
-                );
+                assert!(available, "{tier:?} was given on a CPU or build without it");
                 assert_eq!(
                     key.seal(&nonce, b"a", &msg).unwrap(),
                     reference_siv,
-                    "{backend:?}"
+                    "{tier:?}"
                 );
             }
             Err(Error::UnsupportedCpu { .. }) => assert!(!available),
-            Err(e) => panic!("{backend:?}: {e:?}"),
+            Err(e) => panic!("{tier:?}: {e:?}"),
         }
-        assert_eq!(
-            Aes128Gcm::with_backend(&[2u8; 16], backend).is_ok(),
-            available
-        );
-        assert_eq!(
-            Aes256GcmSiv::with_backend(&[2u8; 32], backend).is_ok(),
-            available
-        );
-        assert_eq!(
-            Xaes256Gcm::with_backend(&[2u8; 32], backend).is_ok(),
-            available
-        );
+        assert_eq!(Aes128Gcm::with_tier(&[2u8; 16], tier).is_ok(), available);
+        assert_eq!(Aes256GcmSiv::with_tier(&[2u8; 32], tier).is_ok(), available);
+        assert_eq!(Xaes256Gcm::with_tier(&[2u8; 32], tier).is_ok(), available);
     }
 }
 
@@ -197,10 +169,10 @@ fn no_tier_on_this_architecture_yet() {
 #[test]
 fn backends_display_distinct_names() {
     let names: Vec<String> = [
-        Backend::AesNiClmul,
-        Backend::VaesAvx2,
-        Backend::VaesAvx512,
-        Backend::Armv8,
+        Tier::AesNiClmul,
+        Tier::VaesAvx2,
+        Tier::VaesAvx512,
+        Tier::Armv8,
     ]
     .iter()
     .map(|b| b.to_string())
