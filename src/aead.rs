@@ -76,7 +76,7 @@ pub(crate) mod sealed;
 /// ([`KEY_LEN`](AeadKey::KEY_LEN), [`NONCE_LEN`](AeadKey::NONCE_LEN),
 /// [`TAG_LEN`](AeadKey::TAG_LEN)): 12-byte nonces for AES-GCM and
 /// AES-GCM-SIV, 24 for XAES-256-GCM and KC-XAES-256-GCM; 16-byte tags
-/// ([`Tag`](crate::Tag)) for all but KC-XAES-256-GCM, whose 48-byte tag holds
+/// ([`Tag`]) for all but KC-XAES-256-GCM, whose 48-byte tag holds
 /// the key commitment too. Generic code over 96-bit-nonce keys names the
 /// nonce with a bound:
 ///
@@ -132,7 +132,7 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     type Nonce: AsRef<[u8]> + Copy + Send + Sync + for<'a> TryFrom<&'a [u8]>;
 
     /// What a seal appends to the ciphertext and an open checks, as one
-    /// array: `[u8; 16]` ([`Tag`](crate::Tag)), or `[u8; 48]`
+    /// array: `[u8; 16]` ([`Tag`]), or `[u8; 48]`
     /// ([`KcTag`](crate::xaes_gcm::KcTag)) for KC-XAES-256-GCM (the GCM tag,
     /// then the key commitment). The detached calls return and take it.
     ///
@@ -184,7 +184,7 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     const NONCE_LEN: usize;
 
     /// The length in bytes of what a seal appends (the key type's tag, [`Self::Tag`]): 16
-    /// ([`TAG_LEN`](crate::TAG_LEN)), or 48 for
+    /// ([`TAG_LEN`]), or 48 for
     /// [`KcXaes256Gcm`](crate::xaes_gcm::KcXaes256Gcm) (GCM's tag, then the
     /// 32-byte key commitment).
     ///

@@ -18,7 +18,7 @@ pub(crate) use xaes::XaesKey;
 /// zeroes under it — a `MADV_WIPEONFORK` or `MADV_DONTFORK` page in a child
 /// process — reads back all zero, and a zero key would seal with all-zero
 /// round keys and H = 0, tags that depend on the nonce alone; the call
-/// returns [`Error::KeyStateLost`] instead.
+/// returns [`Error::KeyStateLost`](crate::Error::KeyStateLost) instead.
 #[derive(Clone, Copy)]
 pub(crate) struct Live(u16);
 

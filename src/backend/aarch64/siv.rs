@@ -32,8 +32,8 @@ use crate::cpu::Armv8;
 use crate::inout::{InOut, padded_block};
 
 /// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
-/// AES(key_generating_key, little_endian_uint32(0) || nonce)[:8] ||
-/// AES(key_generating_key, little_endian_uint32(1) || nonce)[:8]" and the
+/// AES(key_generating_key, little_endian_uint32(0) || nonce)\[:8\] ||
+/// AES(key_generating_key, little_endian_uint32(1) || nonce)\[:8\]" and the
 /// message-encryption key from the first 8 bytes of the blocks for counters
 /// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
 /// blocks are encrypted in one batch. Returns the authentication key and

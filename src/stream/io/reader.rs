@@ -1,4 +1,4 @@
-//! [`Reader`](crate::stream::Reader) (pull) and [`DecryptingWriter`](crate::stream::DecryptingWriter) (push): a STREAM with its
+//! [`Reader`] (pull) and [`DecryptingWriter`] (push): a STREAM with its
 //! header in, verified plaintext out, through one opening state machine.
 
 use core::ops::Deref;
@@ -9,7 +9,7 @@ use crate::aead::AeadKey;
 use crate::error::Error;
 use crate::stream::Decryptor;
 
-/// Where a [`Reader`](crate::stream::Reader) is in its stream.
+/// Where a [`Reader`] is in its stream.
 enum State<K> {
     /// Reading the header (`read` bytes of it so far); the key waits for the
     /// prefix.
@@ -38,7 +38,7 @@ fn read_checked<R: Read>(inner: &mut R, buf: &mut [u8]) -> io::Result<usize> {
     }
 }
 
-/// What [`Reader`](crate::stream::Reader) and [`DecryptingWriter`](crate::stream::DecryptingWriter) share: the header as it
+/// What [`Reader`] and [`DecryptingWriter`] share: the header as it
 /// arrives, then the decryptor that opens segments in place.
 struct Opening<K> {
     state: State<K>,
@@ -161,7 +161,7 @@ fn split_tag<A: AeadKey>(sealed: &mut [u8], text_len: usize) -> Result<(&mut [u8
 /// segment that has not been checked. A truncated, extended, reordered or
 /// altered stream ends in an error, as `io::Error` of kind `InvalidData`
 /// (or `UnexpectedEof` inside the header) whose source is the crate's
-/// [`Error`](crate::Error). After such an error the reader is poisoned and returns it
+/// [`Error`]. After such an error the reader is poisoned and returns it
 /// again. Errors of `R` itself pass through unchanged and leave the reader
 /// as it was, so a read that failed with `Interrupted` or `WouldBlock` can
 /// be retried.
@@ -384,7 +384,7 @@ impl<R: Read, K: Deref<Target: AeadKey>> Read for Reader<R, K> {
 }
 
 /// Decrypts a STREAM written into it and writes the plaintext to `W`: the
-/// push-side twin of [`Reader`](crate::stream::Reader), for ciphertext that arrives in pieces (a
+/// push-side twin of [`Reader`], for ciphertext that arrives in pieces (a
 /// request body, a message queue).
 ///
 /// A segment's plaintext is written to `W` only after its tag verified.

@@ -1,4 +1,4 @@
-//! [`Writer`](crate::stream::Writer): plaintext in, a STREAM with its header out.
+//! [`Writer`]: plaintext in, a STREAM with its header out.
 
 use core::ops::Deref;
 use std::io::{self, Write};
@@ -54,10 +54,10 @@ pub struct Writer<W: Write, K: Deref<Target: AeadKey>> {
 
 impl<W: Write, K: Deref<Target: AeadKey<Nonce = [u8; 24]>>> Writer<W, K> {
     /// A stream on `inner` under an XAES-256-GCM key, with a random 19-byte
-    /// prefix and [`DEFAULT_SEGMENT_SIZE`](crate::stream::DEFAULT_SEGMENT_SIZE)
+    /// prefix and [`DEFAULT_SEGMENT_SIZE`]
     /// segments. One key can encrypt any number of streams this way: each
     /// prefix selects its own derived AES-256 key. Errors:
-    /// [`Error::Entropy`](crate::Error::Entropy) if the OS gave no randomness.
+    /// [`Error::Entropy`] if the OS gave no randomness.
     ///
     /// ```
     /// use hardware_aead::{xaes_gcm::Xaes256Gcm, stream::Writer};
@@ -72,7 +72,7 @@ impl<W: Write, K: Deref<Target: AeadKey<Nonce = [u8; 24]>>> Writer<W, K> {
     }
 
     /// [`new`](Writer::new) with `segment_size` plaintext bytes per segment
-    /// (1 ..= [`MAX_SEGMENT_SIZE`](crate::stream::MAX_SEGMENT_SIZE), else [`Error::InvalidSegmentSize`](crate::Error::InvalidSegmentSize)).
+    /// (1 ..= [`MAX_SEGMENT_SIZE`](crate::stream::MAX_SEGMENT_SIZE), else [`Error::InvalidSegmentSize`]).
     ///
     /// ```
     /// use std::io::Write;
@@ -95,7 +95,7 @@ impl<W: Write, K: Deref<Target: AeadKey<Nonce = [u8; 24]>>> Writer<W, K> {
 impl<W: Write, K: Deref<Target: AeadKey>> Writer<W, K> {
     /// A stream on `inner` with a prefix the caller chose, for any key type.
     /// The prefix (`NONCE_LEN − 5` bytes, else
-    /// [`Error::InvalidPrefixLength`](crate::Error::InvalidPrefixLength)) must
+    /// [`Error::InvalidPrefixLength`]) must
     /// never be used for another stream under the same key; for keys with
     /// 96-bit nonces a random prefix is too short to be unique (prefer
     /// [`new`](Writer::new) with an XAES-256-GCM key).
