@@ -23,6 +23,29 @@ use core::arch::x86_64::{
 
 use crate::block::Block;
 
+/// Key material a kernel reads as one 16-byte block: a round key or a power
+/// of the hash key, as bytes (`Block`: the key state), as a register value
+/// (`__m128i`: keys derived per message), or as a wide register that holds
+/// it in every lane (`__m256i`, `__m512i`: round keys a VAES tier broadcast
+/// once for a CTR-only pass, `engine::Pieces::ctr_keys`). The kernels' `B`
+/// parameters take any of them, so one loop serves all.
+///
+/// # Safety
+///
+/// A value of an implementing type starts with 16 initialized bytes that
+/// are the block: the `asm!` blocks that broadcast a key read those 16
+/// bytes at its address.
+pub(crate) unsafe trait KeyBlock: Copy {}
+
+// SAFETY: 16 bytes, all initialized: the block.
+unsafe impl KeyBlock for Block {}
+// SAFETY: 16 bytes of plain data: the block.
+unsafe impl KeyBlock for __m128i {}
+// SAFETY: 32 bytes of plain data; used for a block in both lanes, so the first 16 are it.
+unsafe impl KeyBlock for core::arch::x86_64::__m256i {}
+// SAFETY: 64 bytes of plain data; used for a block in all four lanes, so the first 16 are it.
+unsafe impl KeyBlock for core::arch::x86_64::__m512i {}
+
 /// Loads a block into a register.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]

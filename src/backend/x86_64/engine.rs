@@ -71,6 +71,7 @@ use core::arch::x86_64::{__m128i, _mm_setzero_si128};
 
 use zeroize::Zeroize;
 
+use super::KeyBlock;
 use super::clmul::Unreduced;
 use crate::inout::InOut;
 
@@ -88,23 +89,10 @@ pub(super) const OPENS_PAIR: u8 = 1;
 /// pair's sum is reduced by the next group, once for both.
 pub(super) const CLOSES_PAIR: u8 = 2;
 
-/// The contract between the engine and a tier: implemented by the tier's
-/// feature token, whose registers hold `RB` bytes (16, 32 or 64). Each
-/// method is one of the tier's pieces; the implementation calls the
-/// tier's `#[target_feature]` function, which the token (`self`) makes
-/// sound, and is `#[inline(always)]` so that the piece lands in the
-/// caller's code, as the engine itself does.
-///
-/// # Safety
-///
-/// A value of the implementing type exists only where the CPU has SSE2
-/// (every tier's token: each feature list has it): the engine's own block
-/// operation ([`block_zero`]) relies on it.
-pub(super) unsafe trait Pieces<const RB: usize>: Copy {
-    /// A register of `RB / 16` blocks; a round key broadcast into every
-    /// lane is one too.
-    type Reg: Copy + Zeroize;
-
+/// How the engine's loops are laid out for a tier: choices that change no
+/// result, only the code LLVM makes of the loops, each the shape the tier's
+/// loops were tuned in. Kept apart from [`Pieces`], which is the algorithm.
+pub(super) trait LoopShape {
     /// How [`hash_output`] runs its first group (CTR alone): before the
     /// group loop (`true`) or as a branch inside it. The shape each tier's
     /// loop was tuned in: LLVM lays the loop out differently for each.
@@ -118,6 +106,24 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy {
     /// and spills the counter instead (AVX2 AES-256 seal, 343 → 347
     /// instructions a group, the counter stored and reloaded four times).
     const POWERS_IN_REGISTERS: bool;
+}
+
+/// The contract between the engine and a tier: implemented by the tier's
+/// feature token, whose registers hold `RB` bytes (16, 32 or 64). Each
+/// method is one of the tier's pieces; the implementation calls the
+/// tier's `#[target_feature]` function, which the token (`self`) makes
+/// sound, and is `#[inline(always)]` so that the piece lands in the
+/// caller's code, as the engine itself does.
+///
+/// # Safety
+///
+/// A value of the implementing type exists only where the CPU has SSE2
+/// (every tier's token: each feature list has it): the engine's own block
+/// operation ([`block_zero`]) relies on it.
+pub(super) unsafe trait Pieces<const RB: usize>: Copy + LoopShape {
+    /// A register of `RB / 16` blocks; a round key broadcast into every
+    /// lane is one too.
+    type Reg: Copy + Zeroize + KeyBlock;
 
     /// A register from its bytes.
     fn load_reg(self, bytes: &[u8; RB]) -> Self::Reg;
@@ -134,15 +140,15 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy {
     /// convention), and `ctr` advanced past them.
     fn counters_group<const GCM: bool, const N: usize>(self, ctr: &mut __m128i) -> [Self::Reg; N];
     /// The block `*k` (16 bytes: a round key or a hash power) in every lane.
-    fn broadcast_block<B>(self, k: &B) -> Self::Reg;
+    fn broadcast_block<B: KeyBlock>(self, k: &B) -> Self::Reg;
     /// One AES round on a group, with the round key at `k` (the VAES
     /// tiers broadcast it inside the round's `asm!` block).
-    fn aes_round<B, const N: usize>(self, b: &mut [Self::Reg; N], k: &B);
+    fn aes_round<B: KeyBlock, const N: usize>(self, b: &mut [Self::Reg; N], k: &B);
     /// [`aes_round`](Self::aes_round), passing the `P` registers of `pin`
     /// (1, 3 or 4: a unit's data, the sum's three parts, or both) through
     /// the same `asm!` block unchanged: what is computed from them stays
     /// after the round.
-    fn aes_round_pinned<B, const N: usize, const P: usize>(
+    fn aes_round_pinned<B: KeyBlock, const N: usize, const P: usize>(
         self,
         b: &mut [Self::Reg; N],
         k: &B,
@@ -160,7 +166,10 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy {
     /// copy of this made; filling the array in a loop instead cost each
     /// VAES GCM-SIV seal 180 instructions more.)
     #[inline(always)]
-    fn ctr_keys<B, const ROUND_KEYS: usize>(self, rk: &[B; ROUND_KEYS]) -> [Self::Reg; ROUND_KEYS] {
+    fn ctr_keys<B: KeyBlock, const ROUND_KEYS: usize>(
+        self,
+        rk: &[B; ROUND_KEYS],
+    ) -> [Self::Reg; ROUND_KEYS] {
         core::array::from_fn(|i| self.broadcast_block(&rk[i]))
     }
     /// Wipes what [`ctr_keys`](Self::ctr_keys) copied to memory, if anything.
@@ -179,15 +188,19 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy {
     /// [`mul_acc`](Self::mul_acc) for the stitched rounds, whose products
     /// come in pairs (`first` is the first of a pair): a tier may hold the
     /// first's products in `held` and add both at once.
+    /// Unless the tier says otherwise, each product is added on its own.
+    #[inline(always)]
     fn mul_acc_in_pairs<const MULS: usize>(
         self,
         acc: &mut Unreduced<Self::Reg>,
-        held: &mut Unreduced<Self::Reg>,
-        first: bool,
+        _held: &mut Unreduced<Self::Reg>,
+        _first: bool,
         a: Self::Reg,
         b: Self::Reg,
         bk: Self::Reg,
-    );
+    ) {
+        self.mul_acc::<MULS>(acc, a, b, bk);
+    }
     /// A sum of `MULS`-multiply products as an ordinary unreduced sum.
     fn sum_done<const MULS: usize>(self, w: Unreduced<Self::Reg>) -> Unreduced<Self::Reg>;
     /// The reduced value of an unreduced sum, its lanes added.
@@ -332,7 +345,13 @@ fn state_after<T: Pieces<RB>, const RB: usize, const MULS: usize, const ROLE: u8
 
 /// Encrypts a group of counter blocks in place.
 #[inline(always)]
-fn encrypt_regs<T: Pieces<RB>, const RB: usize, B, const ROUND_KEYS: usize, const N: usize>(
+fn encrypt_regs<
+    T: Pieces<RB>,
+    const RB: usize,
+    B: KeyBlock,
+    const ROUND_KEYS: usize,
+    const N: usize,
+>(
     t: T,
     rk: &[B; ROUND_KEYS],
     b: &mut [T::Reg; N],
@@ -422,7 +441,7 @@ pub(super) fn hash_bytes<
 fn stitch_round<
     T: Pieces<RB>,
     const RB: usize,
-    B,
+    B: KeyBlock,
     const ROUND_KEYS: usize,
     const GCM: bool,
     const MULS: usize,
@@ -509,7 +528,7 @@ fn stitch_round<
 fn aes_hash_group<
     T: Pieces<RB>,
     const RB: usize,
-    B,
+    B: KeyBlock,
     const ROUND_KEYS: usize,
     const GCM: bool,
     const MULS: usize,
@@ -584,7 +603,7 @@ fn aes_hash_group<
 pub(super) fn hash_output<
     T: Pieces<RB>,
     const RB: usize,
-    B,
+    B: KeyBlock,
     const ROUND_KEYS: usize,
     const GCM: bool,
     const MULS: usize,
@@ -653,7 +672,7 @@ pub(super) fn hash_output<
 pub(super) fn hash_input<
     T: Pieces<RB>,
     const RB: usize,
-    B,
+    B: KeyBlock,
     const ROUND_KEYS: usize,
     const GCM: bool,
     const MULS: usize,
@@ -705,7 +724,7 @@ pub(super) fn hash_input<
 pub(super) fn hash_output_paired<
     T: Pieces<RB>,
     const RB: usize,
-    B,
+    B: KeyBlock,
     const ROUND_KEYS: usize,
     const MULS: usize,
 >(
@@ -786,7 +805,7 @@ pub(super) fn hash_output_paired<
 pub(super) fn hash_input_paired<
     T: Pieces<RB>,
     const RB: usize,
-    B,
+    B: KeyBlock,
     const ROUND_KEYS: usize,
     const MULS: usize,
 >(
@@ -836,7 +855,7 @@ pub(super) fn hash_input_paired<
 pub(super) fn ctr_only<
     T: Pieces<RB>,
     const RB: usize,
-    B,
+    B: KeyBlock,
     const ROUND_KEYS: usize,
     const GCM: bool,
     const N: usize,

@@ -17,6 +17,7 @@ use core::arch::x86_64::__m128i;
 use zeroize::Zeroize;
 
 use crate::backend::x86_64;
+use crate::backend::x86_64::KeyBlock;
 use crate::backend::x86_64::aesni::{self, siv};
 use crate::backend::x86_64::engine::{
     ALONE, BIG, HashState, Pieces, Powers, ctr_only, groups_end, hash_bytes, hash_input,
@@ -72,7 +73,11 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// powers in order): all of them if `big` groups will be used, else
     /// the last `SMALL` registers (the rest zero); Karatsuba's factors
     /// (`k`) where products take three multiplies (`MULS`).
-    fn group_powers<B, const MULS: usize>(self, h: &[B; 8], big: bool) -> Powers<Self::Reg, BIG>;
+    fn group_powers<B: KeyBlock, const MULS: usize>(
+        self,
+        h: &[B; 8],
+        big: bool,
+    ) -> Powers<Self::Reg, BIG>;
 
     /// The powers a pair's first group is hashed with: each of `pw`'s
     /// (big groups') times H^(L·8), the power of `pw`'s register 0, lane 0;
@@ -493,8 +498,8 @@ macro_rules! vaes_register_pieces {
         /// the group was live at once, and spilled.
         #[inline]
         #[target_feature(enable = $features)]
-        fn aes_round<B, const N: usize>(b: &mut [$Reg; N], k: &B) {
-            const { assert!((N == 4 || N == 8) && size_of::<B>() >= 16) };
+        fn aes_round<B: $crate::backend::x86_64::KeyBlock, const N: usize>(b: &mut [$Reg; N], k: &B) {
+            const { assert!(N == 4 || N == 8) };
             let kp = core::ptr::from_ref(k);
             if let Some(q) = b.first_chunk_mut::<8>() {
                 $crate::backend::x86_64::aes::aes_round_asm!(vex $class, $broadcast [kp] $Reg; 0: q[0], 1: q[1], 2: q[2], 3: q[3], 4: q[4], 5: q[5], 6: q[6], 7: q[7];);
@@ -508,13 +513,13 @@ macro_rules! vaes_register_pieces {
         /// them stays between the rounds (`engine::Pieces::aes_round_pinned`).
         #[inline]
         #[target_feature(enable = $features)]
-        fn aes_round_pinned<B, const N: usize, const P: usize>(
+        fn aes_round_pinned<B: $crate::backend::x86_64::KeyBlock, const N: usize, const P: usize>(
             b: &mut [$Reg; N],
             k: &B,
             pin: &mut [$Reg; P],
         ) {
             const {
-                assert!((N == 4 || N == 8) && (P == 1 || P == 3 || P == 4) && size_of::<B>() >= 16)
+                assert!((N == 4 || N == 8) && (P == 1 || P == 3 || P == 4))
             };
             let kp = core::ptr::from_ref(k);
             if let Some(q) = b.first_chunk_mut::<8>() {
@@ -551,11 +556,10 @@ macro_rules! vaes_register_pieces {
         /// group loops' rounds broadcast their keys themselves.
         #[inline]
         #[target_feature(enable = $features)]
-        fn broadcast_block<B>(k: &B) -> $Reg {
-            const { assert!(size_of::<B>() >= 16) };
+        fn broadcast_block<B: $crate::backend::x86_64::KeyBlock>(k: &B) -> $Reg {
             let out: $Reg;
-            // SAFETY: reads the first 16 bytes of `*k` (it has at least 16,
-            // asserted above) into a register; no other memory, no stack, no
+            // SAFETY: reads the first 16 bytes of `*k`, the block
+            // (`KeyBlock`), into a register; no other memory, no stack, no
             // flags. The tier's target features provide the instruction.
             unsafe {
                 core::arch::asm!(

@@ -40,9 +40,9 @@ use crate::backend::x86_64::clmul::{
     mul_acc_k, reduce, unreduced_zero,
 };
 use crate::backend::x86_64::engine::{
-    self, BIG, Pieces, Powers, groups_end, state_finish, state_from,
+    self, BIG, LoopShape, Pieces, Powers, groups_end, state_finish, state_from,
 };
-use crate::backend::x86_64::{load, load_blocks, store, store_blocks, store_blocks_to};
+use crate::backend::x86_64::{KeyBlock, load, load_blocks, store, store_blocks, store_blocks_to};
 use crate::block::{HPowers, wipe};
 use crate::cpu::AesNiClmul;
 use crate::cpu::x86_64::aesni_clmul_proved;
@@ -55,15 +55,7 @@ const _: () = assert!(GROUP == RB * BIG);
 /// Bytes per register: one block.
 const RB: usize = 16;
 
-/// The AES-NI tier's pieces for the engine: a register is one block
-/// (xmm), the group eight of them. Each method calls the tier's function
-/// of the same or the named piece; `self` proves the features they are
-/// compiled with.
-// SAFETY: the token exists only where the CPU has the tier's features,
-// SSE2 among them (`cpu::x86_64::aesni_clmul!`).
-unsafe impl Pieces<RB> for AesNiClmul {
-    type Reg = __m128i;
-
+impl LoopShape for AesNiClmul {
     /// Before the group loop: the shape this tier's loop was tuned in; as
     /// a branch inside the loop, LLVM does not peel it here and the loop
     /// carries both paths.
@@ -72,6 +64,16 @@ unsafe impl Pieces<RB> for AesNiClmul {
     /// Read through the caller's reference: 16 registers cannot hold them
     /// (the same loops either way, measured).
     const POWERS_IN_REGISTERS: bool = false;
+}
+
+/// The AES-NI tier's pieces for the engine: a register is one block
+/// (xmm), the group eight of them. Each method calls the tier's function
+/// of the same or the named piece; `self` proves the features they are
+/// compiled with.
+// SAFETY: the token exists only where the CPU has the tier's features,
+// SSE2 among them (`cpu::x86_64::aesni_clmul!`).
+unsafe impl Pieces<RB> for AesNiClmul {
+    type Reg = __m128i;
 
     #[inline(always)]
     fn load_reg(self, bytes: &[u8; RB]) -> __m128i {
@@ -110,18 +112,18 @@ unsafe impl Pieces<RB> for AesNiClmul {
     }
 
     #[inline(always)]
-    fn broadcast_block<B>(self, k: &B) -> __m128i {
+    fn broadcast_block<B: KeyBlock>(self, k: &B) -> __m128i {
         broadcast_block(k)
     }
 
     #[inline(always)]
-    fn aes_round<B, const N: usize>(self, b: &mut [__m128i; N], k: &B) {
+    fn aes_round<B: KeyBlock, const N: usize>(self, b: &mut [__m128i; N], k: &B) {
         // SAFETY: `self` proves the tier's features.
         unsafe { aes_round(b, k) }
     }
 
     #[inline(always)]
-    fn aes_round_pinned<B, const N: usize, const P: usize>(
+    fn aes_round_pinned<B: KeyBlock, const N: usize, const P: usize>(
         self,
         b: &mut [__m128i; N],
         k: &B,
@@ -156,20 +158,6 @@ unsafe impl Pieces<RB> for AesNiClmul {
         unsafe { mul_acc_k(acc, a, b, bk) }
     }
 
-    /// Each product added on its own (`held` and `first` unused).
-    #[inline(always)]
-    fn mul_acc_in_pairs<const MULS: usize>(
-        self,
-        acc: &mut Unreduced,
-        _held: &mut Unreduced,
-        _first: bool,
-        a: __m128i,
-        b: __m128i,
-        bk: __m128i,
-    ) {
-        self.mul_acc::<MULS>(acc, a, b, bk);
-    }
-
     /// `clmul::karatsuba_done`.
     #[inline(always)]
     fn sum_done<const MULS: usize>(self, w: Unreduced) -> Unreduced {
@@ -189,10 +177,9 @@ unsafe impl Pieces<RB> for AesNiClmul {
 /// The block `*k` (16 bytes: a round key or a hash power) in a register;
 /// an xmm register has one lane, so this is a plain load.
 #[inline(always)]
-fn broadcast_block<B>(k: &B) -> __m128i {
-    const { assert!(size_of::<B>() == 16) };
-    // SAFETY: `*k` is 16 readable bytes (asserted above); `loadu` has no
-    // alignment requirement.
+fn broadcast_block<B: KeyBlock>(k: &B) -> __m128i {
+    // SAFETY: `*k` starts with the 16 bytes of the block (`KeyBlock`);
+    // `loadu` has no alignment requirement.
     unsafe { _mm_loadu_si128(core::ptr::from_ref(k).cast()) }
 }
 
@@ -400,7 +387,7 @@ pub(crate) fn hash_input<const GCM: bool>(
 /// 119 ns instead of 93 on Zen 1.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn aes_round<B, const N: usize>(b: &mut [__m128i; N], k: &B) {
+fn aes_round<B: KeyBlock, const N: usize>(b: &mut [__m128i; N], k: &B) {
     let k = broadcast_block(k);
     if let Some(b) = b.first_chunk_mut::<8>() {
         aes_round_asm!(sse xmm_reg, k;
@@ -423,7 +410,7 @@ fn aes_round<B, const N: usize>(b: &mut [__m128i; N], k: &B) {
 /// so its legacy encoding never follows wide code (`scripts/sse-check.sh`).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn aes_round_pinned<B, const N: usize, const P: usize>(
+fn aes_round_pinned<B: KeyBlock, const N: usize, const P: usize>(
     b: &mut [__m128i; N],
     k: &B,
     pin: &mut [__m128i; P],

@@ -14,10 +14,11 @@ use zeroize::Zeroize;
 
 use super::vaes_register_pieces;
 use super::{SMALL, Wide};
+use crate::backend::x86_64::KeyBlock;
 use crate::backend::x86_64::aesni;
 use crate::backend::x86_64::aesni::ctr::for_hash;
 use crate::backend::x86_64::clmul;
-use crate::backend::x86_64::engine::{BIG, Pieces, Powers};
+use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
 use crate::backend::x86_64::vaes;
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx2;
@@ -164,21 +165,6 @@ fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m256i, b: __m256i, bk: _
     acc.mid = _mm256_xor_si256(acc.mid, _mm256_clmulepi64_epi128::<0x00>(ak, bk));
 }
 
-/// The engine's `mul_acc_in_pairs`: this tier adds each product on its
-/// own ([`mul_acc`]; `held` and `first` unused).
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn mul_acc_in_pairs<const MULS: usize>(
-    acc: &mut Unreduced,
-    _held: &mut Unreduced,
-    _first: bool,
-    a: __m256i,
-    b: __m256i,
-    bk: __m256i,
-) {
-    mul_acc::<MULS>(acc, a, b, bk);
-}
-
 /// A sum built with [`mul_acc`] as an ordinary unreduced sum.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
@@ -228,8 +214,9 @@ fn mul2(a: __m256i, b: __m256i) -> __m256i {
 /// `big` groups will be used, the first four those times H^8 (else zero).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
+fn group_powers<B: KeyBlock, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
     // Three multiplies per product on this tier (`FULL_RATE_MULS`).
+    // 16-byte blocks (`Block` or `__m128i`), read as 128 contiguous bytes.
     const { assert!(size_of::<B>() == 16 && BIG == 8 && MULS == 3) };
     let mut p = [_mm256_setzero_si256(); BIG];
     for i in 0..4 {
@@ -366,14 +353,7 @@ vaes_register_pieces!(
     broadcast = "vbroadcasti128"
 );
 
-/// This tier's pieces for the engine (2 blocks a register). Each
-/// method calls the tier's function of the same name; `self` proves the
-/// features they are compiled with.
-// SAFETY: the token exists only where the CPU has the tier's features,
-// SSE2 among them (`cpu::x86_64::vaes_avx2!`).
-unsafe impl Pieces<RB> for VaesAvx2 {
-    type Reg = Reg;
-
+impl LoopShape for VaesAvx2 {
     /// As a branch inside the group loop: the shape this tier's loops were
     /// tuned in; before the loop, LLVM lays the group path out differently
     /// here.
@@ -382,6 +362,15 @@ unsafe impl Pieces<RB> for VaesAvx2 {
     /// Read through the caller's reference: 16 registers cannot hold them
     /// beside a group.
     const POWERS_IN_REGISTERS: bool = false;
+}
+
+/// This tier's pieces for the engine (2 blocks a register). Each
+/// method calls the tier's function of the same name; `self` proves the
+/// features they are compiled with.
+// SAFETY: the token exists only where the CPU has the tier's features,
+// SSE2 among them (`cpu::x86_64::vaes_avx2!`).
+unsafe impl Pieces<RB> for VaesAvx2 {
+    type Reg = Reg;
 
     #[inline(always)]
     fn load_reg(self, bytes: &[u8; RB]) -> Reg {
@@ -420,19 +409,19 @@ unsafe impl Pieces<RB> for VaesAvx2 {
     }
 
     #[inline(always)]
-    fn broadcast_block<B>(self, k: &B) -> Reg {
+    fn broadcast_block<B: KeyBlock>(self, k: &B) -> Reg {
         // SAFETY: `self` proves the tier's features.
         unsafe { broadcast_block(k) }
     }
 
     #[inline(always)]
-    fn aes_round<B, const N: usize>(self, b: &mut [Reg; N], k: &B) {
+    fn aes_round<B: KeyBlock, const N: usize>(self, b: &mut [Reg; N], k: &B) {
         // SAFETY: `self` proves the tier's features.
         unsafe { aes_round(b, k) }
     }
 
     #[inline(always)]
-    fn aes_round_pinned<B, const N: usize, const P: usize>(
+    fn aes_round_pinned<B: KeyBlock, const N: usize, const P: usize>(
         self,
         b: &mut [Reg; N],
         k: &B,
@@ -464,20 +453,6 @@ unsafe impl Pieces<RB> for VaesAvx2 {
     fn mul_acc<const MULS: usize>(self, acc: &mut Unreduced, a: Reg, b: Reg, bk: Reg) {
         // SAFETY: `self` proves the tier's features.
         unsafe { mul_acc::<MULS>(acc, a, b, bk) }
-    }
-
-    #[inline(always)]
-    fn mul_acc_in_pairs<const MULS: usize>(
-        self,
-        acc: &mut Unreduced,
-        held: &mut Unreduced,
-        first: bool,
-        a: Reg,
-        b: Reg,
-        bk: Reg,
-    ) {
-        // SAFETY: `self` proves the tier's features.
-        unsafe { mul_acc_in_pairs::<MULS>(acc, held, first, a, b, bk) }
     }
 
     #[inline(always)]
@@ -527,7 +502,11 @@ impl Wide<RB> for VaesAvx2 {
     }
 
     #[inline(always)]
-    fn group_powers<B, const MULS: usize>(self, h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
+    fn group_powers<B: KeyBlock, const MULS: usize>(
+        self,
+        h: &[B; 8],
+        big: bool,
+    ) -> Powers<Reg, BIG> {
         // SAFETY: `self` proves the tier's features.
         unsafe { group_powers::<B, MULS>(h, big) }
     }

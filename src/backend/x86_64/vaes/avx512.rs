@@ -22,10 +22,11 @@ use zeroize::Zeroize;
 
 use super::vaes_register_pieces;
 use super::{SMALL, Wide};
+use crate::backend::x86_64::KeyBlock;
 use crate::backend::x86_64::aesni;
 use crate::backend::x86_64::aesni::ctr::for_hash;
 use crate::backend::x86_64::clmul;
-use crate::backend::x86_64::engine::{BIG, Pieces, Powers};
+use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
 use crate::backend::x86_64::vaes;
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx512;
@@ -358,7 +359,7 @@ fn mul4(a: __m512i, b: __m512i) -> __m512i {
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn group_powers<B, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
+fn group_powers<B: KeyBlock, const MULS: usize>(h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
     const { assert!(BIG == 8) };
     let mut p = [_mm512_setzero_si512(); BIG];
     (p[7], p[6]) = key_powers_reversed(h);
@@ -404,7 +405,8 @@ fn pair_powers<const MULS: usize>(pw: &Powers<Reg, BIG>) -> Powers<Reg, BIG> {
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn key_powers_reversed<B>(h: &[B; 8]) -> (Reg, Reg) {
+fn key_powers_reversed<B: KeyBlock>(h: &[B; 8]) -> (Reg, Reg) {
+    // 16-byte blocks (`Block` or `__m128i`), read as 128 contiguous bytes.
     const { assert!(size_of::<B>() == 16) };
     // SAFETY: `h` is 8 × 16 = 128 bytes (asserted above); the loads read
     // bytes 0..64 and 64..128 of it, unaligned.
@@ -724,14 +726,7 @@ vaes_register_pieces!(
     broadcast = "vbroadcasti32x4"
 );
 
-/// This tier's pieces for the engine (4 blocks a register). Each
-/// method calls the tier's function of the same name; `self` proves the
-/// features they are compiled with.
-// SAFETY: the token exists only where the CPU has the tier's features,
-// SSE2 among them (`cpu::x86_64::vaes_avx512!`).
-unsafe impl Pieces<RB> for VaesAvx512 {
-    type Reg = Reg;
-
+impl LoopShape for VaesAvx512 {
     /// As a branch inside the group loop: the shape this tier's loops were
     /// tuned in; before the loop, LLVM lays the group path out differently
     /// here.
@@ -739,6 +734,15 @@ unsafe impl Pieces<RB> for VaesAvx512 {
 
     /// Copied: 32 registers hold them.
     const POWERS_IN_REGISTERS: bool = true;
+}
+
+/// This tier's pieces for the engine (4 blocks a register). Each
+/// method calls the tier's function of the same name; `self` proves the
+/// features they are compiled with.
+// SAFETY: the token exists only where the CPU has the tier's features,
+// SSE2 among them (`cpu::x86_64::vaes_avx512!`).
+unsafe impl Pieces<RB> for VaesAvx512 {
+    type Reg = Reg;
 
     #[inline(always)]
     fn load_reg(self, bytes: &[u8; RB]) -> Reg {
@@ -777,19 +781,19 @@ unsafe impl Pieces<RB> for VaesAvx512 {
     }
 
     #[inline(always)]
-    fn broadcast_block<B>(self, k: &B) -> Reg {
+    fn broadcast_block<B: KeyBlock>(self, k: &B) -> Reg {
         // SAFETY: `self` proves the tier's features.
         unsafe { broadcast_block(k) }
     }
 
     #[inline(always)]
-    fn aes_round<B, const N: usize>(self, b: &mut [Reg; N], k: &B) {
+    fn aes_round<B: KeyBlock, const N: usize>(self, b: &mut [Reg; N], k: &B) {
         // SAFETY: `self` proves the tier's features.
         unsafe { aes_round(b, k) }
     }
 
     #[inline(always)]
-    fn aes_round_pinned<B, const N: usize, const P: usize>(
+    fn aes_round_pinned<B: KeyBlock, const N: usize, const P: usize>(
         self,
         b: &mut [Reg; N],
         k: &B,
@@ -886,7 +890,11 @@ impl Wide<RB> for VaesAvx512 {
     }
 
     #[inline(always)]
-    fn group_powers<B, const MULS: usize>(self, h: &[B; 8], big: bool) -> Powers<Reg, BIG> {
+    fn group_powers<B: KeyBlock, const MULS: usize>(
+        self,
+        h: &[B; 8],
+        big: bool,
+    ) -> Powers<Reg, BIG> {
         // SAFETY: `self` proves the tier's features.
         unsafe { group_powers::<B, MULS>(h, big) }
     }
