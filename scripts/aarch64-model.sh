@@ -3,8 +3,8 @@
 # in llvm-mca-19's Neoverse N1, N2, V1 and V2 models, cycles per block as
 # emitted and with AESE+AESMC fused; no aarch64 machine needed. See
 # scripts/aarch64_model.py for how the loops are found and counted, and
-# docs/benchmarks.md ("aarch64") for the reference kernels and what the
-# figures mean.
+# docs/benchmarks.md ("aarch64 (ARMv8 AES + PMULL, `Tier::Armv8`): modelled,
+# not measured") for the reference kernels and what the figures mean.
 #
 #   bash scripts/aarch64-model.sh           # print, and check against scripts/aarch64-model.txt
 #   bash scripts/aarch64-model.sh --write   # print, and rewrite scripts/aarch64-model.txt

@@ -2,7 +2,7 @@
 # Every x86_64 kernel entry point's instruction count, AES rounds and
 # carry-less multiplies in a base revision and in the working tree, side by
 # side (scripts/kernel_counts.py): the evidence that a refactoring changed no
-# kernel (issue 29, item 4). Builds scripts/ct-probe with the default release
+# kernel. Builds scripts/ct-probe with the default release
 # profile, as a user's program gets the crate, once from each tree.
 #
 #   bash scripts/kernel-counts.sh BASE [--tolerance 0.03]

@@ -22,12 +22,12 @@ build. A loop with two back edges (LLVM's copy for the counter's carry, or
 a branch laid out after the loop that jumps back) shows twice, and a
 backward jump over straight-line code (a path LLVM laid out after the code
 it returns to) can pass for a loop: read the sizes beside the source. GCM-SIV
-seal hashes and encrypts in separate passes, so it has no stitched loop. These are the loop figures docs/design.md
-and docs/benchmarks.md quote (`objdump -d` of the probe).
+seal hashes and encrypts in separate passes, so it has no stitched loop. These are the
+loop figures that docs/design.md's loop sections and the measurement tables
+under docs/measurements/ quote (`objdump -d` of the probe).
 
-A refactoring that should change no kernel (issue 29's "proof nothing got
-slower") keeps every entry point's AES and multiply counts and its instruction
-count within the tolerance; the script exits 1 where one does not, or where an
+A refactoring that should change no kernel keeps every entry point's AES
+and multiply counts and its instruction count within the tolerance; the script exits 1 where one does not, or where an
 entry point is missing from either build. It proves the machine code's size
 and instruction mix, not its speed: `bench/examples/compare` alternated does that.
 """

@@ -192,8 +192,8 @@ fn seal_with_trailing_byte_to<K: crate::AeadKey, const ROUND_KEYS: usize>(
 /// copies `plaintext ‖ byte` into `out` and seals it there: one seal, where
 /// extending a seal costs a second tag computation (two AES blocks, two
 /// multiplies) that a short message does not earn back. From here on the
-/// pass over the plaintext that the copy saves is worth more (docs/benchmarks.md,
-/// "rustls").
+/// pass over the plaintext that the copy saves is worth more
+/// (docs/benchmarks.md, "Sealing from one piece").
 const TRAILING_BYTE_IN_PLACE_BELOW: usize = 2048;
 
 impl Aes128Gcm {

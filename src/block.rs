@@ -26,7 +26,8 @@ pub(crate) fn wipe<const N: usize>(buf: &mut [u8; N]) {
 /// them. The memory may be uninitialised (a vector's spare capacity); it
 /// holds zeros after. (`Zeroize` on bytes stores one byte at a time: 64 Ki
 /// stores for 64 KiB. Volatile stores of 16-byte arrays went through a
-/// stack temporary each, four times slower than these.) Used by the `std`
+/// stack temporary each, slower than these: docs/measurements/2026-11-23-zen4/tables.md,
+/// "Streaming on Zen 4 (`stream`, `ece`)".) Used by the `std`
 /// buffers of `stream` and `ece`, and (through [`wipe_bytes`]) on the output
 /// of every open that fails.
 pub(crate) fn wipe_memory(bytes: &mut [MaybeUninit<u8>]) {
@@ -54,11 +55,13 @@ pub(crate) fn wipe_bytes(bytes: &mut [u8]) {
 
 /// Overwrites blocks of key state with zeros when they drop: one volatile
 /// 8-byte store a word ([`wipe_memory`]). (`Zeroize` on `[[u8; 16]; N]`
-/// stores byte by byte: 368 single-byte stores for an AES-256-GCM key, a
-/// third of its setup time. A volatile store of each 16-byte array went
-/// through a zeroed stack temporary, a store, a load and a store a block:
-/// on Zen 3 the two wipes of an AES-256-GCM key took a tenth of `new` and
-/// drop together, `perf record` of a loop of them.)
+/// stores byte by byte: 368 single-byte stores for an AES-256-GCM key,
+/// a large share of its setup time (docs/design.md, "Key lifecycle
+/// (`placement.rs`, `nonce.rs`, `random.rs`, `random/fork.rs`)"). A
+/// volatile store of each 16-byte array went through a zeroed stack
+/// temporary, a store, a load and a store a block; key setup before and
+/// after this change on Zen 3:
+/// docs/measurements/2026-11-26-issue25-session2/tables.md.)
 #[inline(always)]
 pub(crate) fn wipe_blocks<const N: usize>(blocks: &mut [Block; N]) {
     wipe_bytes(blocks.as_flattened_mut());

@@ -38,20 +38,23 @@ pub(crate) fn first_missing(features: &[(&'static str, bool)]) -> Option<&'stati
 
 /// Runs a tier's detection once and answers every later call from `state`,
 /// whether the tier was present or not: the CPU neither gains nor loses
-/// features while the process runs, and detection is not free (a tier's
-/// dozen `is_x86_feature_detected!` tests cost about 10 ns; `TierToken::best`
-/// tries the two VAES tiers before AES-NI, so on a CPU without VAES an
-/// uncached failure cost every key setup about 30 ns, a fifth of it, on Zen 1).
+/// features while the process runs, and detection is not free: a tier's
+/// dozen `is_x86_feature_detected!` tests are work of their own, and
+/// `TierToken::best` tries the two VAES tiers before AES-NI, so on a CPU
+/// without VAES an uncached failure would be paid by every key setup
+/// (docs/design.md, "Key lifecycle (`placement.rs`, `nonce.rs`,
+/// `random.rs`, `random/fork.rs`)"; on Zen 1:
+/// docs/measurements/2026-11-24-zen1/tables.md).
 ///
 /// `state` is 0 before the first detection, 1 once the tier was found, and
 /// 2 + i when the first missing feature is `names[i]`, so the error names it
 /// on every call. `names` is the tier's feature list, in the order `detect`
 /// tests it.
 /// The answer after the first call is one load and a compare in line: the
-/// detection itself ([`detect_first`]) is out of line and cold (in a loop
-/// of AES-256-GCM key setups on Zen 3, `detect_once` called out of line
-/// twice a setup, for the AVX-512 tier that is absent and for the AVX2 tier,
-/// was 4 % of the time).
+/// detection itself ([`detect_first`]) is out of line and cold. (Called
+/// out of line, `detect_once` is two calls a key setup on a CPU with AVX2
+/// and no AVX-512, one for each VAES tier, which `perf record` of a loop
+/// of key setups shows: docs/measurements/2026-11-26-issue25-session2/tables.md.)
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline]
 pub(crate) fn detect_once(

@@ -43,11 +43,10 @@ const BUILT: [Tier; 3] = [Tier::VaesAvx512, Tier::VaesAvx2, Tier::AesNiClmul];
 #[cfg(target_arch = "aarch64")]
 const BUILT: [Tier; 1] = [Tier::Armv8];
 
-/// What `new` must select: the best built tier the CPU has. On the project's
-/// machines (Zen 4, Zen 5, Sapphire Rapids: all with AVX-512) that is
-/// `VaesAvx512`; under
-/// `qemu-x86_64-static -cpu max` (VAES but no VPCLMULQDQ) and `-cpu Westmere`
-/// it is `AesNiClmul`. A silent downgrade, or a tier chosen on a CPU without
+/// What `new` must select: the best built tier the CPU has. On CPUs with
+/// VAES and AVX-512 (Zen 4, Zen 5, Sapphire and Emerald Rapids) that is
+/// `VaesAvx512`, on Zen 3 `VaesAvx2`; under `qemu-x86_64-static -cpu max`
+/// (VAES but no VPCLMULQDQ) and `-cpu Westmere` it is `AesNiClmul`. A silent downgrade, or a tier chosen on a CPU without
 /// one of its instructions, fails here.
 #[cfg(target_arch = "x86_64")]
 fn expected() -> Tier {
@@ -96,7 +95,7 @@ fn new_selects_the_best_tier_the_cpu_has() {
 /// and each forced tier computes what the default one does.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[test]
-fn with_backend_gives_each_available_tier_and_refuses_the_rest() {
+fn with_tier_gives_each_available_tier_and_refuses_the_rest() {
     let nonce = [3u8; 12];
     let msg = [0x5au8; 300];
     let reference = Aes256Gcm::new(&[2u8; 32])

@@ -14,7 +14,7 @@
 //! | `Aes128Gcm::seal` / `Aes128Gcm::open` | one AES-128-GCM message of 1 MiB, allocating its output: the reference | the same |
 //! | `Aes128Gcm in place` / `Aes128Gcm open_to` | `seal_in_place_detached`: no allocation | `open_to` into a 1 MiB buffer: no allocation |
 //!
-//! The target (issue 15) is the ece entries at 0.85× or more of
+//! The target is the ece entries at 0.85× or more of
 //! `Aes128Gcm::seal`'s rate at record size 65536. Key derivation
 //! (HKDF-SHA-256 and the AES-128 key schedule) is inside every ece timing.
 //! Before timing, each group checks once that every ece entry gives the

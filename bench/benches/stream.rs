@@ -6,8 +6,8 @@
 //! sizes of 64 B, 1 KiB, 8 KiB and 1 MiB (the sizes of the `write` and `read`
 //! calls, not of the segments). Each group has the adapter's entry and the
 //! one-shot entry (`aes-256-gcm-64k`: `seal_in_place_detached`, or
-//! `open_to` for read), so one run gives the ratio the target is
-//! stated in (≥ 0.90× the one-shot rate at 64 KiB segments). Every group
+//! `open_to` for read), so one run gives the ratio the target is stated in
+//! (≥ 0.90× the one-shot rate at 64 KiB segments). Every group
 //! reports throughput in plaintext bytes.
 //!
 //! The writer writes into `io::sink()` and includes `Writer::new` (the header

@@ -1,8 +1,9 @@
 //! Side-by-side timing of this crate against ring and aws-lc-rs: one process,
 //! the implementations interleaved in rounds (A B C A B C …), each sample a
-//! batch of about 2 ms, the median of the rounds reported. This is the quick
-//! A/B method of `shared/guide/measuring.md`; the criterion benches are the
-//! record.
+//! batch of about 2 ms, the median of the rounds reported. This is the
+//! method of docs/benchmarks.md ("Method"), whose tables it takes; the
+//! criterion benches (`cargo bench -p hardware-aead-bench`) time each tier's
+//! entries one after the other.
 //!
 //! ```text
 //! cargo run --release -p hardware-aead-bench --example compare -- [gcm128|gcm256|siv128|siv256|xaes|kc|setup|stream|forged|all] [rounds] [sizes]
@@ -23,10 +24,9 @@
 //! opens in place, having no out-of-place open; aws-lc-rs
 //! `open_separate_gather`).
 //!
-//! Where a buffer starts within a cache line moves the times by a few per
-//! cent, and not the same way for every implementation (AES-256-GCM seal on
-//! Zen 3: this crate's time over ring's read 0.95 to 1.10 with the buffer
-//! 0, 16, 32 or 48 bytes past a 64-byte boundary, the same code). A
+//! Where a buffer starts within a cache line moves the times, and not the
+//! same way for every implementation (the same code, with the buffer 0, 16,
+//! 32 or 48 bytes past a 64-byte boundary: docs/benchmarks.md, "Method"). A
 //! `Vec<u8>` may start at any multiple of 16, so the AES-GCM and AES-GCM-SIV
 //! cases move their message buffer (seal: the in-place buffer; open: the
 //! output) through those four placements, the next one at every call
@@ -634,7 +634,7 @@ fn small_stream_cases(rounds: usize) {
 
 /// RFC 8188 (`ece`, feature `ece`) over 1 MiB at record size `rs`, beside
 /// this crate's one-shot AES-128-GCM of the same megabyte allocating its
-/// output (issue 15's reference, the "peer" of the ratios) and without
+/// output (the reference, the "peer" of the ratios) and without
 /// allocating (in place; `open_to` a buffer): the same entries as
 /// `bench/benches/ece.rs`, interleaved.
 #[cfg(feature = "ece")]

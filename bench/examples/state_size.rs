@@ -16,7 +16,8 @@ const BLOCK: usize = 16;
 /// GHASH key powers H^1..H^8 kept per key.
 const H_POWERS: usize = 8;
 
-/// The most `size_of::<Aes256Gcm>()` may be (see the API guide).
+/// The most `size_of::<Aes256Gcm>()` may be (docs/design.md, "Where to
+/// change what": the 400-byte budget).
 const AES256_BUDGET: usize = 400;
 
 fn main() {

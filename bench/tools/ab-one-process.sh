@@ -2,8 +2,8 @@
 # The working tree's build of the crate against a base revision's, timed in
 # one process (bench/tools/ab-probe): per case, the median over interleaved
 # rounds of each round's head ÷ base time. The host's drift between rounds
-# divides out, which alternating two binaries cannot do (issue 29, item 4:
-# "within ±3 % at every size").
+# divides out, which alternating two binaries cannot do, so a change of a
+# few per cent shows (docs/benchmarks.md, "Method", has this floor).
 #
 #   bash bench/tools/ab-one-process.sh BASE [ROUNDS [CASE...]]
 #

@@ -9,14 +9,14 @@ run alternately), and prints one row per case (`AES-128-GCM seal 1024 B`,
 `... key setup`, ...): for each build, this crate's median time over the
 runs (`hw/new`, the tier `new` picks) divided by the fastest peer's median
 time over the same runs, then the two medians in ns, then the range of the
-per-run ratios. The ratio of medians is what issue 25's targets are stated
-in; the per-run range shows how much the host drifted.
+per-run ratios. The ratio of medians is what the tables of docs/benchmarks.md
+give; the per-run range shows how much the host drifted.
 
 With --change, one row per case for two builds: the median over the runs
 of each run's ratio (this crate's time over the fastest peer's in the same
 process) for BEFORE and for AFTER, and AFTER's over BEFORE's: how much the
-change moved the case, with the host's drift between runs divided out
-(issue 29's "within ±3 %"). The slowest and fastest cases close the list.
+change moved the case, with the host's drift between runs divided out.
+The slowest and fastest cases close the list.
 """
 import glob
 import re

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Turns the output of `cargo bench -p hardware-aead-bench --bench aes_gcm` (or `aes_gcm_siv`) into the
-markdown tables of docs/benchmarks.md.
+"""Turns the output of `cargo bench -p hardware-aead-bench --bench aes_gcm` (or `aes_gcm_siv`) into
+markdown tables, one per algorithm and direction, the form of the tables under
+docs/measurements/ (e.g. 2026-11-22-zen5/tables.md).
 
 Usage: cargo bench -p hardware-aead-bench --bench aes_gcm 2>&1 | python3 bench/tools/bench_table.py
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Turns the output of `bench/examples/compare.rs` into the per-CPU record tables of
-docs/benchmarks.md.
+"""Turns the output of `bench/examples/compare.rs` into a markdown table of
+times with ratios, the form of the per-CPU tables under docs/measurements/
+(e.g. 2026-11-23-zen4/tables.md, 2026-11-24-zen1/tables.md).
 
 Usage: cargo run --release -p hardware-aead-bench --example compare -- all 41 | python3 bench/tools/compare_table.py
 
@@ -8,7 +9,8 @@ One row per (algorithm, operation): for each size, the median time of
 `hw/new` (the tier `new` picks) and, in brackets, its ratio to the fastest peer
 in the same run (below 1: faster than every peer). Key setup gets a row of its
 own per algorithm. XAES-256-GCM's sections are left out (its ratios are to
-this crate's AES-256-GCM and to RustCrypto; docs/benchmarks.md has them).
+this crate's AES-256-GCM and to RustCrypto; docs/benchmarks.md, "XAES-256-GCM
+on Zen 4", has them).
 """
 import re
 import sys
@@ -34,7 +36,7 @@ def main() -> None:
             return
         alg, op, size = current
         if alg.startswith("X"):
-            return  # XAES-256-GCM: its own table (docs/benchmarks.md)
+            return  # XAES-256-GCM: its own table (docs/benchmarks.md, "XAES-256-GCM on Zen 4")
         ours = next((v for k, v in entries.items() if k.startswith("hw/new")), None)
         peers = {k: v for k, v in entries.items() if not k.startswith("hw/")}
         if ours is None or not peers:

@@ -2,8 +2,9 @@
 //! in cache, by where the destination lies relative to the source modulo
 //! 4 KiB: the copy every `io::Read` source makes into a reader's buffer
 //! (`<&[u8] as Read>::read` is a `copy_from_slice`, a `read(2)` the kernel's
-//! copy). Run by `bench/tools/copy-offsets.sh`; docs/benchmarks.md has what it
-//! showed on Zen 4.
+//! copy). Run by `bench/tools/copy-offsets.sh`; docs/benchmarks.md,
+//! "Streaming on Zen 4 (`stream`, `ece`)", has what it shows on Zen 4 (the
+//! table: docs/measurements/2026-11-23-zen4/tables.md).
 //!
 //! Each row: sixteen 64 KiB copies from a 4 MiB source (so each source byte
 //! comes from L3 or memory, not L1 or L2) to one 64 KiB destination, the

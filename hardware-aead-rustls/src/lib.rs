@@ -188,8 +188,8 @@ fn record_key<K: RecordKey>(key: &AeadKey) -> Option<K> {
 /// copy costs a pass over the plaintext; the straight seal costs zeroing
 /// the buffer and, for TLS 1.3, a second tag computation for the content
 /// type's block. The copy wins on short records, the straight seal on long
-/// ones, and they cross near here (docs/benchmarks.md, "rustls", "Sealing
-/// from one piece").
+/// ones, and they cross near here (docs/benchmarks.md, "rustls: TLS 1.3
+/// record protection", "Sealing from one piece").
 const ONE_PASS_FROM: usize = 4096;
 
 /// `record` grown by `len` zero bytes, for a seal to write into: rustls's

@@ -119,8 +119,8 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
     let folded = (diff as u64) | ((diff >> 64) as u64);
     // After a forgery the computed tag is the valid tag for the forged
     // ciphertext: do not leave it on the stack. (One volatile 16-byte store
-    // per block: `zeroize` on a 48-byte KC-XAES tag was 48 byte stores, a
-    // tenth of a 16-byte open.)
+    // per block: `zeroize` on a 48-byte KC-XAES tag is 48 byte stores, which
+    // a 16-byte open feels: docs/measurements/2026-11-26-zen3-kc/tables.md.)
     for block in computed.as_mut().as_chunks_mut::<16>().0 {
         wipe(block);
     }
@@ -128,8 +128,9 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
         Ok(())
     } else {
         // Volatile word stores: `zeroize` on bytes stores one byte at a
-        // time, which made a forged 64 KiB message cost 2.5 times a genuine
-        // one to reject (Zen 4).
+        // time, which makes a forged long message cost far more to reject
+        // than a genuine one to open (docs/benchmarks.md, "Rejecting
+        // forgeries on Zen 4").
         wipe_bytes(plaintext);
         Err(Error::Authentication)
     }

@@ -23,11 +23,12 @@ use super::x86_64;
 /// kernels): the derived key stays in registers and the AES-NI (or ARMv8)
 /// code for a message of less than one group (`tail`, up to eight blocks)
 /// runs on it, on every tier. Longer messages derive into a [`MessageKey`]
-/// and run the tier's own AES-256-GCM kernels. Storing the derived key and
-/// reloading it costs about 30 ns, more than the wide tiers' code saves on
-/// a message this short: on Zen 4 (docs/benchmarks.md) 48-byte seals went
-/// from 131 to 101 ns when this limit moved from 32 to 128 bytes, 80-byte
-/// ones from 140 to 129 ns, and 96 to 128 bytes stayed within ±3 %.
+/// and run the tier's own AES-256-GCM kernels. Storing, reloading and
+/// wiping the derived key costs more than the wide tiers' code saves on a
+/// message this short: raising this limit from 32 to 128 bytes made 48- to
+/// 80-byte seals faster and left 96 to 128 bytes level
+/// (docs/benchmarks.md, "XAES-256-GCM on Zen 4"; the table:
+/// docs/measurements/2026-11-23-zen4/tables.md).
 pub(crate) const SHORT_MAX: usize = 128;
 
 /// How many of H^1..H^8 the short path reads for `aad_len` bytes of AAD
@@ -67,8 +68,8 @@ impl MessageKey {
 /// four) ORed with a head below, or `N[12:] ‖ [0; 4]` (the last 16 shifted
 /// down) ORed with a tail. Built as `u128`s in memory and loaded, a block
 /// written as two 8-byte stores and read back as one 16-byte load stalls on
-/// the store forwarding (a 16-byte KC-XAES seal took 1.2 times XAES's on
-/// Zen 3 when the blocks went through memory, 1.0x in registers).
+/// the store forwarding, on the critical path of a short message
+/// (docs/design.md, "KC-XAES-256-GCM (`KcXaes256Gcm`)").
 /// As `u128::from_le_bytes`: the head in the low four bytes, the tail in the
 /// high four.
 pub(crate) const M_HEADS: [u128; 2] = [

@@ -89,7 +89,7 @@ pub(crate) mod hwcap {
 }
 
 /// Whether the CPU has FEAT_SHA3, whose `EOR3` (a three-way XOR) the ARMv8
-/// tier's group loops use where it is present (`backend/aarch64/pmull.rs`,
+/// tier's group loops use where it is present (`backend/aarch64/clmul.rs`,
 /// `xor3`): optional from ARMv8.2, present on Neoverse N2, V1 and V2, absent
 /// on N1 and Cortex-A72. Not part of the tier's feature list: a CPU without it
 /// runs the same loops with two `EOR`s for each `EOR3`. Read once per

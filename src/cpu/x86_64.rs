@@ -242,7 +242,9 @@ impl VaesAvx512 {
 /// Whether the CPU's `vpclmulqdq` issues every cycle (Intel's cores; on
 /// the AMD cores measured here, Zen 3 to 5, it issues once every two
 /// cycles), which decides how many multiplies a product takes in GCM's
-/// AVX-512 group loops (`backend/x86_64/engine.rs`, `FULL_RATE_MULS`). Read
+/// AVX-512 group loops: the tier's `vaes::Wide::FULL_RATE_MULS`
+/// (`backend/x86_64/vaes.rs`, set in `vaes/avx512.rs`) where it does, three
+/// where it does not (the engine's `MULS`, `backend/x86_64/engine.rs`). Read
 /// from the CPUID vendor string once per process; a speed choice only:
 /// either answer computes the same bytes.
 pub(crate) fn clmul_every_cycle() -> bool {

@@ -85,8 +85,9 @@ impl Drop for RecordKey {
 /// (`out[start..end]`). Past `end`, up to `out.len()`, are bytes the buffer
 /// held before (records handed on, or where data was before it moved down):
 /// the vector keeps its length, so a record sealed into that space is not
-/// zero-filled again (a memset of every record was 7 % of an
-/// [`Writer`](super::Writer)'s time on Zen 4); whatever writes there
+/// zero-filled again (a memset of every record showed in profiles of the
+/// [`Writer`](super::Writer): docs/measurements/2026-11-23-zen4/tables.md,
+/// "Streaming on Zen 4 (`stream`, `ece`)"); whatever writes there
 /// overwrites every byte.
 /// Padding is placed greedily: each record takes as much of what is left as
 /// it can hold (up to `rs − 17` bytes), so the first records carry it.
@@ -268,8 +269,9 @@ impl Sealer {
 /// allocation), or, for a user that says where plaintext can be
 /// ([`secret_below`](Self::secret_below)), only the start of it. The stores
 /// are [`wipe_memory`]'s words: `Zeroizing<Vec<u8>>` stores a byte at a
-/// time, a tenth of a [`Writer`](super::Writer)'s time over 1 MiB at
-/// 64 KiB records on Zen 1.
+/// time, which showed in profiles of a [`Writer`](super::Writer) at
+/// 64 KiB records (docs/measurements/2026-11-24-zen1/tables.md, "Streaming
+/// on Zen 1").
 pub(super) struct WipedVec {
     bytes: Vec<u8>,
     /// Only the first `secret` bytes of the allocation may ever have held

@@ -89,8 +89,10 @@ fn checked_segment_size(segment_size: usize) -> Result<u32, Error> {
 /// The first buffer a [`Writer`], [`Reader`]
 /// or [`DecryptingWriter`] allocates (or the
 /// segment's size, if smaller): a small stream fits in it whole, and zeroing
-/// it costs little next to the crypto. (A whole 64 KiB segment's buffer,
-/// zeroed for a 16-byte stream, was 0.6 µs of its 0.8 µs on Zen 4.)
+/// it costs little next to the crypto. (Zeroing a whole 64 KiB segment's
+/// buffer would be most of a 16-byte stream's time: docs/benchmarks.md,
+/// "Streaming on Zen 4 (`stream`, `ece`)"; before and after:
+/// docs/measurements/2026-11-23-zen4/tables.md.)
 const FIRST_BUFFER: usize = 4096;
 
 /// The length a buffer of `len` bytes that must reach `want` grows to next:

@@ -250,7 +250,8 @@ pub(crate) fn karatsuba_factors(b: uint8x16_t, d: uint8x16_t) -> uint8x16_t {
 /// saved is a cycle saved; on N2, V1 and V2, whose cores have EOR3, every
 /// vector pipe runs every one of these instructions, and Karatsuba's
 /// `TRN`s and `EOR` cost what its saved multiplies did
-/// (`scripts/aarch64-model.sh` put it 2–4 % slower there).
+/// (`scripts/aarch64-model.sh` models it slower there:
+/// docs/measurements/2026-11-26-aarch64-model/tables.md).
 #[inline]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn mul_acc2<const EOR3: bool>(
@@ -319,7 +320,8 @@ pub(crate) fn karatsuba_finished(v: Unreduced) -> Unreduced {
 /// the data block's halves swapped, and `PMULL` through the intrinsic,
 /// which LLVM schedules itself. In the POLYVAL pass, where no AES rounds
 /// hide the multiplies' latencies, `scripts/aarch64-model.sh` models this
-/// at 2.76 cycles a block on V1, [`mul_acc`]'s form at 3.01.
+/// form faster than [`mul_acc`]'s on V1 (the POLYVAL pass's figures:
+/// `scripts/aarch64-model.txt`).
 #[inline]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn mul_acc_swap_data(acc: &mut Unreduced, a: uint8x16_t, b: uint8x16_t) {

@@ -1,10 +1,11 @@
 //! Counter mode with the universal hash stitched in: the ARMv8 tier's engine,
 //! shared by AES-GCM (`gcm.rs`) and AES-GCM-SIV (`siv.rs`). It has the
-//! functions and contracts of `backend/x86_64/aesni/ctr.rs`; the loops differ where
-//! the instructions do (no pinned rounds; two paths chosen at run time, the
-//! `EOR3` path with schoolbook multiplies and the plain path with Karatsuba,
-//! see `clmul::mul_acc2`; counters built with scalar instructions, see
-//! [`CounterGroup`]; docs/design.md, "aarch64").
+//! functions and contracts of `backend/x86_64/aesni/ctr.rs`; the loops
+//! differ where the instructions do (no pinned rounds; two paths chosen at
+//! run time, the `EOR3` path with schoolbook multiplies and the plain path
+//! with Karatsuba, see `clmul::mul_acc2`; counters built with scalar
+//! instructions, see [`CounterGroup`]; docs/design.md,
+//! "aarch64 (ARMv8 AES + PMULL) (`backend/aarch64/`)").
 //!
 //! The two modes differ in two conventions, selected by `const GCM: bool`:
 //!
@@ -58,15 +59,15 @@ pub(super) const GROUP: usize = 128;
 /// fifth). In llvm-mca's Neoverse N1 model, which runs the plain path, the
 /// 128-entry reorder buffer is full most cycles and V0 alone runs `AESE`,
 /// `AESMC` and `PMULL`, so every other operation the model sends to V0
-/// costs the loop a cycle: with eight-block rounds V0 took 11 of the fused
-/// seal group's XORs, shuffles and spill stores, in halves 6 (measured, the
-/// model's choice; why the order changes it was not worked out). AES-256-GCM
-/// seal went from 31.14 / 18.63 to 31.01 / 18.01 cycles a block (open
-/// 30.89 / 18.01 → 30.76 / 18.51, which the shift reduction then brought to
-/// 30.39 / 17.76; `scripts/aarch64-model.sh`). On N2, V1 and V2 (the EOR3
-/// path) the halves model the same or up to 1 % faster. The two halves are
-/// independent, so an out-of-order core can still overlap one half's last
-/// rounds with the other's first.
+/// costs the loop a cycle: with eight-block rounds V0 takes 11 of the fused
+/// seal group's XORs, shuffles and spill stores, in halves 6 (the model's
+/// choice; why the order changes it is not known), so in halves the
+/// modelled AES-256-GCM seal takes fewer cycles a block
+/// (`scripts/aarch64-model.sh`;
+/// docs/measurements/2026-11-26-aarch64-model/tables.md). On N2, V1 and V2
+/// (the EOR3 path) the halves model the same or a little faster. The two
+/// halves are independent, so an out-of-order core can still overlap one
+/// half's last rounds with the other's first.
 ///
 /// The plain path reduces by shifts (`clmul::reduce_by_shifts`), the EOR3
 /// path with two multiplies (`clmul::reduce`).
@@ -448,7 +449,8 @@ fn xor_group(data: &mut InOut<'_>, offset: usize, ks: &[uint8x16_t; 8]) -> [uint
 /// round key XORed in on the plain path: there these eight XORs then
 /// issue beside the AES rounds, on the pipe the rounds leave free,
 /// instead of in a burst after them (in llvm-mca's N1 model that burst
-/// left V0, which alone runs the rounds, idle about 10 cycles a group).
+/// leaves V0, which alone runs the rounds, idle:
+/// docs/measurements/2026-11-26-aarch64-model/tables.md).
 /// The EOR3 path adds the key in [`xor_last_round`]'s `EOR3`.
 #[inline]
 #[target_feature(enable = "neon,aes")]

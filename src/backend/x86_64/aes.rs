@@ -346,7 +346,7 @@ pub(crate) fn encrypt_blocks_and<const ROUND_KEYS: usize, const N: usize>(
 /// key `$k`, as one `asm!` block, optionally naming further registers ("pins")
 /// that no instruction uses (see `aes_round_pinned`). `vex` is the
 /// three-operand VAES form (`vaesenc ymm/zmm`), `sse` the two-operand AES-NI
-/// form (`aesenc xmm`, the AES-NI tier's stitched loop in `ctr.rs`).
+/// form (`aesenc xmm`, the AES-NI tier's stitched loop in `aesni/ctr.rs`).
 macro_rules! aes_round_asm {
     (@emit $class:ident, $k:expr, [$($insn:expr),*]; $($b:expr),*; $($j:literal: $p:expr),*) => {
         // SAFETY: AES rounds on registers only (no memory, stack or flags);

@@ -1,21 +1,29 @@
 //! The stitched engine: counter mode with the universal hash (GHASH as
 //! POLYVAL, or POLYVAL) spread over the AES rounds, written once as generic
 //! code over [`Pieces`], the contract each x86 tier's feature token fulfils:
-//! `ctr.rs` (AES-NI: a register is one xmm block), `vaes/avx2.rs` (ymm, two
-//! blocks), `vaes/avx512.rs` (zmm, four).
+//! `aesni/ctr.rs` (AES-NI: a register is one xmm block), `vaes/avx2.rs`
+//! (ymm, two blocks), `vaes/avx512.rs` (zmm, four).
 //!
-//! Every function here is `#[inline(always)]` and takes the tier's token.
+//! Every function here that touches registers is `#[inline(always)]` and
+//! takes the tier's token (`t: T`, or `self` in [`Pieces`]'s default
+//! methods). The rest do arithmetic on sizes and indices: [`unit_after`]
+//! and [`unit_round`] are `const fn`s, evaluated at compile time;
+//! [`loop_powers`] (a copy or a reference) and [`groups_end`] (a length)
+//! are `#[inline(always)]` but take no token; `Powers`'s `zeroize` is a
+//! plain method, without either.
+//!
 //! A generic function cannot carry a tier's `#[target_feature]` list, so
 //! none here has one: each is compiled inside the `#[target_feature]`
 //! function of the tier that calls it, where LLVM also inlines the tier's
 //! pieces (each itself a `#[target_feature]` function, called through the
 //! trait; the token is the proof that makes those calls sound).
 //!
-//! The trait is the whole interface: its register type, whether
-//! [`hash_output`] peels its first group, and the register-level pieces
-//! (data in and out of registers, counter blocks, AES rounds, lane-wise
-//! products). A missing or mistyped piece is a compile error in the tier's
-//! `impl`.
+//! The trait is the whole interface of the algorithm: its register type
+//! and the register-level pieces (data in and out of registers, counter
+//! blocks, AES rounds, lane-wise products). How the loops are laid out
+//! (whether [`hash_output`] peels its first group, whether the loops copy
+//! the powers) is its supertrait [`LoopShape`]'s. A missing or mistyped
+//! piece is a compile error in the tier's `impl`.
 //!
 //! Two habits of this file come from that: the loops copy what they read
 //! in every group (the hash state, the input and output view, and, where
@@ -35,9 +43,11 @@
 //! # Why the loops look like this
 //!
 //! On the CPU these loops were tuned on (AMD Zen 5: `perf stat`, and
-//! micro-benchmarks of single instructions, docs/benchmarks.md), `vaesenc`
-//! of any width has a latency of four cycles and two can start every cycle,
-//! while `vpclmulqdq` of any width starts once every two cycles. So:
+//! loops of single instructions; docs/design.md, "The stitched loops
+//! (`engine.rs`): what the CPU allows", and docs/benchmarks.md, "AMD Zen 5:
+//! four shared pipes"), `vaesenc` of any width has a latency of four cycles
+//! and two can start every cycle, while `vpclmulqdq` of any width starts
+//! once every two cycles. So:
 //!
 //! - a group has eight registers (`BIG`): eight independent AES chains are
 //!   what it takes to start two rounds every cycle; with four the AES units
@@ -136,7 +146,7 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy + LoopShape {
     /// Each block as the hash takes it: byte-reversed for GHASH (`GCM`),
     /// as it is for POLYVAL.
     fn for_hash_reg<const GCM: bool>(self, x: Self::Reg) -> Self::Reg;
-    /// The next `N` registers of counter blocks from `ctr` (`ctr.rs`'s
+    /// The next `N` registers of counter blocks from `ctr` (`aesni/ctr.rs`'s
     /// convention), and `ctr` advanced past them.
     fn counters_group<const GCM: bool, const N: usize>(self, ctr: &mut __m128i) -> [Self::Reg; N];
     /// The block `*k` (16 bytes: a round key or a hash power) in every lane.
@@ -160,7 +170,8 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy + LoopShape {
     /// once, before the pass, rather than at every round from the key
     /// schedule. Measured on the VAES tiers, a CTR-only pass that reads the
     /// GCM-SIV message keys (just derived, on the caller's stack) at every
-    /// round runs at half speed on Zen 5, from these at full; on AES-NI a
+    /// round runs at half speed on Zen 5, from these at full (docs/design.md,
+    /// "AES-GCM-SIV (`aesni/siv.rs`, RFC 8452)"); on AES-NI a
     /// broadcast is a load, and the copies stay in registers. (A closure,
     /// once per pass, outside the loop: the same code as each tier's own
     /// copy of this made; filling the array in a loop instead cost each
@@ -292,7 +303,8 @@ fn block_zero<T: Pieces<RB>, const RB: usize>(_t: T) -> __m128i {
 /// local whose address never leaves the loop's function cannot be one of
 /// those stores' targets, so its registers are loaded once: on AVX-512 the
 /// small open loop's 8 reloads a group go. Not wiped: like the spills of
-/// the caller's powers (docs/security.md, "Not wiped").
+/// the caller's powers (docs/security.md, "What is wiped, and what is
+/// not": "Not wiped").
 #[inline(always)]
 pub(super) fn loop_powers<'a, T: Pieces<RB>, const RB: usize>(
     pw: &'a Powers<T::Reg, BIG>,

@@ -8,9 +8,10 @@
 //! [`gcm`], [`siv_seal`] and [`siv_open`] from their `#[target_feature]`
 //! entry points (`seal`, `open`, `siv_seal`, `siv_open`), which is what
 //! dispatch calls, and [`gcm_groups`] from their out-of-line wrapper of it.
-//! Every function here that is generic over the tier is
-//! `#[inline(always)]`, compiled inside its caller's feature list, as the
-//! engine's are. Contracts: `aesni/gcm.rs` and `siv.rs`.
+//! Every function here that is generic over the tier (the unit tests'
+//! helpers aside) is `#[inline(always)]`, compiled inside its caller's
+//! feature list, as the engine's are. Contracts: `aesni/gcm.rs` and
+//! `aesni/siv.rs`.
 
 use core::arch::x86_64::__m128i;
 
@@ -54,7 +55,8 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// pairs on this tier (from `PAIRS_FROM` bytes, with `FULL_RATE_MULS`):
     /// where the tier sets `PAIRS_FROM`, and for AES-128 only, whose loop
     /// pairs make shorter; AES-256's is bound by its AES rounds, which they
-    /// do not cut (docs/design.md). A constant: the tiers compile no paired
+    /// do not cut (docs/design.md, "AES-128 on Intel: one reduction for two
+    /// groups (`PAIRS_FROM`)"). A constant: the tiers compile no paired
     /// loops where it is false.
     #[inline(always)]
     fn pairs_for<const ROUND_KEYS: usize>() -> bool {
@@ -150,9 +152,9 @@ fn big<T: Wide<RB>, const RB: usize>(len: usize) -> bool {
 /// longer one in the tier's out-of-line [`gcm_groups`]. Kept apart so that
 /// the entry point a short message runs through has none of the group
 /// loops' prologue (six saved registers, a 32-byte aligned frame of 1.9
-/// KiB): on Zen 3 a 16-byte AES-256-GCM seal on the AVX2 tier took 4.6–4.9
-/// ns longer than on the AES-NI tier whose code it runs, 4.0–4.2 ns with
-/// the split (`compare gcm256 31 16`, two alternated runs).
+/// KiB): with the split, a 16-byte AES-256-GCM seal on the AVX2 tier pays
+/// less over the AES-NI tier, whose code it runs (Zen 3, `compare gcm256
+/// 31 16`: docs/measurements/2026-11-26-intel-zen3/tables.md).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn gcm<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize, const SEAL: bool>(
@@ -214,8 +216,9 @@ pub(super) fn gcm_groups<
     let len = data.len();
     // The big groups in pairs (`PAIRS`), with their own powers. (Not an
     // `Option` of the powers in one function for both: its wipe, on every
-    // call, was a loop of single-byte stores over all 1 KiB of it, 0.36 µs
-    // on Intel, and the paired loops' registers cost the others spills.)
+    // call, was a loop of single-byte stores over all 1 KiB of it, a cost
+    // every message past the short path paid (docs/design.md, "Tried and
+    // dropped"), and the paired loops' registers cost the others spills.)
     if PAIRS && big {
         let mut high = t.pair_powers::<MULS>(&pw);
         if SEAL {
@@ -256,7 +259,8 @@ pub(super) fn gcm_groups<
     // the source makes on this call's stack: the rounds read their keys
     // from the key schedule inside their own `asm!` blocks (`aes_round`),
     // so no round key is held across a group. What the compiler spills
-    // of the powers is not wiped (docs/security.md, "Not wiped").
+    // of the powers is not wiped (docs/security.md, "What is wiped, and
+    // what is not": "Not wiped").
     t.gcm_leftover::<ROUND_KEYS, SEAL>(&mut s, data, done, len_block)
 }
 
@@ -408,15 +412,17 @@ fn block_store(_t: AesNiClmul, v: __m128i) -> Block {
 // compiled for that tier alone: its rounds are `asm!` blocks in the legacy
 // encoding (the tier runs on CPUs without AVX), and a legacy instruction
 // that runs while the upper halves of the ymm/zmm registers are dirty costs a
-// state transition or a merge, 1.3–4 µs a call on Intel cores and on Zen 3.
+// state transition or a merge on Intel cores and on Zen 3, microseconds a
+// call (docs/benchmarks.md, "Legacy SSE after wide code (Intel, Zen 3)").
 // A call is where LLVM puts a `vzeroupper`; inlined after the groups, those
 // rounds ran dirty (and LLVM's own 32-byte moves and zeroing inside the
 // inlined pieces dirtied the state again after any `vzeroupper` placed by
 // hand). `scripts/sse-check.sh` proves from the machine code that no legacy
 // instruction runs dirty; docs/design.md, "Legacy SSE after wide code".
-// Here, not in `aesni/gcm.rs` or `siv.rs`: in this module's codegen unit each
-// wrapper gets its own copy of the piece it calls, which LLVM inlines into
-// it, while the AES-NI tier's entry points keep theirs inlined too.
+// Here, not in `aesni/gcm.rs` or `aesni/siv.rs`: in this module's codegen
+// unit each wrapper gets its own copy of the piece it calls, which LLVM
+// inlines into it, while the AES-NI tier's entry points keep theirs inlined
+// too.
 /// `aesni::gcm::seal_from` (`SEAL`) or `open_from`, after the groups,
 /// from the counter block `ctr` (public: the nonce and the block
 /// position). It comes in general registers, not in `s`: the tail

@@ -317,10 +317,11 @@ impl<R: Read, K: Deref<Target: AeadKey>> Reader<R, K> {
     /// header, or the next segment ([`next_segment`](Self::next_segment):
     /// `Some` of what it wrote into `out`). `None` at the end of the stream;
     /// the error again once it failed. Not inlined: it runs once a segment,
-    /// and inlined into `read` it made 1 MiB read in 64-byte calls (served
-    /// from the buffer) 7 % slower; out of line, 9 % faster than the two
-    /// separate loops it replaced, at about 10 ns more per whole small
-    /// stream (Zen 4, docs/benchmarks.md).
+    /// and inlined into `read` it slows the small reads served from the
+    /// buffer; out of line, small reads are faster than with the two
+    /// separate loops it replaced, for a little more per whole small stream
+    /// (docs/benchmarks.md, "Streaming on Zen 4 (`stream`, `ece`)"; the
+    /// runs: docs/measurements/2026-11-23-zen4/tables.md).
     #[inline(never)]
     fn advance(&mut self, out: &mut [u8]) -> io::Result<Option<usize>> {
         match self.opening.state {

@@ -1,7 +1,7 @@
 //! Counter mode with the universal hash stitched in, on AES-NI + PCLMULQDQ:
 //! the AES-NI tier's pieces for the stitched engine (`engine.rs`: the
 //! token's `impl Pieces` below), shared by
-//! AES-GCM (`aesni/gcm.rs`) and AES-GCM-SIV (`siv.rs`), and the passes
+//! AES-GCM (`aesni/gcm.rs`) and AES-GCM-SIV (`aesni/siv.rs`), and the passes
 //! around it (counter blocks, the AAD's and GCM-SIV's hash, the tail).
 //!
 //! The two modes differ in two conventions, selected by `const GCM: bool`:
@@ -383,8 +383,9 @@ pub(crate) fn hash_input<const GCM: bool>(
 /// the group goes round by round, eight independent `aesenc` at a time:
 /// with intrinsics, LLVM emitted the engine's CTR-only group (the first
 /// group a seal peels) block by block, ten dependent rounds of one
-/// block before the next block's, and a 128-byte AES-128-GCM seal took
-/// 119 ns instead of 93 on Zen 1.
+/// block before the next block's, and a message of one group waited on
+/// that chain (docs/design.md, "The stitched loops (`engine.rs`): what the
+/// CPU allows", item 4; on Zen 1: docs/measurements/2026-11-24-zen1/tables.md).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn aes_round<B: KeyBlock, const N: usize>(b: &mut [__m128i; N], k: &B) {

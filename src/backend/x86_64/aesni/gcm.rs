@@ -7,10 +7,10 @@
 //! value is the tag E(K, J0) ^ GHASH(H, A || C || `len_block`), computed over the
 //! ciphertext in both directions. The caller has checked the SP 800-38D lengths.
 //!
-//! The loops are the shared engine of `ctr.rs` with GCM's conventions: seal
-//! hashes each group's output during the next group's AES, open hashes each
-//! group's input during its own AES. The last 0..127 bytes and E(K, J0) run in
-//! one final batch.
+//! The loops are the shared engine's (`engine.rs`, through `ctr.rs`'s
+//! wrappers) with GCM's conventions: seal hashes each group's output during
+//! the next group's AES, open hashes each group's input during its own AES.
+//! The last 0..127 bytes and E(K, J0) run in one final batch.
 
 use crate::backend::tail_mode::Gcm;
 use core::arch::x86_64::*;

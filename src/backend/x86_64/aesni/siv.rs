@@ -304,11 +304,11 @@ fn first_bytes_mask(n: usize) -> __m128i {
 /// adds none), a text of at most one block (`n` ≤ 16 bytes, zero-padded;
 /// none if empty) and the length block, by Horner's rule with `h` itself:
 /// a multiply and a reduction a block, and no powers to compute or wipe.
-/// For these sizes it is shorter than [`polyval_short`]'s array of blocks
-/// and powers (valgrind, AES-NI tier, per call of the probe, whose loop
-/// also clones the buffer: AES-256-GCM-SIV seal of 16 bytes 829 → 695
-/// instructions, open 922 → 751), and its latency
-/// hides under the message key's schedule, which the tag waits for anyway.
+/// For these sizes it runs fewer instructions than [`polyval_short`]'s
+/// array of blocks and powers (valgrind counts of the AES-NI tier's
+/// 16-byte seal and open: docs/measurements/2026-11-27-zen3-placement/tables.md),
+/// and its latency hides under the message key's schedule, which the tag
+/// waits for anyway.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn polyval_one_block(aad: &[u8], text: __m128i, n: usize, len_block: u128, h: __m128i) -> __m128i {

@@ -130,10 +130,10 @@ fn nonce_second_half(nonce: &[u8; 24]) -> __m128i {
 /// inputs X ⊕ Tᵢ ⊕ K1, Tᵢ = N\[12:\] ‖ 0x0001 ‖ i, whose AES-256ₖ is the
 /// commitment: `derive_regs!` encrypts them beside Kₓ's key schedule
 /// (`expand_256_regs`), one round per step, in the gaps of its
-/// serial chain. (As a batch of their own they were 14 dependent rounds
+/// serial chain. (As a batch of their own they are 14 dependent rounds
 /// on the critical path of a short message, before or after the
-/// schedule: 16-byte KC seals took 1.20–1.28 times XAES-256-GCM's on
-/// Zen 3.) X is wiped.
+/// schedule: docs/design.md, "KC-XAES-256-GCM (`KcXaes256Gcm`)"; on Zen 3:
+/// docs/measurements/2026-11-26-zen3-kc/tables.md.) X is wiped.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn commit_inputs(

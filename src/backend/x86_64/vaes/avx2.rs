@@ -25,16 +25,19 @@ use crate::cpu::VaesAvx2;
 use crate::inout::InOut;
 
 /// The message length from which the big groups pay for their 8 extra
-/// powers (`perf stat`, AES-256-GCM seal: docs/benchmarks.md).
+/// powers, computed per call: below it, small groups, which need half the
+/// powers (docs/design.md, "The wide tiers (`vaes.rs`, `vaes/avx2.rs`,
+/// `vaes/avx512.rs`)"; chosen with `perf stat` of AES-256-GCM seals).
 const BIG_FROM: usize = 1024;
 
 /// The message length from which GCM's big groups are hashed in pairs
 /// (`engine::hash_output_paired`): never on this tier. On Zen 3 (the
-/// CPUs it is the best tier of) pairs measured slower at 16 KiB (1.01–1.05
-/// of ring's time against 0.97–0.99) and no faster beyond: with 16
-/// registers the pair's powers and sums go through the stack (70 stack
-/// accesses a pair against 29 a group). The unit tests turn them on, to
-/// test the engine's paired loops on CPUs without AVX-512.
+/// CPUs it is the best tier of) pairs measured slower at 16 KiB and no
+/// faster beyond (docs/benchmarks.md, "AMD Zen 3: two pipes for rounds and
+/// multiplies"): with 16 registers the pair's powers and sums go through
+/// the stack (70 stack accesses a pair against 29 a group). The unit
+/// tests turn them on, to test the engine's paired loops on CPUs without
+/// AVX-512.
 const PAIRS_FROM: usize = if cfg!(test) { 8192 } else { usize::MAX };
 
 /// The multiplies per product of GCM's group loops on a CPU whose
@@ -95,7 +98,7 @@ fn for_hash_reg<const GCM: bool>(x: __m256i) -> __m256i {
     }
 }
 
-/// The next `2 * N` counter blocks (`ctr` as in `ctr.rs`): lane j of
+/// The next `2 * N` counter blocks (`ctr` as in `aesni/ctr.rs`): lane j of
 /// register i holds counter `2i + j`. Each register is the first plus a
 /// constant, so no register waits for another.
 #[inline]

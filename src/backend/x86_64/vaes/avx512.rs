@@ -11,10 +11,10 @@
 //! runs the AES-NI tier's code. What the groups of a longer GCM message
 //! leave (less than one small group) is one masked batch too
 //! (`rest_batch`) from 33 bytes, the AES-NI tier's pieces below that and
-//! for GCM-SIV (`aesni::gcm`, `siv`); all called out of line (`vaes.rs`: no
-//! legacy-SSE instruction runs after wide code).
+//! for GCM-SIV (`aesni::gcm`, `aesni::siv`); all called out of line
+//! (`vaes.rs`: no legacy-SSE instruction runs after wide code).
 //! The contracts of the entry points are those of `aesni/gcm.rs` and
-//! `siv.rs`.
+//! `aesni/siv.rs`.
 
 use core::arch::x86_64::*;
 
@@ -33,34 +33,42 @@ use crate::cpu::VaesAvx512;
 use crate::inout::InOut;
 
 /// The message length from which the big groups pay for their 16 extra
-/// powers (`perf stat`, AES-256-GCM seal: docs/benchmarks.md).
+/// powers, computed per call: below it, small groups, which need half the
+/// powers (docs/design.md, "The wide tiers (`vaes.rs`, `vaes/avx2.rs`,
+/// `vaes/avx512.rs`)"; chosen with `perf stat` of AES-256-GCM seals).
 const BIG_FROM: usize = 2048;
 
 /// The message length from which AES-128-GCM's big groups with four
 /// multiplies (Intel) are hashed in pairs (`engine::hash_output_paired`).
-/// On Emerald Rapids (docs/benchmarks.md, "Pairs") pairs took AES-128 from
-/// 64 KiB 1.5–3 % less time, and 1 % more at 16 KiB (the pairs' powers, 8
-/// products a call). Every 512-bit instruction issues on one of two ports
-/// there, `vaesenc` on one of them: AES-128's group is bound by its count of
-/// 512-bit instructions, which pairs cut by about 5.5 of 172 a group;
-/// AES-256's by its 112 AES rounds on their one port, which they do not
-/// change (measured: ±1 %, so AES-256 keeps single groups).
+/// Every 512-bit instruction issues on one of two ports on Intel's cores,
+/// `vaesenc` on one of them: AES-128's group is bound by its count of
+/// 512-bit instructions, which pairs cut by about 5.5 of 172 a group, so
+/// from 64 KiB pairs take less time; below that the pairs' powers (8
+/// products a call) cost more than they save. AES-256's group is bound by
+/// its 112 AES rounds on their one port, which pairs do not change, so
+/// AES-256 keeps single groups (docs/benchmarks.md, "Intel Emerald Rapids:
+/// two ports for every 512-bit instruction"; the runs:
+/// docs/measurements/2026-11-27-emerald-rapids/tables.md).
 const PAIRS_FROM: usize = 65536;
 
 /// The multiplies per product of GCM's group loops on a CPU whose
 /// `vpclmulqdq` issues every cycle (`cpu::x86_64::clmul_every_cycle`: Intel),
-/// four: schoolbook, from 16 KiB 2–3 % faster than Karatsuba's three in seal
-/// and 6–8 % in open on Emerald Rapids (docs/benchmarks.md); AMD keeps three
-/// (`engine.rs`).
+/// four: schoolbook. Karatsuba's three trade a multiply for a shuffle on the
+/// multiplier's port and an XOR, a loss where every 512-bit instruction
+/// competes for two ports; four are faster from 16 KiB in seal and open
+/// (docs/benchmarks.md, "Intel Emerald Rapids: two ports for every 512-bit
+/// instruction"; run 3 of docs/measurements/2026-11-26-emerald-rapids/tables.md).
+/// AMD keeps three (`engine.rs`).
 const FULL_RATE_MULS: usize = 4;
 
 /// Bytes per register.
 const RB: usize = 64;
 
 /// The longest message that the AES-NI tier's pieces seal or open faster
-/// than one masked batch (`perf stat`, AES-256-GCM seal: 16 bytes 87 against
-/// about 107 cycles, 32 about even, 48 bytes 99 cycles in the batch against
-/// 117).
+/// than one masked batch: one or two xmm blocks are the shorter chain; at
+/// 32 bytes the two are about even, and from 48 the batch is faster
+/// (`perf stat` of AES-256-GCM seals; docs/design.md, "Short GCM messages
+/// on AVX-512: one masked batch (`one_batch`)").
 const XMM_REST: usize = 32;
 
 /// The longest message [`gcm_short`] takes: one small group (four registers),
@@ -129,7 +137,7 @@ fn for_hash_reg<const GCM: bool>(x: __m512i) -> __m512i {
     }
 }
 
-/// The next `4 * N` counter blocks (`ctr` as in `ctr.rs`): lane j of
+/// The next `4 * N` counter blocks (`ctr` as in `aesni/ctr.rs`): lane j of
 /// register i holds counter `4i + j`. Each register is the first plus a
 /// constant, so no register waits for another.
 #[inline]
@@ -182,8 +190,8 @@ fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N
 /// [`counters_group`]'s blocks without its shortcut: each block's
 /// 32-bit counter added in full, then put in block order; no branch.
 /// (`counters_group` keeps its own copy of this path: written as a call
-/// to this function, the AES-256 seal of 256 bytes to 1 KiB measured 25
-/// cycles slower, from LLVM's layout of the group path.)
+/// to this function, the AES-256 seal of 256 bytes to 1 KiB measured
+/// slower, from LLVM's layout of the group path.)
 #[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
@@ -260,8 +268,9 @@ fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m512i, b: __m512i, bk: _
 /// three-way XOR each (the middle terms go in at once, as in
 /// [`mul_acc4`]): four XORs for two products instead of six. On Intel,
 /// where every 512-bit instruction issues on one of two ports, that is
-/// what the loop runs out of (docs/benchmarks.md, Emerald Rapids, run
-/// 5). With three multiplies (AMD), [`mul_acc`] as it is.
+/// what the loop runs out of (docs/benchmarks.md, "Intel Emerald Rapids:
+/// two ports for every 512-bit instruction"). With three multiplies (AMD),
+/// [`mul_acc`] as it is.
 #[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
@@ -493,8 +502,9 @@ fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
 
 /// GCM of a message of `XMM_REST` bytes up to a small group: the AAD,
 /// then [`batch_from`]. Not inlined: inlined into the entry points, it
-/// costs their group path registers (measured: 30 instructions more per
-/// call at 256 bytes to 1 KiB, round-key addresses spilled).
+/// costs their group path registers (30 instructions more per call at 256
+/// bytes to 1 KiB, round-key addresses spilled: docs/design.md, "Tried and
+/// dropped").
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(
