@@ -14,7 +14,7 @@ mod common;
 use core::ops::Sub;
 
 use aead_stream::{DecryptorBE32, EncryptorBE32, StreamBE32};
-use common::{TestRng, each_backend_from_slice};
+use common::{TestRng, each_tier_from_slice};
 use hardware_aead::aead_traits::aead::array::{ArraySize, typenum::Unsigned};
 use hardware_aead::aead_traits::aead::consts::{U5, U12, U16, U24, U32, U48};
 use hardware_aead::aead_traits::aead::inout::InOutBuf;
@@ -227,7 +227,7 @@ where
         );
     }
     // Built by this crate's own API, on each tier, used through `aead` only.
-    for ours in each_backend_from_slice::<Ours>(&key) {
+    for ours in each_tier_from_slice::<Ours>(&key) {
         for pt_len in [0, 5, 16, 100, 1000, 5000] {
             agree(&ours, &theirs, &mut rng, pt_len, pt_len % 37);
         }
@@ -522,7 +522,7 @@ fn kc_xaes_through_the_traits() {
     let mut rng = TestRng::new(0xc0_11);
     let key = rng.bytes(32);
     let built: xaes_gcm::KcXaes256Gcm = build(&key);
-    for ours in each_backend_from_slice::<xaes_gcm::KcXaes256Gcm>(&key) {
+    for ours in each_tier_from_slice::<xaes_gcm::KcXaes256Gcm>(&key) {
         for pt_len in [0, 5, 16, 100, 129, 1000, 5000] {
             let (nonce, aad, pt) = (rng.bytes(24), rng.bytes(pt_len % 37), rng.bytes(pt_len));
             let nonce24: [u8; 24] = nonce.as_slice().try_into().expect("24 bytes");

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{TestRng, each_backend_from_slice};
+use common::{TestRng, each_tier_from_slice};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm, MAX_AAD_LEN, MAX_PLAINTEXT_LEN};
 use hardware_aead::aes_gcm_siv::{self as siv, Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{AeadKey, Error, TAG_LEN};
@@ -30,7 +30,7 @@ fn short_encrypt_out<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: [u8; 12] = rng.array();
-    for k in each_backend_from_slice::<K>(&key) {
+    for k in each_tier_from_slice::<K>(&key) {
         for pt_len in PT_LENS {
             let pt = rng.bytes(pt_len);
             let needed = pt_len + TAG_LEN;
@@ -58,7 +58,7 @@ fn short_decrypt_out<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: [u8; 12] = rng.array();
-    for k in each_backend_from_slice::<K>(&key) {
+    for k in each_tier_from_slice::<K>(&key) {
         for pt_len in PT_LENS {
             let sealed = k.seal(&nonce, b"aad", &rng.bytes(pt_len)).unwrap();
             for out_len in 0..pt_len {
@@ -85,7 +85,7 @@ fn long_out<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: [u8; 12] = rng.array();
-    for k in each_backend_from_slice::<K>(&key) {
+    for k in each_tier_from_slice::<K>(&key) {
         for pt_len in PT_LENS {
             let pt = rng.bytes(pt_len);
             let sealed = k.seal(&nonce, b"", &pt).unwrap();
@@ -113,7 +113,7 @@ fn long_out<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
 /// `open_to`, with nothing written.
 fn too_short<K: AeadKey<Nonce = [u8; 12]>>() {
     let key = vec![0x11u8; K::KEY_LEN];
-    for k in each_backend_from_slice::<K>(&key) {
+    for k in each_tier_from_slice::<K>(&key) {
         for len in 0..TAG_LEN {
             let input = vec![0x22u8; len];
             assert_eq!(

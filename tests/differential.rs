@@ -1,11 +1,16 @@
-//! Differential tests (proptest): random keys, nonces, plaintexts (0..=4200 bytes)
-//! and AAD (0..=600 bytes), in buffers at odd offsets. The `Vec`, `_to` and
-//! in-place APIs must agree with each other, with ring and with the slow model in
-//! `src/model.rs`, and the result must decrypt back through each API. Both key
-//! sizes, on every tier this CPU has.
+//! Differential tests (proptest), every 96-bit-nonce key type (AES-GCM and
+//! AES-GCM-SIV, both key sizes) through one check: random keys, nonces,
+//! plaintexts (0..=4200 bytes) and AAD (0..=600 bytes), in buffers at odd
+//! offsets. The `Vec`, `_to` and in-place APIs must agree with each other,
+//! with the key type's peer (ring, RustCrypto `aes-gcm-siv`) and with the
+//! slow model in `src/model.rs`; the result must open back through each API,
+//! and with a forged tag each open fails and wipes exactly its output. On
+//! every tier this CPU has (`common::api_check`). XAES-256-GCM's differential
+//! tests are in `tests/xaes.rs`, beside its KDF model.
 //!
 //! The model is slow in a debug build, so the cases that consult it are fewer
-//! than those checked against ring alone.
+//! than those checked against the peer alone.
+
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -13,26 +18,35 @@
 mod common;
 #[path = "../src/model.rs"]
 mod model;
+#[path = "common/oracles.rs"]
+mod oracles;
 
 use common::api_check::{Case, case, check_apis};
-use common::{ring_open, ring_seal};
-use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use oracles::Oracles;
 use proptest::prelude::*;
 
-fn check<K: AeadKey<Nonce = [u8; 12]>>(c: &Case, use_model: bool) -> Result<(), TestCaseError> {
-    let expected = ring_seal(&c.key, &c.nonce, &c.aad, &c.pt);
+/// The peer's output is the expected one; the model must agree with it
+/// (where `use_model`), and every API of every tier must produce it.
+fn check<K: Oracles>(c: &Case, use_model: bool) -> Result<(), TestCaseError> {
+    let expected = K::peer_seal(&c.key, &c.nonce, &c.aad, &c.pt);
     if use_model {
-        let from_model = model::gcm_seal(&c.key, &c.nonce, &c.aad, &c.pt);
-        prop_assert!(from_model == expected, "the model disagrees with ring");
-        let opened = model::gcm_open(&c.key, &c.nonce, &c.aad, &expected);
+        let from_model = K::model_seal(&c.key, &c.nonce, &c.aad, &c.pt);
+        prop_assert!(
+            from_model == expected,
+            "the model disagrees with {}",
+            K::PEER
+        );
+        let opened = K::model_open(&c.key, &c.nonce, &c.aad, &expected);
         prop_assert!(
             opened.as_deref() == Some(&c.pt[..]),
-            "the model cannot open ring's output"
+            "the model cannot open {}'s output",
+            K::PEER
         );
     }
     check_apis::<K>(c, &expected, |sealed| {
-        ring_open(&c.key, &c.nonce, &c.aad, sealed)
+        K::peer_open(&c.key, &c.nonce, &c.aad, sealed)
     })
 }
 
@@ -40,13 +54,23 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn aes_128_against_model_and_ring(c in case(16)) {
+    fn aes_128_gcm_against_model_and_peer(c in case(16)) {
         check::<Aes128Gcm>(&c, true)?;
     }
 
     #[test]
-    fn aes_256_against_model_and_ring(c in case(32)) {
+    fn aes_256_gcm_against_model_and_peer(c in case(32)) {
         check::<Aes256Gcm>(&c, true)?;
+    }
+
+    #[test]
+    fn aes_128_gcm_siv_against_model_and_peer(c in case(16)) {
+        check::<Aes128GcmSiv>(&c, true)?;
+    }
+
+    #[test]
+    fn aes_256_gcm_siv_against_model_and_peer(c in case(32)) {
+        check::<Aes256GcmSiv>(&c, true)?;
     }
 }
 
@@ -54,12 +78,22 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
 
     #[test]
-    fn aes_128_against_ring(c in case(16)) {
+    fn aes_128_gcm_against_peer(c in case(16)) {
         check::<Aes128Gcm>(&c, false)?;
     }
 
     #[test]
-    fn aes_256_against_ring(c in case(32)) {
+    fn aes_256_gcm_against_peer(c in case(32)) {
         check::<Aes256Gcm>(&c, false)?;
+    }
+
+    #[test]
+    fn aes_128_gcm_siv_against_peer(c in case(16)) {
+        check::<Aes128GcmSiv>(&c, false)?;
+    }
+
+    #[test]
+    fn aes_256_gcm_siv_against_peer(c in case(32)) {
+        check::<Aes256GcmSiv>(&c, false)?;
     }
 }

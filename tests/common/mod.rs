@@ -136,7 +136,7 @@ pub const ALL_BACKENDS: [Tier; 4] = [
 
 /// The key on every tier for which `with_tier` succeeds. Any error other
 /// than `UnsupportedCpu` fails the test, and so does having no tier at all.
-pub fn each_backend<K: AeadKey>(key: &K::Key) -> Vec<K> {
+pub fn each_tier<K: AeadKey>(key: &K::Key) -> Vec<K> {
     let mut keys = Vec::new();
     for tier in ALL_BACKENDS {
         match K::with_tier(key, tier) {
@@ -161,13 +161,13 @@ pub fn each_backend<K: AeadKey>(key: &K::Key) -> Vec<K> {
     keys
 }
 
-/// [`each_backend`] from a key slice of the right length.
-pub fn each_backend_from_slice<K: AeadKey>(key: &[u8]) -> Vec<K> {
+/// [`each_tier`] from a key slice of the right length.
+pub fn each_tier_from_slice<K: AeadKey>(key: &[u8]) -> Vec<K> {
     let key_bytes = match K::Key::try_from(key) {
         Ok(k) => k,
         Err(_) => panic!("key of {} bytes, expected {}", key.len(), K::KEY_LEN),
     };
-    each_backend::<K>(&key_bytes)
+    each_tier::<K>(&key_bytes)
 }
 
 /// Checks, through every API of `k`, that `sealed` (= ct || tag) is the sealing of

@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{TestRng, each_backend_from_slice};
+use common::{TestRng, each_tier_from_slice};
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::{AeadKey, TAG_LEN};
@@ -85,7 +85,7 @@ fn same_inputs_same_output<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
             K::new(&key_bytes).unwrap(),
             K::new_from_slice(&key).unwrap(),
         ];
-        keys.extend(each_backend_from_slice::<K>(&key));
+        keys.extend(each_tier_from_slice::<K>(&key));
         for k in &keys {
             let b = k.tier();
             for _ in 0..2 {
@@ -124,7 +124,7 @@ fn one_byte_changed<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
         let nonce: [u8; 12] = rng.array();
         let aad = rng.bytes(13);
         let p1 = rng.bytes(pt_len);
-        for k in each_backend_from_slice::<K>(&key) {
+        for k in each_tier_from_slice::<K>(&key) {
             let c1 = k.seal(&nonce, &aad, &p1).unwrap();
             for position in [0, pt_len / 2, pt_len - 1] {
                 for mask in [0x01u8, 0x80, 0xff] {
@@ -168,7 +168,7 @@ fn aad_changed<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
         flipped[7] ^= 0x10;
         let mut longer = aad.clone();
         longer.push(0);
-        for k in each_backend_from_slice::<K>(&key) {
+        for k in each_tier_from_slice::<K>(&key) {
             let c1 = k.seal(&nonce, &aad, &pt).unwrap();
             for (other, name) in [
                 (&flipped[..], "flipped"),
@@ -194,7 +194,7 @@ fn prefix_not_kept<K: AeadKey<Nonce = [u8; 12]>>(seed: u64) {
     let key = rng.bytes(K::KEY_LEN);
     let nonce: [u8; 12] = rng.array();
     let long = rng.bytes(300);
-    for k in each_backend_from_slice::<K>(&key) {
+    for k in each_tier_from_slice::<K>(&key) {
         let c_long = k.seal(&nonce, b"", &long).unwrap();
         for short_len in [16, 17, 32, 100, 299] {
             let c_short = k.seal(&nonce, b"", &long[..short_len]).unwrap();

@@ -29,7 +29,7 @@ mod model;
 use aes_gcm::aes::cipher::{BlockCipherDecrypt, KeyInit};
 use aes_gcm::aes::{Aes128, Aes256};
 use common::{
-    TestRng, assert_rejected, assert_seals_and_opens, each_backend_from_slice, rustcrypto_siv_seal,
+    TestRng, assert_rejected, assert_seals_and_opens, each_tier_from_slice, rustcrypto_siv_seal,
     to_hex,
 };
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
@@ -184,7 +184,7 @@ fn check_wrap<K: AeadKey<Nonce = [u8; 12]>>(
     );
     let mut forged = sealed.clone();
     forged[pt_len - 1] ^= 0x04;
-    for k in each_backend_from_slice::<K>(&key) {
+    for k in each_tier_from_slice::<K>(&key) {
         assert_seals_and_opens(&k, &nonce, &aad, &pt, &sealed, &what);
         assert_rejected(&k, &nonce, &aad, &forged, &format!("{what}, forged"));
     }
