@@ -1,6 +1,7 @@
 //! Inputs the API must refuse, and how: short output buffers, inputs shorter
 //! than a tag, wrong key lengths, the SP 800-38D (AES-GCM) and RFC 8452
-//! (AES-GCM-SIV) length limits, and the traits the public types promise.
+//! (AES-GCM-SIV) length limits, and the traits the public types promise;
+//! XAES-256-GCM's in the last section.
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -10,6 +11,7 @@ mod common;
 use common::{TestRng, each_tier_from_slice};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm, MAX_AAD_LEN, MAX_PLAINTEXT_LEN};
 use hardware_aead::aes_gcm_siv::{self as siv, Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::xaes_gcm::Xaes256Gcm;
 use hardware_aead::{AeadKey, Error, TAG_LEN};
 
 // Keys are `Send + Sync` (api.md): checked at compile time.
@@ -355,4 +357,68 @@ fn shared_across_threads<K: AeadKey<Nonce = [u8; 12]> + Send + Sync + 'static>()
     for h in handles {
         h.join().expect("a thread panicked");
     }
+}
+
+// ---------------------------------------------------------------------------
+// XAES-256-GCM and KC-XAES-256-GCM (192-bit nonces; their model in
+// tests/common/xaes_model.rs)
+// ---------------------------------------------------------------------------
+
+#[test]
+fn xaes_bad_input_is_a_typed_error() {
+    let key = Xaes256Gcm::new(&[7; 32]).unwrap();
+    let nonce = [1u8; 24];
+    // Key length.
+    assert_eq!(
+        Xaes256Gcm::new_from_slice(&[0; 16]).err(),
+        Some(Error::InvalidKeyLength)
+    );
+    assert_eq!(
+        Xaes256Gcm::new_from_slice(&[0; 33]).err(),
+        Some(Error::InvalidKeyLength)
+    );
+    assert!(Xaes256Gcm::new_from_slice(&[0; 32]).is_ok());
+    // Too short to hold a tag, or a tag and a nonce.
+    for len in 0..TAG_LEN {
+        assert_eq!(key.open(&nonce, b"", &vec![0; len]), Err(Error::Truncated));
+        assert_eq!(
+            key.open_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
+            Err(Error::Truncated)
+        );
+    }
+    for len in 0..TAG_LEN + Xaes256Gcm::NONCE_LEN {
+        assert_eq!(
+            key.open_with_nonce_appended(b"", &vec![0; len]),
+            Err(Error::Truncated),
+            "{len}"
+        );
+        assert_eq!(
+            key.open_with_nonce_appended_to(b"", &vec![0; len], &mut [0; 64]),
+            Err(Error::Truncated),
+            "{len}"
+        );
+    }
+    // Output buffers one byte short: nothing written.
+    let mut out = vec![0xAAu8; 5 + TAG_LEN - 1];
+    assert_eq!(
+        key.seal_to(&nonce, b"", b"hello", &mut out),
+        Err(Error::BufferTooSmall { needed: 21 })
+    );
+    assert!(out.iter().all(|&b| b == 0xAA));
+    let mut out = vec![0xAAu8; 5 + TAG_LEN + Xaes256Gcm::NONCE_LEN - 1];
+    assert_eq!(
+        key.seal_with_generated_nonce_appended_to(b"", b"hello", &mut out),
+        Err(Error::BufferTooSmall { needed: 45 })
+    );
+    assert!(out.iter().all(|&b| b == 0xAA));
+    let sealed = key.seal(&nonce, b"", b"hello").unwrap();
+    let mut out = [0xAAu8; 4];
+    assert_eq!(
+        key.open_to(&nonce, b"", &sealed, &mut out),
+        Err(Error::BufferTooSmall { needed: 5 })
+    );
+    assert_eq!(out, [0xAA; 4]);
+    // The limits are AES-256-GCM's.
+    assert_eq!(hardware_aead::xaes_gcm::MAX_PLAINTEXT_LEN, (1 << 36) - 32);
+    assert_eq!(hardware_aead::xaes_gcm::MAX_AAD_LEN, (1 << 61) - 1);
 }

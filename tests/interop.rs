@@ -5,8 +5,8 @@
 //! and a forged tag is rejected by all. The peers: ring and RustCrypto
 //! `aes-gcm` 0.11 for AES-GCM; RustCrypto `aes-gcm-siv` 0.12, through its
 //! combined (`Aead`) and detached (`AeadInOut`) calls, for AES-GCM-SIV.
-//! XAES-256-GCM's interoperation with RustCrypto `xaes-256-gcm` is in
-//! `tests/xaes.rs`.
+//! XAES-256-GCM's interoperation with RustCrypto `xaes-256-gcm` is part of
+//! its differential tests (`tests/differential.rs`).
 
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.

@@ -1,5 +1,6 @@
 //! Key lifecycle: caller-placed key state and its wiping, owned keys' wiping,
-//! and generated nonces.
+//! and generated nonces; XAES-256-GCM's and KC-XAES-256-GCM's in the last
+//! section.
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -10,7 +11,11 @@ use std::mem::{ManuallyDrop, MaybeUninit, size_of};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::placement::{KeySlot, key_state_layout};
-use hardware_aead::{AeadKey, Error};
+use hardware_aead::xaes_gcm::{KC_TAG_LEN, KcXaes256Gcm, Xaes256Gcm};
+use hardware_aead::{AeadKey, Error, TAG_LEN};
+
+mod common;
+use common::{array, to_hex};
 
 /// The bytes of `value`'s storage.
 fn bytes_of<T>(value: &T) -> Vec<u8> {
@@ -352,4 +357,213 @@ fn zeroed_key_state_is_refused_by_every_key_type() {
     zeroed_key_state_is_refused::<Aes256GcmSiv>(&[0x64; 32]);
     zeroed_key_state_is_refused::<hardware_aead::xaes_gcm::Xaes256Gcm>(&[0x65; 32]);
     zeroed_key_state_is_refused::<hardware_aead::xaes_gcm::KcXaes256Gcm>(&[0x66; 32]);
+}
+
+// ---------------------------------------------------------------------------
+// XAES-256-GCM and KC-XAES-256-GCM (192-bit nonces; their model in
+// tests/common/xaes_model.rs)
+// ---------------------------------------------------------------------------
+
+#[test]
+fn xaes_generated_nonces_are_random_and_appended_after_the_tag() {
+    let key = Xaes256Gcm::new(&[9; 32]).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..2000usize {
+        let pt = vec![i as u8; i % 50];
+        let sealed = key.seal_with_generated_nonce_appended(b"ad", &pt).unwrap();
+        assert_eq!(sealed.len(), pt.len() + TAG_LEN + Xaes256Gcm::NONCE_LEN);
+        let nonce: [u8; 24] = array(&sealed[sealed.len() - Xaes256Gcm::NONCE_LEN..]);
+        assert!(seen.insert(nonce), "a generated nonce repeated");
+        assert_eq!(
+            key.seal(&nonce, b"ad", &pt).unwrap(),
+            sealed[..sealed.len() - Xaes256Gcm::NONCE_LEN]
+        );
+        assert_eq!(key.open_with_nonce_appended(b"ad", &sealed).unwrap(), pt);
+        let mut out = vec![0u8; pt.len()];
+        assert_eq!(
+            key.open_with_nonce_appended_to(b"ad", &sealed, &mut out),
+            Ok(pt.len())
+        );
+        assert_eq!(out, pt);
+    }
+    let (nonce, sealed) = key.seal_with_generated_nonce(b"", b"x").unwrap();
+    assert!(!seen.contains(&nonce));
+    assert_eq!(key.open(&nonce, b"", &sealed).unwrap(), b"x");
+    // No byte position of the nonces is constant (a counter or a fixed salt
+    // would leave some): each takes many values over 2000 nonces.
+    for i in 0..Xaes256Gcm::NONCE_LEN {
+        let values: std::collections::HashSet<u8> = seen.iter().map(|n| n[i]).collect();
+        assert!(
+            values.len() > 100,
+            "nonce byte {i} takes only {} values",
+            values.len()
+        );
+    }
+    let mut out = [0u8; 64];
+    let n = key
+        .seal_with_generated_nonce_appended_to(b"", b"abc", &mut out)
+        .unwrap();
+    assert_eq!(n, 3 + TAG_LEN + Xaes256Gcm::NONCE_LEN);
+    assert_eq!(
+        key.open_with_nonce_appended(b"", &out[..n]).unwrap(),
+        b"abc"
+    );
+}
+
+#[test]
+fn xaes_generated_nonces_from_many_threads() {
+    let key = std::sync::Arc::new(Xaes256Gcm::new(&[3; 32]).unwrap());
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let key = std::sync::Arc::clone(&key);
+            std::thread::spawn(move || {
+                (0..200)
+                    .map(|_| {
+                        let (nonce, sealed) = key.seal_with_generated_nonce(b"", b"m").unwrap();
+                        assert_eq!(key.open(&nonce, b"", &sealed).unwrap(), b"m");
+                        nonce
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut all = std::collections::HashSet::new();
+    for h in handles {
+        for n in h.join().unwrap() {
+            assert!(all.insert(n), "a nonce repeated across threads");
+        }
+    }
+}
+
+#[test]
+fn xaes_key_state_is_small_and_wiped() {
+    assert!(
+        size_of::<Xaes256Gcm>() <= 300,
+        "{} bytes",
+        size_of::<Xaes256Gcm>()
+    );
+    assert_eq!(
+        key_state_layout::<Xaes256Gcm>().size(),
+        size_of::<Xaes256Gcm>()
+    );
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Xaes256Gcm>();
+
+    let mut slot = KeySlot::<Xaes256Gcm>::new();
+    {
+        let key = Xaes256Gcm::new_in(&mut slot, &[0x5c; 32]).unwrap();
+        let sealed = key.seal(&[2; 24], b"", b"placed").unwrap();
+        assert_eq!(
+            Xaes256Gcm::new(&[0x5c; 32])
+                .unwrap()
+                .open(&[2; 24], b"", &sealed)
+                .unwrap(),
+            b"placed"
+        );
+        let debug = format!("{:?}", *key);
+        assert!(debug.starts_with("Xaes256Gcm"), "{debug}");
+        assert!(!debug.contains("5c") && !debug.contains("92"), "{debug}");
+    }
+    // SAFETY: the slot's storage is `size_of::<Xaes256Gcm>()` bytes; after the
+    // guard's drop it holds no live value and is read as bytes.
+    let bytes = unsafe {
+        core::slice::from_raw_parts((&raw const slot).cast::<u8>(), size_of::<Xaes256Gcm>())
+    };
+    assert!(bytes.iter().all(|&b| b == 0), "the slot was not wiped");
+}
+
+#[test]
+fn xaes_new_at_builds_the_same_key() {
+    use std::alloc::{alloc, dealloc};
+    let layout = key_state_layout::<Xaes256Gcm>();
+    // SAFETY: the layout has a non-zero size.
+    let at = unsafe { alloc(layout) }.cast::<Xaes256Gcm>();
+    assert!(!at.is_null());
+    // SAFETY: `at` is a fresh allocation of the key's layout.
+    unsafe { Xaes256Gcm::new_at(at, &[0x01; 32]).unwrap() };
+    // SAFETY: initialised just above.
+    let key = unsafe { &*at };
+    let sealed = key
+        .seal(b"ABCDEFGHIJKLMNOPQRSTUVWX", b"", b"XAES-256-GCM")
+        .unwrap();
+    assert_eq!(
+        to_hex(&sealed),
+        "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271"
+    );
+    // SAFETY: dropped once, then freed.
+    unsafe {
+        core::ptr::drop_in_place(at);
+        dealloc(at.cast(), layout);
+    }
+}
+
+/// The whole `AeadKey` surface on KC-XAES-256-GCM: lengths, too-short inputs,
+/// generated nonces (24 random bytes, appended after the 48-byte tag),
+/// placement, the key state's size (XAES-256-GCM's) and wiping.
+#[test]
+fn kc_api_lengths_generated_nonces_and_key_state() {
+    assert_eq!(KcXaes256Gcm::TAG_LEN, 48);
+    assert_eq!(KcXaes256Gcm::NONCE_LEN, 24);
+    assert_eq!(size_of::<KcXaes256Gcm>(), size_of::<Xaes256Gcm>());
+    let key = KcXaes256Gcm::new(&[0x5c; 32]).unwrap();
+    let nonce = [1u8; 24];
+    for len in 0..KC_TAG_LEN {
+        assert_eq!(
+            key.open(&nonce, b"", &vec![0; len]),
+            Err(Error::Truncated),
+            "{len}"
+        );
+        assert_eq!(
+            key.open_to(&nonce, b"", &vec![0; len], &mut [0; 64]),
+            Err(Error::Truncated),
+            "{len}"
+        );
+    }
+    for len in 0..KC_TAG_LEN + Xaes256Gcm::NONCE_LEN {
+        assert_eq!(
+            key.open_with_nonce_appended(b"", &vec![0; len]),
+            Err(Error::Truncated),
+            "{len}"
+        );
+    }
+    let mut out = vec![0xAAu8; 5 + KC_TAG_LEN - 1];
+    assert_eq!(
+        key.seal_to(&nonce, b"", b"hello", &mut out),
+        Err(Error::BufferTooSmall {
+            needed: 5 + KC_TAG_LEN
+        })
+    );
+    assert!(out.iter().all(|&b| b == 0xAA));
+
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..200usize {
+        let pt = vec![i as u8; i % 40];
+        let sealed = key.seal_with_generated_nonce_appended(b"ad", &pt).unwrap();
+        assert_eq!(sealed.len(), pt.len() + KC_TAG_LEN + Xaes256Gcm::NONCE_LEN);
+        let n: [u8; 24] = array(&sealed[sealed.len() - Xaes256Gcm::NONCE_LEN..]);
+        assert!(seen.insert(n), "a generated nonce repeated");
+        assert_eq!(
+            key.seal(&n, b"ad", &pt).unwrap(),
+            sealed[..sealed.len() - Xaes256Gcm::NONCE_LEN]
+        );
+        assert_eq!(key.open_with_nonce_appended(b"ad", &sealed).unwrap(), pt);
+    }
+    let (n, sealed) = key.seal_with_generated_nonce(b"", b"x").unwrap();
+    assert_eq!(key.open(&n, b"", &sealed).unwrap(), b"x");
+
+    let mut slot = KeySlot::<KcXaes256Gcm>::new();
+    {
+        let placed = KcXaes256Gcm::new_in(&mut slot, &[0x5c; 32]).unwrap();
+        let sealed = placed.seal(&[2; 24], b"", b"placed").unwrap();
+        assert_eq!(key.open(&[2; 24], b"", &sealed).unwrap(), b"placed");
+        let debug = format!("{:?}", *placed);
+        assert!(debug.starts_with("KcXaes256Gcm"), "{debug}");
+        assert!(!debug.contains("5c") && !debug.contains("92"), "{debug}");
+    }
+    // SAFETY: the slot's storage is `size_of::<KcXaes256Gcm>()` bytes; after
+    // the guard's drop it holds no live value and is read as bytes.
+    let bytes = unsafe {
+        core::slice::from_raw_parts((&raw const slot).cast::<u8>(), size_of::<KcXaes256Gcm>())
+    };
+    assert!(bytes.iter().all(|&b| b == 0), "the slot was not wiped");
 }

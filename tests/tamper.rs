@@ -1,16 +1,19 @@
 //! Forgery rejection: for a set of sealed messages, flipping any single bit of
 //! the ciphertext, the tag, the nonce or the AAD makes `open_to` and
 //! `open_in_place_detached` return `Error::Authentication` and leave their
-//! output all zero. AES-GCM and AES-GCM-SIV, both key sizes, every tier.
+//! output all zero. AES-GCM and AES-GCM-SIV, both key sizes, every tier;
+//! XAES-256-GCM and KC-XAES-256-GCM (last section), every bit of nonce, AAD,
+//! ciphertext, tag and commitment.
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 mod common;
 
-use common::{TestRng, each_tier_from_slice, tag};
+use common::{TestRng, assert_rejected, each_tier, each_tier_from_slice, tag};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::xaes_gcm::{KC_TAG_LEN, KcXaes256Gcm, Xaes256Gcm};
 use hardware_aead::{AeadKey, Error, TAG_LEN};
 
 const PT_LENS: [usize; 8] = [0, 1, 15, 16, 17, 64, 129, 300];
@@ -255,4 +258,113 @@ fn resized_messages_are_rejected() {
     resized::<Aes256Gcm>(11);
     resized::<Aes128GcmSiv>(12);
     resized::<Aes256GcmSiv>(13);
+}
+
+// ---------------------------------------------------------------------------
+// XAES-256-GCM and KC-XAES-256-GCM (192-bit nonces; their model in
+// tests/common/xaes_model.rs)
+// ---------------------------------------------------------------------------
+
+/// Flipping any one bit of the nonce, the AAD, the ciphertext or the tag
+/// makes every decrypt API fail and leave its output zero.
+#[test]
+fn xaes_every_bit_of_nonce_aad_ciphertext_and_tag_is_authenticated() {
+    let mut rng = TestRng::new(0x7ae5_0002);
+    for (pt_len, aad_len) in [(0, 0), (1, 3), (16, 16), (33, 7), (70, 20)] {
+        let key: [u8; 32] = rng.array();
+        let nonce: [u8; 24] = rng.array();
+        let pt = rng.bytes(pt_len);
+        let aad = rng.bytes(aad_len);
+        for k in each_tier::<Xaes256Gcm>(&key) {
+            let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
+            for bit in 0..8 * Xaes256Gcm::NONCE_LEN {
+                let mut n = nonce;
+                n[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &n, &aad, &sealed, &format!("nonce bit {bit}"));
+            }
+            for bit in 0..8 * aad_len {
+                let mut a = aad.clone();
+                a[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &nonce, &a, &sealed, &format!("AAD bit {bit}"));
+            }
+            for bit in 0..8 * sealed.len() {
+                let mut s = sealed.clone();
+                s[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &nonce, &aad, &s, &format!("sealed bit {bit}"));
+            }
+            // The nonce-appended form: every bit of the appended nonce too.
+            let appended = [sealed.clone(), nonce.to_vec()].concat();
+            assert_eq!(
+                k.open_with_nonce_appended(&aad, &appended).as_deref(),
+                Ok(&pt[..])
+            );
+            for bit in 0..8 * appended.len() {
+                let mut s = appended.clone();
+                s[bit / 8] ^= 1 << (bit % 8);
+                let mut out = vec![0xAA; pt_len];
+                assert_eq!(
+                    k.open_with_nonce_appended_to(&aad, &s, &mut out),
+                    Err(Error::Authentication),
+                    "appended bit {bit}"
+                );
+                assert!(
+                    out.iter().all(|&b| b == 0),
+                    "appended bit {bit}: output wiped"
+                );
+            }
+        }
+    }
+}
+
+/// A different key or a different nonce does not open the message.
+#[test]
+fn xaes_wrong_key_or_nonce_is_rejected() {
+    let mut rng = TestRng::new(0x7ae5_0003);
+    let (key, other): ([u8; 32], [u8; 32]) = (rng.array(), rng.array());
+    let nonce: [u8; 24] = rng.array();
+    let sealed = Xaes256Gcm::new(&key)
+        .unwrap()
+        .seal(&nonce, b"a", b"message")
+        .unwrap();
+    for k in each_tier::<Xaes256Gcm>(&other) {
+        assert_rejected(&k, &nonce, b"a", &sealed, "other key");
+    }
+    // Same first half of the nonce (same Kx), other second half: other Nx.
+    let mut n = nonce;
+    n[23] ^= 0x80;
+    for k in each_tier::<Xaes256Gcm>(&key) {
+        assert_rejected(&k, &n, b"a", &sealed, "other Nx");
+    }
+}
+
+/// Every bit of the nonce, the AAD, the ciphertext, the GCM tag and the
+/// commitment is checked: any one flipped fails every open, output zero.
+#[test]
+fn kc_every_bit_is_authenticated() {
+    let mut rng = TestRng::new(0x7ae5_00c2);
+    for (pt_len, aad_len) in [(0, 0), (5, 3), (33, 7), (200, 20)] {
+        let key: [u8; 32] = rng.array();
+        let nonce: [u8; 24] = rng.array();
+        let pt = rng.bytes(pt_len);
+        let aad = rng.bytes(aad_len);
+        for k in each_tier::<KcXaes256Gcm>(&key) {
+            let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
+            assert_eq!(sealed.len(), pt_len + KC_TAG_LEN);
+            for bit in 0..8 * Xaes256Gcm::NONCE_LEN {
+                let mut n = nonce;
+                n[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &n, &aad, &sealed, &format!("KC nonce bit {bit}"));
+            }
+            for bit in 0..8 * aad_len {
+                let mut a = aad.clone();
+                a[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &nonce, &a, &sealed, &format!("KC AAD bit {bit}"));
+            }
+            for bit in 0..8 * sealed.len() {
+                let mut s = sealed.clone();
+                s[bit / 8] ^= 1 << (bit % 8);
+                assert_rejected(&k, &nonce, &aad, &s, &format!("KC sealed bit {bit}"));
+            }
+        }
+    }
 }

@@ -15,7 +15,10 @@
 //!   generated long-message files; every record has a 96-bit nonce and a
 //!   128-bit tag, so nothing is skipped, and the count per source is asserted.
 //!
-//! XAES-256-GCM's and KC-XAES-256-GCM's vectors are in `tests/xaes.rs`.
+//! - XAES-256-GCM (last section): the C2SP spec's vectors and intermediate
+//!   values, the shared XAES files, the spec's accumulated randomized test
+//!   (10,000 iterations; 1,000,000 `#[ignore]`d); KC-XAES-256-GCM: AWS-LC's
+//!   vectors.
 
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
@@ -26,14 +29,21 @@ mod common;
 mod model;
 #[path = "common/oracles.rs"]
 mod oracles;
+#[path = "common/xaes_model.rs"]
+mod xaes_model;
 
 use common::{
-    AeadFormat, AeadRecord, assert_rejected, assert_seals_and_opens, concat, each_tier_from_slice,
-    hex, nonce, parse_aead_file, parse_cavp, read_vector_file,
+    AeadFormat, AeadRecord, array, assert_rejected, assert_seals_and_opens, concat, each_tier,
+    each_tier_from_slice, hex, nonce, parse_aead_file, parse_cavp, read_committed_vector_file,
+    read_vector_file, to_hex,
 };
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
+use hardware_aead::xaes_gcm::{KC_TAG_LEN, KcXaes256Gcm, Xaes256Gcm};
 use oracles::Oracles;
+use sha3::Shake128;
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+use xaes_model::{derive, model_kc_seal, model_seal, rustcrypto_seal};
 
 /// Seals and opens `pt` on every tier and in the model, expecting `ct || tag`.
 fn check_valid<K: Oracles>(
@@ -1266,5 +1276,229 @@ fn generated_long_aes_256_gcm_siv() {
         assert_eq!(records.len(), 45);
         assert_eq!(records.iter().map(|r| r.pt.len()).max(), Some(8193));
         assert_eq!(records.iter().map(|r| r.aad.len()).max(), Some(8192));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// XAES-256-GCM and KC-XAES-256-GCM (192-bit nonces; their model in
+// tests/common/xaes_model.rs)
+// ---------------------------------------------------------------------------
+
+/// The spec's two vectors with their intermediate values, written out here
+/// so that they run without the vector directory.
+#[test]
+fn xaes_spec_vectors() {
+    struct Vector {
+        key: [u8; 32],
+        aad: &'static [u8],
+        l: &'static str,
+        k1: &'static str,
+        kx: &'static str,
+        sealed: &'static str,
+    }
+    let nonce = *b"ABCDEFGHIJKLMNOPQRSTUVWX";
+    let vectors = [
+        Vector {
+            key: [0x01; 32],
+            aad: b"",
+            l: "7298caa565031eadc6ce23d23ea66378",
+            k1: "e531954aca063d5b8d9c47a47d4cc6f0",
+            kx: "c8612c9ed53fe43e8e005b828a1631a0bbcb6ab2f46514ec4f439fcfd0fa969b",
+            sealed: "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271",
+        },
+        Vector {
+            key: [0x03; 32],
+            aad: b"c2sp.org/XAES-256-GCM",
+            l: "91c08762876dccf9ba204a33768fa5fe",
+            k1: "23810ec50edb99f374409466ed1f4b7b",
+            kx: "e9c621d4cdd9b11b00a6427ad7e559aeedd66b3857646677748f8ca796cb3fd8",
+            sealed: "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d",
+        },
+    ];
+    for (i, v) in vectors.iter().enumerate() {
+        let d = derive(&v.key, &nonce);
+        assert_eq!(to_hex(&d.l), v.l, "vector {i}: L");
+        assert_eq!(to_hex(&d.k1), v.k1, "vector {i}: K1");
+        assert_eq!(to_hex(&d.m1), "000158004142434445464748494a4b4c");
+        assert_eq!(to_hex(&d.m2), "000258004142434445464748494a4b4c");
+        assert_eq!(to_hex(&d.kx), v.kx, "vector {i}: Kx");
+        assert_eq!(to_hex(&d.nx), "4d4e4f505152535455565758");
+        let sealed = hex(v.sealed);
+        assert_eq!(model_seal(&v.key, &nonce, v.aad, b"XAES-256-GCM"), sealed);
+        for k in each_tier::<Xaes256Gcm>(&v.key) {
+            let what = format!("spec vector {i}");
+            assert_seals_and_opens(&k, &nonce, v.aad, b"XAES-256-GCM", &sealed, &what);
+        }
+    }
+}
+
+/// `xaes/xaes_256_gcm.json` (the spec's vectors and intermediate values, one
+/// AWS-LC vector) on every tier and in the model.
+#[test]
+fn xaes_json_vectors() {
+    let Some(text) = read_vector_file("json_vectors", "xaes/xaes_256_gcm.json") else {
+        return;
+    };
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let field = |t: &serde_json::Value, name: &str| hex(t[name].as_str().expect(name));
+    let mut checked = 0;
+    for t in json["tests"].as_array().expect("tests") {
+        let what = format!("tcId {}", t["tcId"]);
+        assert_eq!(
+            t["result"], "valid",
+            "{what}: only valid records are expected"
+        );
+        let key: [u8; 32] = array(&field(t, "key"));
+        let nonce: [u8; 24] = array(&field(t, "nonce"));
+        let (pt, aad, sealed) = (
+            field(t, "plaintext"),
+            field(t, "aad"),
+            field(t, "ciphertext"),
+        );
+        assert_eq!(sealed, [field(t, "ct"), field(t, "tag")].concat(), "{what}");
+        if let Some(mid) = t.get("intermediate") {
+            let d = derive(&key, &nonce);
+            let expected = |name: &str| mid[name].as_str().expect(name).to_owned();
+            assert_eq!(to_hex(&d.l), expected("L"), "{what}: L");
+            assert_eq!(to_hex(&d.k1), expected("K1"), "{what}: K1");
+            assert_eq!(to_hex(&d.m1), expected("M1"), "{what}: M1");
+            assert_eq!(to_hex(&d.m2), expected("M2"), "{what}: M2");
+            assert_eq!(to_hex(&d.kx), expected("Kx"), "{what}: Kx");
+            assert_eq!(to_hex(&d.nx), expected("Nx"), "{what}: Nx");
+        }
+        assert_eq!(model_seal(&key, &nonce, &aad, &pt), sealed, "{what}: model");
+        assert_eq!(
+            rustcrypto_seal(&key, &nonce, &aad, &pt),
+            sealed,
+            "{what}: RustCrypto"
+        );
+        for k in each_tier::<Xaes256Gcm>(&key) {
+            assert_seals_and_opens(&k, &nonce, &aad, &pt, &sealed, &what);
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 3, "the JSON file has three vectors");
+}
+
+/// `xaes/awslc_xaes_256_gcm_tests.txt` (BoringSSL/AWS-LC format) on every
+/// tier.
+#[test]
+fn xaes_awslc_vectors() {
+    let Some(text) = read_vector_file("awslc_vectors", "xaes/awslc_xaes_256_gcm_tests.txt") else {
+        return;
+    };
+    let records = parse_aead_file(&text, AeadFormat::BoringSsl);
+    assert_eq!(records.len(), 3, "the AWS-LC file has three records");
+    for (i, r) in records.iter().enumerate() {
+        let what = format!("AWS-LC record {i}");
+        assert!(r.fails.is_none(), "{what}: only valid records are expected");
+        let nonce: [u8; 24] = array(&r.nonce);
+        let sealed = [r.ct.clone(), r.tag.clone()].concat();
+        let key: [u8; 32] = array(&r.key);
+        assert_eq!(
+            model_seal(&key, &nonce, &r.aad, &r.pt),
+            sealed,
+            "{what}: model"
+        );
+        for k in each_tier_from_slice::<Xaes256Gcm>(&r.key) {
+            assert_seals_and_opens(&k, &nonce, &r.aad, &r.pt, &sealed, &what);
+        }
+    }
+}
+
+/// "For each test, the following structure […] is read from a deterministic
+/// RNG, and the ciphertext is hashed. The deterministic RNG is a single
+/// SHAKE-128 instance with an empty input. […] The hash is a separate
+/// SHAKE-128 instance." — `opaque key[32]; opaque nonce[24]; opaque
+/// plaintext<0..255>; opaque aad<0..255>;`, each variable field after a
+/// one-byte length. Every iteration also opens the ciphertext. Returns the
+/// hash's first 32 bytes, in hex, per tier.
+fn xaes_accumulated(iterations: usize) -> Vec<(String, String)> {
+    let keys_per_backend = each_tier::<Xaes256Gcm>(&[0; 32]);
+    let mut results = Vec::new();
+    for probe in keys_per_backend {
+        let tier = probe.tier();
+        let mut rng = Shake128::default().finalize_xof();
+        let mut hash = Shake128::default();
+        let mut read = |n: usize| {
+            let mut out = vec![0u8; n];
+            rng.read(&mut out);
+            out
+        };
+        for i in 0..iterations {
+            let key: [u8; 32] = array(&read(32));
+            let nonce: [u8; 24] = array(&read(24));
+            let pt_len = read(1)[0] as usize;
+            let pt = read(pt_len);
+            let aad_len = read(1)[0] as usize;
+            let aad = read(aad_len);
+            let k = Xaes256Gcm::with_tier(&key, tier).expect("key");
+            let sealed = k.seal(&nonce, &aad, &pt).expect("seal");
+            assert_eq!(
+                k.open(&nonce, &aad, &sealed).as_deref(),
+                Ok(&pt[..]),
+                "[{tier:?}] iteration {i}: open"
+            );
+            hash.update(&sealed);
+        }
+        let mut digest = [0u8; 32];
+        hash.finalize_xof().read(&mut digest);
+        results.push((format!("{tier:?}"), to_hex(&digest)));
+    }
+    results
+}
+
+#[test]
+fn xaes_accumulated_10_000() {
+    // The RNG's first bytes, as the spec gives them.
+    let mut first = [0u8; 16];
+    Shake128::default().finalize_xof().read(&mut first);
+    assert_eq!(to_hex(&first), "7f9c2ba4e88f827d616045507605853e");
+    for (tier, digest) in xaes_accumulated(10_000) {
+        assert_eq!(
+            digest, "e6b9edf2df6cec60c8cbd864e2211b597fb69a529160cd040d56c0c210081939",
+            "{tier}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "1,000,000 iterations per tier: run with --release --ignored"]
+fn xaes_accumulated_1_000_000() {
+    for (tier, digest) in xaes_accumulated(1_000_000) {
+        assert_eq!(
+            digest, "2163ae1445985a30b60585ee67daa55674df06901b890593e824b8a7c885ab15",
+            "{tier}"
+        );
+    }
+}
+
+/// `xaes/awslc_xaes_256_gcm_kc_tests.txt` (AWS-LC's key-committing
+/// XAES-256-GCM, `TAG` = GCM tag ‖ commitment) on every tier, and the
+/// model against it.
+#[test]
+fn kc_awslc_vectors() {
+    let Some(text) =
+        read_committed_vector_file("kc_awslc_vectors", "xaes/awslc_xaes_256_gcm_kc_tests.txt")
+    else {
+        return;
+    };
+    let records = parse_aead_file(&text, AeadFormat::BoringSsl);
+    assert_eq!(records.len(), 3, "the AWS-LC KC file has three records");
+    for (i, r) in records.iter().enumerate() {
+        let what = format!("AWS-LC KC record {i}");
+        assert!(r.fails.is_none(), "{what}: only valid records are expected");
+        assert_eq!(r.tag.len(), KC_TAG_LEN, "{what}: tag and commitment");
+        let nonce: [u8; 24] = array(&r.nonce);
+        let key: [u8; 32] = array(&r.key);
+        let sealed = [r.ct.clone(), r.tag.clone()].concat();
+        assert_eq!(
+            model_kc_seal(&key, &nonce, &r.aad, &r.pt),
+            sealed,
+            "{what}: model"
+        );
+        for k in each_tier_from_slice::<KcXaes256Gcm>(&r.key) {
+            assert_seals_and_opens(&k, &nonce, &r.aad, &r.pt, &sealed, &what);
+        }
     }
 }

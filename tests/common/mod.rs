@@ -663,3 +663,10 @@ pub fn parse_aead_file(text: &str, format: AeadFormat) -> Vec<AeadRecord> {
     finish(&mut records, current.take());
     records
 }
+
+/// `bytes` as an array of `N` bytes; panics, naming both lengths, if it is not.
+pub fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    bytes
+        .try_into()
+        .unwrap_or_else(|_| panic!("{} bytes, expected {N}", bytes.len()))
+}
