@@ -70,7 +70,7 @@ LEVEL_NAME = {PUBLIC: "public", LOADED: "loaded", NARROW: "narrow", MEM: "memory
 # ---------------------------------------------------------------------------
 
 KERNEL_PREFIX = "hardware_aead::backend::x86_64::"
-TAG_COMPARE = "hardware_aead::aead::sealed::verify_or_wipe"
+TAG_COMPARE = "hardware_aead::aead::sealed::tags_match_or_wipe"
 
 # (pattern, why): each must match at least one function in the binary.
 REQUIRED = [
@@ -96,8 +96,13 @@ for _nk in ("11", "15"):
         REQUIRED.append((rf"::aesni::gcm::{_f}::<{_nk}>$", f"AES-GCM {_f}, AES-NI tier"))
         REQUIRED.append((rf"::siv::{_f}::<{_nk}>$", f"AES-GCM-SIV {_f}, AES-NI tier"))
         for _tier in ("vaes::avx2", "vaes::avx512"):
-            REQUIRED.append((rf"::{_tier}::{_f}::<{_nk}>$", f"AES-GCM {_f}, {_tier}"))
             REQUIRED.append((rf"::{_tier}::siv_{_f}::<{_nk}>$", f"AES-GCM-SIV {_f}, {_tier}"))
+        REQUIRED.append((rf"::vaes::avx2::{_f}::<{_nk}>$", f"AES-GCM {_f}, vaes::avx2"))
+        # AVX-512: the entry points are inlined shims; a short message runs the
+        # leaf `xmm_short`, any other `seal_wide`/`open_wide`.
+        REQUIRED.append((rf"::vaes::avx512::{_f}_wide::<{_nk}>$", f"AES-GCM {_f}, vaes::avx512"))
+        REQUIRED.append((rf"::vaes::avx512::xmm_short::<{_nk}, {'true' if _f == 'seal' else 'false'}>$",
+                         f"AES-GCM short {_f}, vaes::avx512"))
 
 # ---------------------------------------------------------------------------
 # Registers and operands.

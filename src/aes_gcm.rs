@@ -19,6 +19,7 @@
 
 use crate::aead::impl_aead;
 use crate::aead::{Nonce, Tag};
+pub(crate) use crate::backend::length_block;
 use crate::error::Error;
 use crate::inout::InOut;
 use crate::key::GcmKey;
@@ -70,25 +71,14 @@ pub(crate) fn pre_counter_block(nonce: &Nonce) -> u128 {
     u128::from_le_bytes(iv) | 1 << 120
 }
 
-/// The last GHASH block. SP 800-38D §7.1, step 5: "u = 128·⌈len(C)/128⌉ − len(C),
-/// v = 128·⌈len(A)/128⌉ − len(A); S = GHASH_H(A || 0^v || C || 0^u ||
-/// [len(A)]_64 || [len(C)]_64)". Lengths are in bits, big-endian.
-pub(crate) fn length_block(aad_len: usize, text_len: usize) -> u128 {
-    let aad_bits = (aad_len as u64 * 8).to_be_bytes();
-    let text_bits = (text_len as u64 * 8).to_be_bytes();
-    u128::from(u64::from_le_bytes(aad_bits)) | u128::from(u64::from_le_bytes(text_bits)) << 64
-}
-
 fn seal<const ROUND_KEYS: usize>(
     key: &GcmKey<ROUND_KEYS>,
     nonce: &Nonce,
     aad: &[u8],
     data: &mut InOut<'_>,
 ) -> Tag {
-    let j0 = pre_counter_block(nonce);
-    let len_block = length_block(aad.len(), data.len());
     // §7.1 steps 3–6: C = GCTR_K(inc32(J0), P); T = MSB_128(GCTR_K(J0, S)).
-    key.seal(j0, aad, data, len_block)
+    key.seal(pre_counter_block(nonce), aad, data)
 }
 
 fn open<const ROUND_KEYS: usize>(
@@ -98,10 +88,8 @@ fn open<const ROUND_KEYS: usize>(
     data: &mut InOut<'_>,
     _tag: &Tag,
 ) -> Tag {
-    let j0 = pre_counter_block(nonce);
-    let len_block = length_block(aad.len(), data.len());
     // §7.2 steps 3–8: P = GCTR_K(inc32(J0), C); T' = MSB_128(GCTR_K(J0, S)).
-    key.open(j0, aad, data, len_block)
+    key.open(pre_counter_block(nonce), aad, data)
 }
 
 /// The counter block of data block `i` (from 0): inc32^(i + 1)(J0), the
@@ -136,7 +124,7 @@ fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
     let (out_head, out_rest) = out.split_at_mut(whole);
     let j0 = pre_counter_block(nonce);
     let head_len_block = length_block(aad.len(), whole);
-    let mut head_tag = key.seal(j0, aad, &mut InOut::copy(head, out_head), head_len_block);
+    let mut head_tag = key.seal(j0, aad, &mut InOut::copy(head, out_head));
     let n = rest.len() + 1;
     let mut block = [0u8; 16];
     block[..rest.len()].copy_from_slice(rest);

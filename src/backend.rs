@@ -307,9 +307,22 @@ pub(crate) fn init_gcm_key<const ROUND_KEYS: usize, const KB: usize>(
     )
 }
 
+/// GCM's last GHASH block, as the kernels take it (`len_block`): SP 800-38D
+/// §7.1, step 5: "u = 128·⌈len(C)/128⌉ − len(C), v = 128·⌈len(A)/128⌉ −
+/// len(A); S = GHASH_H(A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64)".
+/// Lengths are in bits, big-endian; the block as `u128::from_le_bytes`.
+pub(crate) fn length_block(aad_len: usize, text_len: usize) -> u128 {
+    let aad_bits = (aad_len as u64 * 8).to_be_bytes();
+    let text_bits = (text_len as u64 * 8).to_be_bytes();
+    u128::from(u64::from_le_bytes(aad_bits)) | u128::from(u64::from_le_bytes(text_bits)) << 64
+}
+
 /// GCM encryption of `data` with the key state `round_keys`, `h_powers`,
-/// returning the tag: `j0` is the pre-counter block, `len_block` the final
-/// GHASH block `[len(A)]64 || [len(C)]64`, both as `u128::from_le_bytes`.
+/// returning the tag: `j0` is the pre-counter block, as
+/// `u128::from_le_bytes`. The length block is made here, in each tier's
+/// arm, for the kernels that take it (the AVX-512 tier's short messages
+/// make their own, so on that path it is never computed).
+#[inline(always)]
 pub(crate) fn gcm_seal<const ROUND_KEYS: usize>(
     tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
@@ -317,20 +330,21 @@ pub(crate) fn gcm_seal<const ROUND_KEYS: usize>(
     j0: u128,
     aad: &[u8],
     data: &mut InOut<'_>,
-    len_block: u128,
 ) -> Block {
+    let data_len = data.len();
     on_tier!(
         tier,
         aesni: x86_64::aesni::gcm::seal,
         avx2: x86_64::vaes::avx2::seal,
         avx512: x86_64::vaes::avx512::seal,
         armv8: aarch64::gcm::seal,
-        (round_keys, h_powers, j0, aad, data, len_block)
+        (round_keys, h_powers, j0, aad, data, length_block(aad.len(), data_len))
     )
 }
 
 /// GCM decryption of `data`, returning the tag computed over the ciphertext
 /// (as for [`gcm_seal`]); the caller compares it and wipes on a mismatch.
+#[inline(always)]
 pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
     tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
@@ -338,15 +352,15 @@ pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
     j0: u128,
     aad: &[u8],
     data: &mut InOut<'_>,
-    len_block: u128,
 ) -> Block {
+    let data_len = data.len();
     on_tier!(
         tier,
         aesni: x86_64::aesni::gcm::open,
         avx2: x86_64::vaes::avx2::open,
         avx512: x86_64::vaes::avx512::open,
         armv8: aarch64::gcm::open,
-        (round_keys, h_powers, j0, aad, data, len_block)
+        (round_keys, h_powers, j0, aad, data, length_block(aad.len(), data_len))
     )
 }
 

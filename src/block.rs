@@ -54,17 +54,42 @@ pub(crate) fn wipe_bytes(bytes: &mut [u8]) {
 }
 
 /// Overwrites blocks of key state with zeros when they drop: one volatile
-/// 8-byte store a word ([`wipe_memory`]). (`Zeroize` on `[[u8; 16]; N]`
-/// stores byte by byte: 368 single-byte stores for an AES-256-GCM key,
-/// a large share of its setup time (docs/design.md, "Key lifecycle
-/// (`placement.rs`, `nonce.rs`, `random.rs`, `random/fork.rs`)"). A
-/// volatile store of each 16-byte array went through a zeroed stack
-/// temporary, a store, a load and a store a block; key setup before and
-/// after this change on Zen 3:
-/// docs/measurements/2026-11-26-issue25-session2/tables.md.)
+/// 16-byte store a block (`movaps` on x86_64, `str q` on aarch64; 8-byte
+/// words elsewhere), unrolled. Key setup and drop run back to back in
+/// callers that make keys per connection or per message, and the drop's
+/// stores are most of its instructions: byte stores (`Zeroize` on
+/// `[[u8; 16]; N]`) were 304 a 128-bit GCM key, 8-byte words 38, these
+/// 19. (Before this, the 8-byte words took a quarter of the AES-128-GCM
+/// key setup's time on Zen 4: docs/benchmarks.md, "Short messages and key
+/// setup beside haberdashery".)
+///
+/// # Safety
+/// `blocks` must be 16-byte aligned (the key-state types are
+/// `#[repr(align(16))]` with the blocks first).
 #[inline(always)]
-pub(crate) fn wipe_blocks<const N: usize>(blocks: &mut [Block; N]) {
-    wipe_bytes(blocks.as_flattened_mut());
+unsafe fn wipe_aligned_blocks<const N: usize>(blocks: &mut [Block; N]) {
+    for block in blocks.iter_mut() {
+        let at: *mut Block = block;
+        // SAFETY: `at` is valid for a 16-byte write and 16-byte aligned
+        // (caller), which the vector types require.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            use core::arch::x86_64::{__m128i, _mm_setzero_si128};
+            core::ptr::write_volatile(at.cast::<__m128i>(), _mm_setzero_si128());
+        }
+        // SAFETY: as above.
+        #[cfg(target_arch = "aarch64")]
+        unsafe {
+            use core::arch::aarch64::{uint8x16_t, vdupq_n_u8};
+            core::ptr::write_volatile(at.cast::<uint8x16_t>(), vdupq_n_u8(0));
+        }
+        // SAFETY: as above; 16-byte alignment is 8-byte alignment.
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        unsafe {
+            core::ptr::write_volatile(at.cast::<[u64; 2]>(), [0; 2]);
+        }
+    }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
 /// AES round keys in the FIPS-197 byte order: `ROUND_KEYS` = 11 for AES-128, 15
@@ -79,13 +104,15 @@ pub(crate) struct HPowers(pub(crate) [Block; 8]);
 
 impl<const ROUND_KEYS: usize> Drop for RoundKeys<ROUND_KEYS> {
     fn drop(&mut self) {
-        wipe_blocks(&mut self.0);
+        // SAFETY: `RoundKeys` is 16-byte aligned with the blocks at offset 0.
+        unsafe { wipe_aligned_blocks(&mut self.0) };
     }
 }
 
 impl Drop for HPowers {
     fn drop(&mut self) {
-        wipe_blocks(&mut self.0);
+        // SAFETY: `HPowers` is 16-byte aligned with the blocks at offset 0.
+        unsafe { wipe_aligned_blocks(&mut self.0) };
     }
 }
 

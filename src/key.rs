@@ -115,16 +115,11 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
 
     /// GCM encryption of `data` in place or into its output, returning the tag.
     ///
-    /// `j0` is the pre-counter block, `len_block` the final GHASH block
-    /// `[len(A)]64 || [len(C)]64`; the caller builds both (SP 800-38D §7.1),
-    /// as `u128::from_le_bytes` of the block so they pass in registers.
-    pub(crate) fn seal(
-        &self,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
+    /// `j0` is the pre-counter block, which the caller builds (SP 800-38D
+    /// §7.1), as `u128::from_le_bytes` of the block so that it passes in
+    /// registers.
+    #[inline(always)]
+    pub(crate) fn seal(&self, j0: u128, aad: &[u8], data: &mut InOut<'_>) -> Block {
         backend::gcm_seal(
             self.token(),
             &self.round_keys,
@@ -132,7 +127,6 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
             j0,
             aad,
             data,
-            len_block,
         )
     }
 
@@ -153,13 +147,8 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.
     /// The caller compares it with the received tag (and wipes the output if
     /// they differ); this function releases nothing by itself.
-    pub(crate) fn open(
-        &self,
-        j0: u128,
-        aad: &[u8],
-        data: &mut InOut<'_>,
-        len_block: u128,
-    ) -> Block {
+    #[inline(always)]
+    pub(crate) fn open(&self, j0: u128, aad: &[u8], data: &mut InOut<'_>) -> Block {
         backend::gcm_open(
             self.token(),
             &self.round_keys,
@@ -167,7 +156,6 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
             j0,
             aad,
             data,
-            len_block,
         )
     }
 }

@@ -2,8 +2,6 @@
 //! one tag check (`verify_or_wipe`) and `impl_aead!`, which writes `Core`,
 //! [`AeadKey`], the inherent methods and `Debug` for a key type.
 
-use subtle::ConstantTimeEq;
-
 use super::AeadKey;
 use crate::backend::TierToken;
 use crate::block::{wipe, wipe_bytes};
@@ -97,18 +95,37 @@ pub trait Core: Sized {
 /// tags in constant time and, if they differ, zeroes `plaintext` before returning
 /// [`Error::Authentication`]. The computed tag is wiped either way. A tag of
 /// KC-XAES-256-GCM (GCM's tag and the key commitment, 48 bytes) is compared
-/// whole: the two checks are one comparison, with one outcome. Kept out of
-/// line (one instance per tag type) so that `scripts/ct-check.sh` finds it and
-/// checks that it holds exactly one branch on tag data, the decision.
-#[inline(never)]
+/// whole: the two checks are one comparison, with one outcome. The decision
+/// is [`tags_match_or_wipe`], out of line; this wrapper, inlined, only turns
+/// its answer into a `Result` (a 24-byte value the callee would return
+/// through memory).
+#[inline(always)]
 pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
-    mut computed: T,
+    computed: T,
     received: &T,
     plaintext: &mut [u8],
 ) -> Result<(), Error> {
-    // XOR the tags 16 bytes at a time, OR the differences together and
-    // compare the result with zero: no early exit, and `subtle` keeps the
-    // final test branch-free up to the one public decision below. Both are
+    if tags_match_or_wipe(computed, received, plaintext) {
+        Ok(())
+    } else {
+        Err(Error::Authentication)
+    }
+}
+
+/// [`verify_or_wipe`]'s comparison and wipes: whether the tags are equal;
+/// if not, `plaintext` is zeroed first. Kept out of line (one instance per
+/// tag type) so that `scripts/ct-check.sh` finds it and checks that it holds
+/// exactly one branch on tag data, the decision.
+#[inline(never)]
+fn tags_match_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
+    mut computed: T,
+    received: &T,
+    plaintext: &mut [u8],
+) -> bool {
+    // XOR the tags 16 bytes at a time, OR the differences together, fold
+    // them to one word and compare that with zero: no early exit, and the
+    // word passes through an empty `asm!` (`opaque`) first, so the compiler
+    // cannot turn the folding back into a byte-by-byte test. Both tags are
     // the same type, so of the same length, a multiple of 16.
     let (computed_words, _) = computed.as_ref().as_chunks::<16>();
     let (received_words, _) = received.as_ref().as_chunks::<16>();
@@ -116,7 +133,7 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
     for (c, r) in computed_words.iter().zip(received_words) {
         diff |= u128::from_le_bytes(*c) ^ u128::from_le_bytes(*r);
     }
-    let folded = (diff as u64) | ((diff >> 64) as u64);
+    let folded = opaque((diff as u64) | ((diff >> 64) as u64));
     // After a forgery the computed tag is the valid tag for the forged
     // ciphertext: do not leave it on the stack. (One volatile 16-byte store
     // per block: `zeroize` on a 48-byte KC-XAES tag is 48 byte stores, which
@@ -124,16 +141,38 @@ pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
     for block in computed.as_mut().as_chunks_mut::<16>().0 {
         wipe(block);
     }
-    if bool::from(folded.ct_eq(&0)) {
-        Ok(())
+    if folded == 0 {
+        true
     } else {
         // Volatile word stores: `zeroize` on bytes stores one byte at a
         // time, which makes a forged long message cost far more to reject
         // than a genuine one to open (docs/benchmarks.md, "Rejecting
         // forgeries on Zen 4").
         wipe_bytes(plaintext);
-        Err(Error::Authentication)
+        false
     }
+}
+
+/// `x`, hidden from the optimiser: an empty `asm!` that takes it and gives
+/// it back in the same register, so nothing known about how `x` was made
+/// (the ORs of the tag differences) can shape the code that tests it. Unlike
+/// `core::hint::black_box`, the value does not go through memory.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn opaque(mut x: u64) -> u64 {
+    // SAFETY: an empty instruction sequence: no memory, stack or flags.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+    }
+    x
+}
+
+/// `x` through `core::hint::black_box` where this crate has no kernels
+/// (its calls return `Error::UnsupportedCpu` before any tag exists).
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[inline(always)]
+fn opaque(x: u64) -> u64 {
+    core::hint::black_box(x)
 }
 
 /// Implements the sealed `Core`, [`AeadKey`], the inherent methods

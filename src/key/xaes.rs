@@ -112,9 +112,9 @@ impl XaesKey {
         xaes::derive_key::<COMMIT>(tier, keys, k1, nonce, &mut key, commitment);
         let (rk, h) = (&key.round_keys, &key.h_powers);
         if SEAL {
-            backend::gcm_seal(tier, rk, h, j0, aad, data, len_block)
+            backend::gcm_seal(tier, rk, h, j0, aad, data)
         } else {
-            backend::gcm_open(tier, rk, h, j0, aad, data, len_block)
+            backend::gcm_open(tier, rk, h, j0, aad, data)
         }
     }
 }

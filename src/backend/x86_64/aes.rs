@@ -15,13 +15,16 @@ use crate::cpu::AesNiClmul;
 
 /// The running XOR of the four words of `k`: word i becomes w0 ^ … ^ wi.
 /// This is the `w[i] = w[i-Nk] ^ w[i-1]` chain of FIPS-197 §5.2 for one
-/// round key, before the `SubWord`/`RotWord` term is added.
+/// round key, before the `SubWord`/`RotWord` term is added. Two steps
+/// rather than three: (w0, w0^w1, w1^w2, w2^w3) after a one-word shift,
+/// then a two-word shift adds (0, 0, w0, w0^w1). The schedule is a serial
+/// chain of these, so each step's latency counts: two shifts and two XORs
+/// finish before the `AESENCLAST` beside them does.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn prefix_xor(k: __m128i) -> __m128i {
     let k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
-    let k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
-    _mm_xor_si128(k, _mm_slli_si128::<4>(k))
+    _mm_xor_si128(k, _mm_slli_si128::<8>(k))
 }
 
 /// The next AES-128 round key, or the next even AES-256 round key:

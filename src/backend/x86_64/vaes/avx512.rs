@@ -6,9 +6,11 @@
 //! the reasons for their shape are `engine.rs`'s, the entry points'
 //! bodies `vaes.rs`'s. The key holds H^1..H^8;
 //! H^9..H^16 (small groups) or H^9..H^32 (big) are computed per call. A GCM
-//! message of 33 to 256 bytes is one AES batch of up to four registers
-//! with byte-masked loads and stores (`one_batch`), one of at most 32 bytes
-//! runs the AES-NI tier's code. What the groups of a longer GCM message
+//! message of at most 64 bytes with at most 16 bytes of AAD runs a leaf
+//! function of xmm registers and byte-masked loads and stores
+//! (`xmm_short`); any other of at most 256 bytes is one AES batch of up to
+//! four registers (`one_batch`), or up to 32 bytes the AES-NI tier's code.
+//! What the groups of a longer GCM message
 //! leave (less than one small group) is one masked batch too
 //! (`rest_batch`) from 33 bytes, the AES-NI tier's pieces below that and
 //! for GCM-SIV (`aesni::gcm`, `aesni::siv`); all called out of line
@@ -70,6 +72,15 @@ const RB: usize = 64;
 /// (`perf stat` of AES-256-GCM seals; docs/design.md, "Short GCM messages
 /// on AVX-512: one masked batch (`one_batch`)").
 const XMM_REST: usize = 32;
+
+/// The longest message [`xmm_short`] takes: four blocks and J0, five
+/// independent AES chains of xmm registers. On Zen 4 this is faster than
+/// the masked zmm batch up to 64 bytes (a 512-bit `vaesenc` is two 256-bit
+/// halves there, and four lanes of one register cost what four xmm blocks
+/// do), and than the AES-NI tier's code, with its stack copies and its
+/// call layers, from 16 bytes (docs/benchmarks.md, "Short messages and key
+/// setup beside haberdashery").
+const XMM_SHORT_MAX: usize = 64;
 
 /// The longest message [`gcm_short`] takes: one small group (four registers),
 /// the most [`one_batch`] holds. At exactly one group the masked batch beats
@@ -498,6 +509,167 @@ fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
             len_block,
         )
     }
+}
+
+/// Whether [`xmm_short`] takes a GCM call: a message of at most
+/// `XMM_SHORT_MAX` bytes with at most 16 bytes of AAD (a TLS record
+/// header, a QUIC short header with a connection ID of up to 11 bytes).
+#[inline(always)]
+fn xmm_fits(aad: &[u8], data: &InOut<'_>) -> bool {
+    data.len() <= XMM_SHORT_MAX && aad.len() <= 16
+}
+
+/// GCM of a call [`xmm_fits`] takes ([`xmm_batch`] with the right number
+/// of blocks). Out of line and reached straight from the entry points,
+/// so a short message runs a leaf function: no saved registers, no frame,
+/// nothing of the longer paths' set-up.
+#[inline(never)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
+    _token: VaesAvx512,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> u128 {
+    if aad.is_empty() {
+        xmm_blocks::<ROUND_KEYS, SEAL, 0>(keys, &h_powers.0, j0, aad, data)
+    } else {
+        xmm_blocks::<ROUND_KEYS, SEAL, 1>(keys, &h_powers.0, j0, aad, data)
+    }
+}
+
+/// [`xmm_batch`] with as many blocks as the message fills (a branch per
+/// 16 bytes of length, most likely first, rather than a jump table).
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn xmm_blocks<const ROUND_KEYS: usize, const SEAL: bool, const A: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    h: &[Block; 8],
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> u128 {
+    let len = data.len();
+    if len <= 16 {
+        if len > 0 {
+            xmm_batch::<ROUND_KEYS, SEAL, 1, A>(keys, h, j0, aad, data)
+        } else {
+            xmm_batch::<ROUND_KEYS, SEAL, 0, A>(keys, h, j0, aad, data)
+        }
+    } else if len <= 32 {
+        xmm_batch::<ROUND_KEYS, SEAL, 2, A>(keys, h, j0, aad, data)
+    } else if len <= 48 {
+        xmm_batch::<ROUND_KEYS, SEAL, 3, A>(keys, h, j0, aad, data)
+    } else {
+        xmm_batch::<ROUND_KEYS, SEAL, 4, A>(keys, h, j0, aad, data)
+    }
+}
+
+/// GCM of a message of `NB` blocks (`16·(NB − 1) < len ≤ 16·NB`) and an
+/// AAD of `A` blocks (none, or 1 to 16 bytes) in xmm registers: the `NB`
+/// counter blocks and J0 in one AES batch, the message read and written
+/// with byte-masked loads and stores (nothing outside the caller's slices
+/// is touched, nothing goes through the stack), then the AAD, the
+/// ciphertext (zero past its end) and the length block hashed as one sum
+/// with one reduction: of the `A + NB + 1` blocks, block b (from 0) takes
+/// H^(A + NB + 1 − b) from the key's powers. Opening hashes the input,
+/// which is there before the AES batch ends, so its hash and AES run side
+/// by side; sealing hashes the output.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    h: &[Block; 8],
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> u128 {
+    use crate::backend::x86_64::{from_u128, load};
+    const { assert!(NB <= 4 && A <= 1) };
+    let len = data.len();
+    assert!(len <= 16 * NB && len + 16 > 16 * NB);
+    assert!(A == usize::from(!aad.is_empty()) && aad.len() <= 16);
+    let (src, dst) = data.raw_ptrs();
+    // Block i's mask selects its bytes below `len`.
+    let masks: [__mmask16; NB] = core::array::from_fn(|i| {
+        let n = (len - 16 * i).min(16);
+        ((1u32 << n) - 1) as __mmask16
+    });
+
+    // The counters inc32(J0)..inc32^NB(J0): the low 32 bits big-endian.
+    let j0 = from_u128(j0);
+    let j0_reversed = clmul::byte_reverse(j0);
+    let mut ctr: [__m128i; NB] = core::array::from_fn(|i| {
+        clmul::byte_reverse(_mm_add_epi32(
+            j0_reversed,
+            _mm_set_epi32(0, 0, 0, i as i32 + 1),
+        ))
+    });
+    let rk = &keys.0;
+    let mut j = _mm_xor_si128(j0, load(&rk[0]));
+    for c in ctr.iter_mut() {
+        *c = _mm_xor_si128(*c, load(&rk[0]));
+    }
+    for key in &rk[1..ROUND_KEYS - 1] {
+        let k = load(key);
+        j = _mm_aesenc_si128(j, k);
+        for c in ctr.iter_mut() {
+            *c = _mm_aesenc_si128(*c, k);
+        }
+    }
+    let last = load(&rk[ROUND_KEYS - 1]);
+    let input: [__m128i; NB] = core::array::from_fn(|i| {
+        // SAFETY: the mask selects bytes 16·i.. 16·i + n of the input with
+        // 16·i + n ≤ len: all inside it. Masked-off bytes are not read.
+        unsafe { _mm_maskz_loadu_epi8(masks[i], src.wrapping_add(16 * i).cast()) }
+    });
+    // aesenclast(c, last ^ x) = E(K, counter) ^ x: the XOR rides the last round.
+    let output: [__m128i; NB] = core::array::from_fn(|i| {
+        _mm_maskz_mov_epi8(
+            masks[i],
+            _mm_aesenclast_si128(ctr[i], _mm_xor_si128(last, input[i])),
+        )
+    });
+    let tag_mask = _mm_aesenclast_si128(j, last);
+    // All loads are done before the first store (in place, `dst` is `src`).
+    for (i, out) in output.iter().enumerate() {
+        // SAFETY: as for the loads: only bytes inside the output, which
+        // is as long as the input. Masked-off bytes are not written.
+        unsafe { _mm_mask_storeu_epi8(dst.wrapping_add(16 * i).cast(), masks[i], *out) };
+    }
+
+    // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+    let hashed = if SEAL { output } else { input };
+    let blocks = A + NB + 1;
+    let mut w = clmul::unreduced_zero();
+    if A == 1 {
+        let mask = ((1u32 << aad.len()) - 1) as __mmask16;
+        // SAFETY: the mask selects the AAD's bytes (at most 16): all inside it.
+        let a = unsafe { _mm_maskz_loadu_epi8(mask, aad.as_ptr().cast()) };
+        clmul::mul_acc(&mut w, clmul::byte_reverse(a), load(&h[blocks - 1]));
+    }
+    for (i, x) in hashed.iter().enumerate() {
+        clmul::mul_acc(
+            &mut w,
+            clmul::byte_reverse(*x),
+            load(&h[blocks - 1 - A - i]),
+        );
+    }
+    // The length block [len(A)]64 ‖ [len(C)]64 in bits, big-endian,
+    // byte-reversed: the bit lengths little-endian, C's in the low half.
+    let lengths = _mm_set_epi64x((aad.len() as i64) << 3, (len as i64) << 3);
+    clmul::mul_acc(&mut w, lengths, load(&h[0]));
+    let tag = _mm_xor_si128(clmul::byte_reverse(clmul::reduce(w)), tag_mask);
+    u128::from(_mm_extract_epi64::<0>(tag) as u64)
+        | u128::from(_mm_extract_epi64::<1>(tag) as u64) << 64
 }
 
 /// GCM of a message of `XMM_REST` bytes up to a small group: the AAD,
@@ -985,11 +1157,61 @@ impl Wide<RB> for VaesAvx512 {
     }
 }
 
-/// GCM encryption (contract: `aesni::gcm::seal`; the loops: `vaes::gcm`).
+/// GCM encryption (contract: `aesni::gcm::seal`): [`xmm_short`] for what
+/// it takes, the loops of `vaes::gcm` ([`seal_wide`]) for the rest.
+///
+/// # Safety
+/// As for every kernel: `token` proves the tier's features (it is only
+/// made by detecting them).
+#[inline(always)]
+pub(crate) unsafe fn seal<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    // SAFETY: `token` proves the tier's features.
+    unsafe {
+        if xmm_fits(aad, data) {
+            xmm_short::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data).to_le_bytes()
+        } else {
+            seal_wide(token, keys, h_powers, j0, aad, data, len_block)
+        }
+    }
+}
+
+/// GCM decryption (contract: `aesni::gcm::open`): as [`seal`].
+///
+/// # Safety
+/// As for [`seal`].
+#[inline(always)]
+pub(crate) unsafe fn open<const ROUND_KEYS: usize>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    // SAFETY: `token` proves the tier's features.
+    unsafe {
+        if xmm_fits(aad, data) {
+            xmm_short::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data).to_le_bytes()
+        } else {
+            open_wide(token, keys, h_powers, j0, aad, data, len_block)
+        }
+    }
+}
+
+/// GCM encryption of what [`xmm_short`] does not take (the loops: `vaes::gcm`).
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-pub(crate) fn seal<const ROUND_KEYS: usize>(
+fn seal_wide<const ROUND_KEYS: usize>(
     token: Token,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
@@ -1001,11 +1223,11 @@ pub(crate) fn seal<const ROUND_KEYS: usize>(
     vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
 }
 
-/// GCM decryption (contract: `aesni::gcm::open`; the loops: `vaes::gcm`).
+/// GCM decryption of what [`xmm_short`] does not take (the loops: `vaes::gcm`).
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-pub(crate) fn open<const ROUND_KEYS: usize>(
+fn open_wide<const ROUND_KEYS: usize>(
     token: Token,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
