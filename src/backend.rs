@@ -194,10 +194,10 @@ impl TierToken {
 /// Calls the kernel of `$tier` with its token first, then `$args`: the one
 /// place where a tier meets its kernels. Each operation of each algorithm is
 /// one invocation, that is one `match`. The second form is for the kernels
-/// that run on the AES-NI code on every x86_64 tier (key setup, XAES's key
-/// derivation and short path, the generator's keystream, RFC 8188's
-/// appended block): they take the AES-NI token every x86_64 tier implies
-/// (`TierToken::aesni`), or on aarch64 the ARMv8 one. Either way the ARMv8
+/// that run on the AES-NI code on every x86_64 tier (key setup, QUIC's
+/// header protection block, XAES's key derivation and short path, the
+/// generator's keystream, RFC 8188's appended block): they take the AES-NI
+/// token every x86_64 tier implies (`TierToken::aesni`), or on aarch64 the ARMv8 one. Either way the ARMv8
 /// kernels run with data-independent timing set around them, where the CPU
 /// has it.
 macro_rules! on_tier {

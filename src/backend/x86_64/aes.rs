@@ -27,33 +27,57 @@ fn prefix_xor(k: __m128i) -> __m128i {
     _mm_xor_si128(k, _mm_slli_si128::<8>(k))
 }
 
-/// The next AES-128 round key, or the next even AES-256 round key:
-/// `prefix_xor(prev) ^ (SubWord(RotWord(w_last)) ^ Rcon)` in every word.
+/// The next AES-128 round key: `prefix_xor(prev) ^ (SubWord(RotWord(w_last))
+/// ^ Rcon)` in every word (`prev` and `last` are both the key before).
 ///
 /// `SubWord` comes from `AESENCLAST` rather than `AESKEYGENASSIST`, whose
 /// latency is twice as long: when all four columns of the state hold the
 /// same word, ShiftRows moves nothing, so `AESENCLAST(broadcast(w), k)` is
 /// `broadcast(SubWord(w)) ^ k`. `PSHUFB` broadcasts `RotWord(w_last)`
 /// (bytes 13, 14, 15, 12) and `k` puts Rcon in the first byte of each word.
-/// The key schedule is serial, and GCM-SIV expands a key per message.
+/// The key schedule is serial, and GCM-SIV expands a key per message: a
+/// step is the shuffle, the `AESENCLAST` and one XOR, the prefix XOR of the
+/// same key running beside the first two.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn key_step_rot(prev: __m128i, last: __m128i, rcon: i32) -> __m128i {
-    let rot_broadcast = _mm_set_epi8(
-        12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13,
+    let t = _mm_aesenclast_si128(
+        _mm_shuffle_epi8(last, rot_broadcast()),
+        _mm_set1_epi32(rcon),
     );
-    let t = _mm_aesenclast_si128(_mm_shuffle_epi8(last, rot_broadcast), _mm_set1_epi32(rcon));
     _mm_xor_si128(prefix_xor(prev), t)
+}
+
+/// `PSHUFB`'s mask for `RotWord` of the last word, in every word.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn rot_broadcast() -> __m128i {
+    _mm_set_epi8(
+        12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13, 12, 15, 14, 13,
+    )
+}
+
+/// The next even AES-256 round key, as [`key_step_rot`] but from the key
+/// two back (`prev`) and the key before (`last`). `prev` is a step older
+/// than `last`, so its prefix XOR (with Rcon) is ready before `last` is and
+/// rides in as `AESENCLAST`'s round key, whose XOR is free: a step is the
+/// shuffle and the `AESENCLAST`, one XOR shorter than AES-128's, whose
+/// prefix XOR is of the key just made.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn key_step_rot_256(prev: __m128i, last: __m128i, rcon: i32) -> __m128i {
+    let round_key = _mm_xor_si128(prefix_xor(prev), _mm_set1_epi32(rcon));
+    _mm_aesenclast_si128(_mm_shuffle_epi8(last, rot_broadcast()), round_key)
 }
 
 /// The next odd AES-256 round key: `prefix_xor(prev) ^ SubWord(w_last)`
 /// (FIPS-197 §5.2, "Nk > 6 and i mod Nk = 4"), with `SubWord` from
-/// `AESENCLAST` on the broadcast last word (see [`key_step_rot`]).
+/// `AESENCLAST` on the broadcast last word and the prefix XOR as its round
+/// key (see [`key_step_rot_256`]).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn key_step_sub(prev: __m128i, last: __m128i) -> __m128i {
-    let t = _mm_aesenclast_si128(_mm_shuffle_epi32::<0xff>(last), _mm_setzero_si128());
-    _mm_xor_si128(prefix_xor(prev), t)
+    _mm_aesenclast_si128(_mm_shuffle_epi32::<0xff>(last), prefix_xor(prev))
 }
 
 /// Key expansion into `out`: 11 round keys from a 16-byte key (AES-128), 15
@@ -141,31 +165,31 @@ pub(crate) fn expand_256_regs<const N: usize, const P: usize>(
     k[1] = k1;
     ride_both(riders, k[0], passengers, beside, 0);
     ride_both(riders, k[1], passengers, beside, 1);
-    k[2] = key_step_rot(k[0], k[1], 0x01);
+    k[2] = key_step_rot_256(k[0], k[1], 0x01);
     ride_both(riders, k[2], passengers, beside, 2);
     k[3] = key_step_sub(k[1], k[2]);
     ride_both(riders, k[3], passengers, beside, 3);
-    k[4] = key_step_rot(k[2], k[3], 0x02);
+    k[4] = key_step_rot_256(k[2], k[3], 0x02);
     ride_both(riders, k[4], passengers, beside, 4);
     k[5] = key_step_sub(k[3], k[4]);
     ride_both(riders, k[5], passengers, beside, 5);
-    k[6] = key_step_rot(k[4], k[5], 0x04);
+    k[6] = key_step_rot_256(k[4], k[5], 0x04);
     ride_both(riders, k[6], passengers, beside, 6);
     k[7] = key_step_sub(k[5], k[6]);
     ride_both(riders, k[7], passengers, beside, 7);
-    k[8] = key_step_rot(k[6], k[7], 0x08);
+    k[8] = key_step_rot_256(k[6], k[7], 0x08);
     ride_both(riders, k[8], passengers, beside, 8);
     k[9] = key_step_sub(k[7], k[8]);
     ride_both(riders, k[9], passengers, beside, 9);
-    k[10] = key_step_rot(k[8], k[9], 0x10);
+    k[10] = key_step_rot_256(k[8], k[9], 0x10);
     ride_both(riders, k[10], passengers, beside, 10);
     k[11] = key_step_sub(k[9], k[10]);
     ride_both(riders, k[11], passengers, beside, 11);
-    k[12] = key_step_rot(k[10], k[11], 0x20);
+    k[12] = key_step_rot_256(k[10], k[11], 0x20);
     ride_both(riders, k[12], passengers, beside, 12);
     k[13] = key_step_sub(k[11], k[12]);
     ride_both(riders, k[13], passengers, beside, 13);
-    k[14] = key_step_rot(k[12], k[13], 0x40);
+    k[14] = key_step_rot_256(k[12], k[13], 0x40);
     ride_both(riders, k[14], passengers, beside, 14);
     k
 }

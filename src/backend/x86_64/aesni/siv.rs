@@ -170,8 +170,14 @@ pub(crate) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
     aad.len() <= 16 && data.len() <= GROUP
 }
 
-/// [`one_group_of`] with one block of keystream for a text of at most 16
-/// bytes, eight for a longer one.
+/// [`one_group_of`] with as many blocks of keystream as the text needs,
+/// rounded up to 1, 4 or 8 (`by_tail_size!`): a text of up to 64 bytes
+/// encrypts four blocks, not eight (for AES-256, 56 rounds fewer). Each
+/// size is its own function ([`one_group_sized`]; the wide tiers have
+/// theirs, compiled with their features). In one function the three sizes
+/// shared stack slots across their paths, and the constant-time check,
+/// which merges paths, read the tail copy's spilled length tests from a
+/// slot another path had filled with key material.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
@@ -182,11 +188,24 @@ pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    if data.len() <= 16 {
-        one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
-    } else {
-        one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
-    }
+    by_tail_size!(
+        data.len(),
+        one_group_sized::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+    )
+}
+
+/// [`one_group_of`] out of line, one function per size.
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn one_group_sized<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    one_group_of::<ROUND_KEYS, SEAL, M, B>(keys, nonce, aad, data, tag, len_block)
 }
 
 /// Seal (`SEAL`) or open of a message whose AAD is at most one block and
@@ -202,7 +221,12 @@ pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
 /// compare).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+pub(crate) fn one_group_of<
+    const ROUND_KEYS: usize,
+    const SEAL: bool,
+    const M: usize,
+    const B: usize,
+>(
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad: &[u8],

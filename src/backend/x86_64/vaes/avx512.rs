@@ -26,6 +26,7 @@ use super::vaes_register_pieces;
 use super::{SMALL, Wide};
 use crate::backend::x86_64::KeyBlock;
 use crate::backend::x86_64::aesni;
+use crate::backend::x86_64::aesni::ctr::by_tail_size;
 use crate::backend::x86_64::aesni::ctr::for_hash;
 use crate::backend::x86_64::clmul;
 use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
@@ -887,7 +888,7 @@ type Token = VaesAvx512;
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+fn siv_one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
     _token: VaesAvx512,
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
@@ -896,7 +897,7 @@ fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    crate::backend::x86_64::aesni::siv::one_group::<ROUND_KEYS, SEAL>(
+    crate::backend::x86_64::aesni::siv::one_group_of::<ROUND_KEYS, SEAL, M, B>(
         keys, nonce, aad, data, tag, len_block,
     )
 }
@@ -1153,7 +1154,12 @@ impl Wide<RB> for VaesAvx512 {
         len_block: u128,
     ) -> Block {
         // SAFETY: `self` proves the tier's features.
-        unsafe { siv_one_group::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block) }
+        unsafe {
+            by_tail_size!(
+                data.len(),
+                siv_one_group_of::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
+            )
+        }
     }
 }
 
