@@ -15,7 +15,8 @@
 //! record header's 5 bytes of AAD), `open` (`open_to`) or `setup` (`new` +
 //! drop; BYTES ignored)). Without cases: AES-GCM seal and open at 16 B to 1
 //! MiB, AES-GCM-SIV at 16 B, 1 KiB and 16 KiB, and key setup, each key size.
-//! Every call is the default tier (`new`), empty AAD but for `sealtls`. Seal works in place
+//! Every call is the default tier (`new`), or the tier `AB_TIER` names
+//! (`aesni`, `avx2`, `avx512`), empty AAD but for `sealtls`. Seal works in place
 //! and open writes its output in a buffer that moves through the four
 //! 16-byte placements in a cache line, the next at every call ([`Moving`]);
 //! open reads its input from a 64-byte boundary: both builds see the same
@@ -38,7 +39,12 @@ type Call = Box<dyn FnMut()>;
 macro_rules! call {
     ($ty:ty, $key:expr, $op:expr, $bytes:expr) => {{
         let bytes: usize = $bytes;
-        let key = <$ty>::new(&[7u8; $key]).expect("a supported CPU");
+        let tier = tier();
+        let key = match tier {
+            // The same tier in both builds: `$ty`'s crate root holds its `Tier`.
+            Some(t) => <$ty>::with_tier(&[7u8; $key], t.into()).expect("the tier AB_TIER names"),
+            None => <$ty>::new(&[7u8; $key]).expect("a supported CPU"),
+        };
         let call: Call = match $op {
             "seal" => {
                 let mut buf = Moving::new(bytes);
@@ -63,14 +69,52 @@ macro_rules! call {
                     black_box(key.open_to(&NONCE, b"", input.first(), out.next_placement()).unwrap());
                 })
             }
-            "setup" => Box::new(|| {
-                black_box(<$ty>::new(black_box(&[7u8; $key])).unwrap());
+            "setup" => Box::new(move || {
+                black_box(match tier {
+                    Some(t) => <$ty>::with_tier(black_box(&[7u8; $key]), t.into()).unwrap(),
+                    None => <$ty>::new(black_box(&[7u8; $key])).unwrap(),
+                });
             }),
             other => panic!("unknown operation {other}"),
         };
         call
     }};
 }
+
+/// The tier `AB_TIER` names (`aesni`, `avx2` or `avx512`), if any: both
+/// builds then run on it (`with_tier`) rather than on the default (`new`), so
+/// one host measures the tiers below its best.
+#[derive(Clone, Copy)]
+enum TierName {
+    AesNi,
+    Avx2,
+    Avx512,
+}
+
+fn tier() -> Option<TierName> {
+    match std::env::var("AB_TIER").ok()?.as_str() {
+        "aesni" => Some(TierName::AesNi),
+        "avx2" => Some(TierName::Avx2),
+        "avx512" => Some(TierName::Avx512),
+        other => panic!("AB_TIER: unknown tier {other} (aesni, avx2, avx512)"),
+    }
+}
+
+macro_rules! tier_into {
+    ($krate:ident) => {
+        impl From<TierName> for $krate::Tier {
+            fn from(t: TierName) -> Self {
+                match t {
+                    TierName::AesNi => $krate::Tier::AesNiClmul,
+                    TierName::Avx2 => $krate::Tier::VaesAvx2,
+                    TierName::Avx512 => $krate::Tier::VaesAvx512,
+                }
+            }
+        }
+    };
+}
+tier_into!(base);
+tier_into!(head);
 
 /// The two builds' calls of one case.
 fn calls(alg: &str, op: &str, bytes: usize) -> (Call, Call) {

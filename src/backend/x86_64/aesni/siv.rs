@@ -170,14 +170,14 @@ pub(crate) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
     aad.len() <= 16 && data.len() <= GROUP
 }
 
-/// [`one_group_of`] with as many blocks of keystream as the text needs,
-/// rounded up to 1, 4 or 8 (`by_tail_size!`): a text of up to 64 bytes
-/// encrypts four blocks, not eight (for AES-256, 56 rounds fewer). Each
-/// size is its own function ([`one_group_sized`]; the wide tiers have
-/// theirs, compiled with their features). In one function the three sizes
-/// shared stack slots across their paths, and the constant-time check,
-/// which merges paths, read the tail copy's spilled length tests from a
-/// slot another path had filled with key material.
+/// [`one_group_of`] with one block of keystream for a text of at most 16
+/// bytes, eight for a longer one: the AES-NI tier's sizes. (The wide tiers
+/// also have four, each size in its own function compiled with their
+/// features: `vaes/avx2.rs`, `vaes/avx512.rs`. Here, a third size inlined
+/// beside these two made the compiler share stack slots across their paths,
+/// which the constant-time check, merging paths, reads as secret bytes
+/// behind the tail copy's length tests; out of line, the eight-block size
+/// took 5 % longer at 128 bytes: docs/design.md, "Tried and dropped".)
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
@@ -188,24 +188,11 @@ pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    by_tail_size!(
-        data.len(),
-        one_group_sized::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
-    )
-}
-
-/// [`one_group_of`] out of line, one function per size.
-#[inline(never)]
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn one_group_sized<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
-    keys: &RoundKeys<ROUND_KEYS>,
-    nonce: u128,
-    aad: &[u8],
-    data: &mut InOut<'_>,
-    tag: u128,
-    len_block: u128,
-) -> Block {
-    one_group_of::<ROUND_KEYS, SEAL, M, B>(keys, nonce, aad, data, tag, len_block)
+    if data.len() <= 16 {
+        one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
+    } else {
+        one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
+    }
 }
 
 /// Seal (`SEAL`) or open of a message whose AAD is at most one block and
