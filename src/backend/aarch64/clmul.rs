@@ -418,18 +418,30 @@ pub(crate) fn mul_x(h: uint8x16_t) -> uint8x16_t {
 #[inline]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn powers(h: uint8x16_t) -> [uint8x16_t; 8] {
-    let h2 = mul(h, h);
-    let (h3, h4) = (mul(h2, h), mul(h2, h2));
+    let h2 = square(h);
+    let (h3, h4) = (mul(h2, h), square(h2));
     [
         h,
         h2,
         h3,
         h4,
         mul(h4, h),
-        mul(h4, h2),
+        square(h3),
         mul(h4, h3),
-        mul(h4, h4),
+        square(h4),
     ]
+}
+
+/// `dot(a, a)`: a square is two `PMULL`s, not four (the cross terms of
+/// a·a cancel over GF(2); as `x86_64/clmul.rs`'s `square`).
+#[inline]
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn square(a: uint8x16_t) -> uint8x16_t {
+    reduce::<false>(Unreduced {
+        lo: clmul_lo(a, a),
+        mid: zero(),
+        hi: clmul_hi(a, a),
+    })
 }
 
 /// H^1..H^n (n ≤ 8) as in [`powers`]; the entries past n are zero and
@@ -440,16 +452,21 @@ pub(crate) fn powers_upto(h: uint8x16_t, n: usize) -> [uint8x16_t; 8] {
     let mut p = [zero(); 8];
     p[0] = h;
     if n >= 2 {
-        p[1] = mul(h, h);
+        p[1] = square(h);
     }
     if n >= 3 {
         p[2] = mul(p[1], h);
     }
     if n >= 4 {
-        p[3] = mul(p[1], p[1]);
+        p[3] = square(p[1]);
     }
     for i in 4..n.min(8) {
-        p[i] = mul(p[3], p[i - 4]);
+        // H^6 and H^8 are squares of H^3 and H^4.
+        p[i] = if i % 2 == 1 {
+            square(p[i / 2])
+        } else {
+            mul(p[3], p[i - 4])
+        };
     }
     p
 }
