@@ -1163,8 +1163,7 @@ impl Wide<RB> for VaesAvx512 {
     }
 }
 
-/// GCM encryption (contract: `aesni::gcm::seal`): [`xmm_short`] for what
-/// it takes, the loops of `vaes::gcm` ([`seal_wide`]) for the rest.
+/// GCM encryption (contract: `aesni::gcm::seal`): [`seal_or_open`].
 ///
 /// # Safety
 /// As for every kernel: `token` proves the tier's features (it is only
@@ -1179,17 +1178,11 @@ pub(crate) unsafe fn seal<const ROUND_KEYS: usize>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
-    // SAFETY: `token` proves the tier's features.
-    unsafe {
-        if xmm_fits(aad, data) {
-            xmm_short::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data).to_le_bytes()
-        } else {
-            seal_wide(token, keys, h_powers, j0, aad, data, len_block)
-        }
-    }
+    // SAFETY: as for this function.
+    unsafe { seal_or_open::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block) }
 }
 
-/// GCM decryption (contract: `aesni::gcm::open`): as [`seal`].
+/// GCM decryption (contract: `aesni::gcm::open`): [`seal_or_open`].
 ///
 /// # Safety
 /// As for [`seal`].
@@ -1203,21 +1196,42 @@ pub(crate) unsafe fn open<const ROUND_KEYS: usize>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
+    // SAFETY: as for this function.
+    unsafe { seal_or_open::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block) }
+}
+
+/// The entry points' body, inlined into the caller: [`xmm_short`] for what
+/// it takes, [`gcm_wide`] for the rest. Only the wide path uses
+/// `len_block`, so the caller's arm computes it on that path alone.
+///
+/// # Safety
+/// As for [`seal`].
+#[inline(always)]
+unsafe fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
+    token: Token,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
     // SAFETY: `token` proves the tier's features.
     unsafe {
         if xmm_fits(aad, data) {
-            xmm_short::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data).to_le_bytes()
+            xmm_short::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data).to_le_bytes()
         } else {
-            open_wide(token, keys, h_powers, j0, aad, data, len_block)
+            gcm_wide::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
         }
     }
 }
 
-/// GCM encryption of what [`xmm_short`] does not take (the loops: `vaes::gcm`).
+/// GCM seal (`SEAL`) or open of what [`xmm_short`] does not take (the
+/// loops: `vaes::gcm`).
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn seal_wide<const ROUND_KEYS: usize>(
+fn gcm_wide<const ROUND_KEYS: usize, const SEAL: bool>(
     token: Token,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
@@ -1226,23 +1240,7 @@ fn seal_wide<const ROUND_KEYS: usize>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
-    vaes::gcm::<_, RB, ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
-}
-
-/// GCM decryption of what [`xmm_short`] does not take (the loops: `vaes::gcm`).
-#[target_feature(
-    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
-)]
-fn open_wide<const ROUND_KEYS: usize>(
-    token: Token,
-    keys: &RoundKeys<ROUND_KEYS>,
-    h_powers: &HPowers,
-    j0: u128,
-    aad: &[u8],
-    data: &mut InOut<'_>,
-    len_block: u128,
-) -> Block {
-    vaes::gcm::<_, RB, ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
+    vaes::gcm::<_, RB, ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
 }
 
 /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
