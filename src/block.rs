@@ -59,9 +59,7 @@ pub(crate) fn wipe_bytes(bytes: &mut [u8]) {
 /// callers that make keys per connection or per message, and the drop's
 /// stores are most of its instructions: byte stores (`Zeroize` on
 /// `[[u8; 16]; N]`) were 304 a 128-bit GCM key, 8-byte words 38, these
-/// 19. (With the wipe left out altogether, AES-128-GCM new + drop took
-/// about a fifth less time on Zen 4 than with the 8-byte words: docs/design.md,
-/// "Key lifecycle".)
+/// 19 (docs/design.md, "Key lifecycle").
 ///
 /// # Safety
 /// `blocks` must be 16-byte aligned (the key-state types are

@@ -65,8 +65,8 @@ fn rot_broadcast() -> __m128i {
 /// the key just made. Only a schedule with nothing riding on it folds: with
 /// riders (blocks encrypted round by round as the keys appear, `ride`), the
 /// riders hide the chain's latency, and in the AES-NI build the folded form
-/// kept more registers live: GCM-SIV's 128-byte AES-256 seal and open took
-/// 6 % longer with it (Zen 4, `AB_TIER=aesni bench/tools/ab-one-process.sh`).
+/// kept more registers live and made GCM-SIV's 128-byte seal slower
+/// (docs/design.md, "Tried and dropped").
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn key_step_rot_256(prev: __m128i, last: __m128i, rcon: i32, fold: bool) -> __m128i {

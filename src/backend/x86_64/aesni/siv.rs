@@ -177,7 +177,7 @@ pub(crate) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
 /// beside these two made the compiler share stack slots across their paths,
 /// which the constant-time check, merging paths, reads as secret bytes
 /// behind the tail copy's length tests; out of line, the eight-block size
-/// took 5 % longer at 128 bytes: docs/design.md, "Tried and dropped".)
+/// was slower: docs/design.md, "Tried and dropped".)
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
