@@ -1,9 +1,11 @@
 //! RustCrypto's [`aead`] 0.6 traits on every key type (cargo feature `aead`).
 //!
 //! [`Aes128Gcm`], [`Aes256Gcm`], [`Aes128GcmSiv`], [`Aes256GcmSiv`],
-//! [`Xaes256Gcm`] and [`KcXaes256Gcm`] implement [`AeadCore`] (`NonceSize`
-//! 12 bytes, 24 for XAES-256-GCM and KC-XAES-256-GCM; `TagSize` 16 bytes, 48
-//! for KC-XAES-256-GCM, whose tag holds the key commitment as AWS-LC's does;
+//! [`Xaes256Gcm`], [`KcXaes256Gcm`] and the AEGIS types ([`Aegis128L`] and
+//! kin, both tag lengths) implement [`AeadCore`] (`NonceSize`
+//! 12 bytes, 24 for XAES-256-GCM and KC-XAES-256-GCM, 16 or 32 for AEGIS;
+//! `TagSize` 16 bytes, 48 for KC-XAES-256-GCM, whose tag holds the key
+//! commitment as AWS-LC's does, 16 or 32 for AEGIS as its type says;
 //! the tag after the ciphertext),
 //! [`AeadInOut`], [`KeySizeUser`] and [`KeyInit`], like RustCrypto's
 //! `aes-gcm` 0.11, `aes-gcm-siv` 0.12 and `xaes-256-gcm` 0.1: code written
@@ -94,6 +96,7 @@ use ::aead::inout::InOutBuf;
 use ::aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, TagPosition};
 
 use crate::aead::verify_or_wipe;
+use crate::aegis::{Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4};
 use crate::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use crate::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use crate::inout::InOut;
@@ -142,12 +145,12 @@ fn new_or_panic<K: crate::AeadKey>(key: &K::Key) -> K {
 /// The four `aead` trait impls of one key type; every body is a call of the
 /// generic functions above.
 macro_rules! impl_aead_traits {
-    ($($name:ident: key $KeySize:ty, nonce $NonceSize:ty, tag $TagSize:ty;)+) => {$(
-        impl KeySizeUser for $name {
+    ($($name:ident $(<$tl:literal>)?: key $KeySize:ty, nonce $NonceSize:ty, tag $TagSize:ty;)+) => {$(
+        impl KeySizeUser for $name $(<$tl>)? {
             type KeySize = $KeySize;
         }
 
-        impl KeyInit for $name {
+        impl KeyInit for $name $(<$tl>)? {
             fn new(key: &Key<Self>) -> Self {
                 new_or_panic::<Self>(key.as_ref())
             }
@@ -157,13 +160,13 @@ macro_rules! impl_aead_traits {
             }
         }
 
-        impl AeadCore for $name {
+        impl AeadCore for $name $(<$tl>)? {
             type NonceSize = $NonceSize;
             type TagSize = $TagSize;
             const TAG_POSITION: TagPosition = TagPosition::Postfix;
         }
 
-        impl AeadInOut for $name {
+        impl AeadInOut for $name $(<$tl>)? {
             fn encrypt_inout_detached(
                 &self,
                 nonce: &::aead::Nonce<Self>,
@@ -193,4 +196,16 @@ impl_aead_traits! {
     Aes256GcmSiv: key U32, nonce U12, tag U16;
     Xaes256Gcm: key U32, nonce U24, tag U16;
     KcXaes256Gcm: key U32, nonce U24, tag U48;
+    Aegis128L<16>: key U16, nonce U16, tag U16;
+    Aegis128L<32>: key U16, nonce U16, tag U32;
+    Aegis128X2<16>: key U16, nonce U16, tag U16;
+    Aegis128X2<32>: key U16, nonce U16, tag U32;
+    Aegis128X4<16>: key U16, nonce U16, tag U16;
+    Aegis128X4<32>: key U16, nonce U16, tag U32;
+    Aegis256<16>: key U32, nonce U32, tag U16;
+    Aegis256<32>: key U32, nonce U32, tag U32;
+    Aegis256X2<16>: key U32, nonce U32, tag U16;
+    Aegis256X2<32>: key U32, nonce U32, tag U32;
+    Aegis256X4<16>: key U32, nonce U32, tag U16;
+    Aegis256X4<32>: key U32, nonce U32, tag U32;
 }

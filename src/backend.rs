@@ -17,6 +17,7 @@ pub(crate) mod x86_64;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 
+pub(crate) mod aegis;
 pub(crate) mod tail_mode;
 
 /// The hardware tier a key uses: which instructions run its AES rounds and
@@ -459,4 +460,63 @@ pub(crate) fn keystream(tier: TierToken, key: &[u8; 32], next: &mut [u8; 32], ou
         armv8: aarch64::ctr::keystream,
         (key, next, out)
     )
+}
+
+/// The dispatch function of one AEGIS variant: encryption (`SEAL`) or
+/// decryption of `data` under `key` and `nonce` (`KB` blocks each), the
+/// `T`-byte tag returned (to send, or for the caller to compare). Each tier
+/// runs `backend::aegis::seal_or_open` for the family (`S` state words, `W`
+/// message words an update) with `WB`-byte state words in the registers
+/// named here.
+macro_rules! aegis_dispatch {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident: S = $s:literal, W = $w:literal, KB = $kb:literal, WB = $wb:literal,
+        aesni: $xmm:ty, avx2: $avx2:ty, avx512: $avx512:ty, armv8: $neon:ty;
+    )+) => {$(
+        $(#[$doc])*
+        pub(crate) fn $name<const SEAL: bool, const T: usize>(
+            tier: TierToken,
+            key: &[Block; $kb],
+            nonce: &[Block; $kb],
+            aad: &[u8],
+            data: &mut InOut<'_>,
+        ) -> [u8; T] {
+            on_tier!(
+                tier,
+                aesni: x86_64::aegis::aegis::<SEAL, $xmm, $wb, $s, $w, $kb, T>,
+                avx2: x86_64::vaes::avx2::aegis::<SEAL, $avx2, $wb, $s, $w, $kb, T>,
+                avx512: x86_64::vaes::avx512::aegis::<SEAL, $avx512, $wb, $s, $w, $kb, T>,
+                armv8: aarch64::aegis::aegis::<SEAL, $neon, $wb, $s, $w, $kb, T>,
+                (key, nonce, aad, data)
+            )
+        }
+    )+};
+}
+
+aegis_dispatch! {
+    /// AEGIS-128L: one lane, in xmm registers on every x86_64 tier.
+    aegis128l: S = 8, W = 2, KB = 1, WB = 16,
+        aesni: x86_64::aegis::Xmm<1>, avx2: x86_64::aegis::Xmm<1>,
+        avx512: x86_64::aegis::Xmm<1>, armv8: aarch64::aegis::Neon<1>;
+    /// AEGIS-128X2: two lanes, a ymm register a word on the VAES tiers.
+    aegis128x2: S = 8, W = 2, KB = 1, WB = 32,
+        aesni: x86_64::aegis::Xmm<2>, avx2: x86_64::aegis::Ymm<1>,
+        avx512: x86_64::aegis::Ymm<1>, armv8: aarch64::aegis::Neon<2>;
+    /// AEGIS-128X4: four lanes, two ymm or one zmm register a word.
+    aegis128x4: S = 8, W = 2, KB = 1, WB = 64,
+        aesni: x86_64::aegis::Xmm<4>, avx2: x86_64::aegis::Ymm<2>,
+        avx512: x86_64::aegis::Zmm, armv8: aarch64::aegis::Neon<4>;
+    /// AEGIS-256: one lane, in xmm registers on every x86_64 tier.
+    aegis256: S = 6, W = 1, KB = 2, WB = 16,
+        aesni: x86_64::aegis::Xmm<1>, avx2: x86_64::aegis::Xmm<1>,
+        avx512: x86_64::aegis::Xmm<1>, armv8: aarch64::aegis::Neon<1>;
+    /// AEGIS-256X2: two lanes, a ymm register a word on the VAES tiers.
+    aegis256x2: S = 6, W = 1, KB = 2, WB = 32,
+        aesni: x86_64::aegis::Xmm<2>, avx2: x86_64::aegis::Ymm<1>,
+        avx512: x86_64::aegis::Ymm<1>, armv8: aarch64::aegis::Neon<2>;
+    /// AEGIS-256X4: four lanes, two ymm or one zmm register a word.
+    aegis256x4: S = 6, W = 1, KB = 2, WB = 64,
+        aesni: x86_64::aegis::Xmm<4>, avx2: x86_64::aegis::Ymm<2>,
+        avx512: x86_64::aegis::Zmm, armv8: aarch64::aegis::Neon<4>;
 }

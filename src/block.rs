@@ -100,6 +100,26 @@ pub(crate) struct RoundKeys<const ROUND_KEYS: usize>(pub(crate) [Block; ROUND_KE
 #[repr(C, align(16))]
 pub(crate) struct HPowers(pub(crate) [Block; 8]);
 
+/// A key used as it is, without a schedule (AEGIS's: one block for the
+/// 128 family, two for the 256 family), wiped on drop as round keys are.
+#[repr(C, align(16))]
+pub(crate) struct KeyBlocks<const N: usize>(pub(crate) [Block; N]);
+
+impl<const N: usize> Drop for KeyBlocks<N> {
+    fn drop(&mut self) {
+        // SAFETY: `KeyBlocks` is 16-byte aligned with the blocks at offset 0.
+        unsafe { wipe_aligned_blocks(&mut self.0) };
+    }
+}
+
+/// `bytes` (`16·N` of them) as `N` blocks, borrowed.
+pub(crate) fn as_blocks<const N: usize, const B: usize>(bytes: &[u8; B]) -> &[Block; N] {
+    const { assert!(B == 16 * N) };
+    // SAFETY: `[u8; B]` and `[Block; N]` have the same size (checked above)
+    // and alignment 1.
+    unsafe { &*core::ptr::from_ref(bytes).cast::<[Block; N]>() }
+}
+
 impl<const ROUND_KEYS: usize> Drop for RoundKeys<ROUND_KEYS> {
     fn drop(&mut self) {
         // SAFETY: `RoundKeys` is 16-byte aligned with the blocks at offset 0.

@@ -10,7 +10,9 @@ use crate::block::{Block, HPowers, RoundKeys};
 use crate::inout::InOut;
 use crate::nonce::NonceSequence;
 
+mod aegis;
 mod xaes;
+pub(crate) use aegis::AegisKey;
 pub(crate) use xaes::XaesKey;
 
 /// A non-zero mark written last when a key state is built and checked before

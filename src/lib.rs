@@ -107,6 +107,7 @@ mod cpu;
 mod aead;
 #[cfg(feature = "aead")]
 pub mod aead_traits;
+pub mod aegis;
 pub mod aes_gcm;
 pub mod aes_gcm_siv;
 mod backend;

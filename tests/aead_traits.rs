@@ -401,6 +401,27 @@ fn xaes_256_gcm_is_byte_identical_with_xaes_256_gcm() {
     interop::<xaes_gcm::Xaes256Gcm, ::xaes_256_gcm::Xaes256Gcm>(5);
 }
 
+/// AEGIS, every variant and tag length, against the `aegis` crate's own
+/// `aead` 0.6 implementations (its pure-Rust back-end).
+#[test]
+fn aegis_is_byte_identical_with_the_aegis_crate() {
+    use ::aegis::compat::rustcrypto_traits_06 as theirs;
+    use hardware_aead::aegis as ours;
+    interop::<ours::Aegis128L<16>, theirs::Aegis128L<16>>(20);
+    interop::<ours::Aegis128L<32>, theirs::Aegis128L<32>>(21);
+    interop::<ours::Aegis128X2<16>, theirs::Aegis128X2<16>>(22);
+    interop::<ours::Aegis128X2<32>, theirs::Aegis128X2<32>>(23);
+    interop::<ours::Aegis128X4<16>, theirs::Aegis128X4<16>>(24);
+    interop::<ours::Aegis128X4<32>, theirs::Aegis128X4<32>>(25);
+    interop::<ours::Aegis256<16>, theirs::Aegis256<16>>(26);
+    interop::<ours::Aegis256<32>, theirs::Aegis256<32>>(27);
+    interop::<ours::Aegis256X2<16>, theirs::Aegis256X2<16>>(28);
+    interop::<ours::Aegis256X2<32>, theirs::Aegis256X2<32>>(29);
+    interop::<ours::Aegis256X4<16>, theirs::Aegis256X4<16>>(30);
+    interop::<ours::Aegis256X4<32>, theirs::Aegis256X4<32>>(31);
+    stream_interop::<ours::Aegis256<32>, theirs::Aegis256<32>>(32);
+}
+
 #[test]
 fn aead_stream_drives_every_key_type_and_interoperates() {
     stream_interop::<aes_gcm::Aes128Gcm, ::aes_gcm::Aes128Gcm>(6);

@@ -189,7 +189,7 @@ fn opaque(x: u64) -> u64 {
 /// body serves every key type.
 macro_rules! impl_aead {
     (
-        $name:ident,
+        $name:ident $(<$tl:literal>)?,
         key_len = $key_len:literal,
         nonce_len = $nonce_len:literal,
         tag = $Tag:ty,
@@ -199,7 +199,7 @@ macro_rules! impl_aead {
         seal = $seal:path,
         open = $open:path $(,)?
     ) => {
-        impl $crate::aead::sealed::Core for $name {
+        impl $crate::aead::sealed::Core for $name $(<$tl>)? {
             unsafe fn init_at(at: *mut Self, tier: $crate::backend::TierToken, key: &[u8; $key_len]) {
                 // SAFETY: `at` is valid for writes and aligned (caller), so is
                 // its only field.
@@ -243,7 +243,7 @@ macro_rules! impl_aead {
             }
         }
 
-        impl $crate::AeadKey for $name {
+        impl $crate::AeadKey for $name $(<$tl>)? {
             type Key = [u8; $key_len];
             type Nonce = [u8; $nonce_len];
             type Tag = $Tag;
@@ -253,11 +253,11 @@ macro_rules! impl_aead {
             const TAG_LEN: usize = core::mem::size_of::<$Tag>();
         }
 
-        $crate::aead::impl_inherent!($name, key_len = $key_len, nonce_len = $nonce_len, tag = $Tag);
+        $crate::aead::impl_inherent!($name $(<$tl>)?, key_len = $key_len, nonce_len = $nonce_len, tag = $Tag);
 
-        impl ::core::fmt::Debug for $name {
+        impl ::core::fmt::Debug for $name $(<$tl>)? {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct(stringify!($name))
+                f.debug_struct($crate::aead::inherent::type_path!($name $(<$tl>)?))
                     .field("tier", &self.tier())
                     .finish_non_exhaustive()
             }

@@ -8,6 +8,7 @@
 //! lanes has bytes 0..8 in lane 0 — the layout x86's `__m128i` has — and the
 //! key state (`RoundKeys`, `HPowers`) is byte for byte the same on both.
 
+pub(crate) mod aegis;
 pub(crate) mod aes;
 pub(crate) mod clmul;
 pub(crate) mod ctr;

@@ -11,6 +11,7 @@
 //! - `vaes`: the VAES + VPCLMULQDQ tiers, `vaes::avx2` (256-bit registers)
 //!   and `vaes::avx512` (512-bit), with what they share.
 
+pub(crate) mod aegis;
 pub(crate) mod aes;
 pub(crate) mod aesni;
 pub(crate) mod clmul;

@@ -237,6 +237,13 @@ impl VaesAvx512 {
     pub(crate) fn aesni(self) -> AesNiClmul {
         AesNiClmul(())
     }
+
+    /// The AVX2 tier's token this tier implies (its feature list contains
+    /// that one's; a unit test checks it): 256-bit VAES code (AEGIS's X2
+    /// variants) runs on it.
+    pub(crate) fn avx2(self) -> VaesAvx2 {
+        VaesAvx2(())
+    }
 }
 
 /// Whether the CPU's `vpclmulqdq` issues every cycle (Intel's cores; on

@@ -1,0 +1,319 @@
+//! AEGIS (draft-irtf-cfrg-aegis-aead-18): initialisation, absorption,
+//! encryption, decryption and finalisation, written once for the six
+//! variants and every tier, over [`Lanes`]: a tier's registers holding one
+//! state word of `D` lanes.
+//!
+//! # The maths, once
+//!
+//! A state is `S` words of `D` lanes, each lane a 128-bit block; `D` lanes
+//! are `D` independent AEGIS states that differ only by their context
+//! (`ctx`: lane `i` holds the byte `i`, then the byte `D − 1`, then zeros),
+//! so `D = 1` is AEGIS-128L or AEGIS-256 itself (its context is zero) and
+//! `D = 2, 4` are the X2 and X4 variants. Two families:
+//!
+//! | family | `S` words | message words `W` per update | key, nonce |
+//! |---|---|---|---|
+//! | AEGIS-128L, -128X2, -128X4 | 8 | 2 (the rate: 32·D bytes) | 16 bytes each |
+//! | AEGIS-256, -256X2, -256X4 | 6 | 1 (16·D bytes) | 32 bytes each |
+//!
+//! `Update(M)` ([`update`]): `S'[i] = AESRound(S[i − 1], S[i])` for every
+//! word (indices mod `S`), where message word `j` is first XORed into
+//! `S[4j]`: into `S0` and `S4` for the 128 family, `S0` for the 256 family.
+//! `AESRound(x, k)` is one AES encryption round of `x` with round key `k`
+//! (SubBytes, ShiftRows, MixColumns, then XOR `k`): `aesenc` on x86_64,
+//! `AESE` with a zero key, `AESMC` and an XOR on aarch64. Each word's new
+//! value needs one round of the previous state, so an update is one round
+//! deep: `S` independent rounds, what the AES units run in parallel.
+//!
+//! The keystream words `z` ([`keystream`]), XORed into the message:
+//! 128 family `z0 = S1 ⊕ S6 ⊕ (S2 ∧ S3)`, `z1 = S2 ⊕ S5 ⊕ (S6 ∧ S7)`;
+//! 256 family `z0 = S1 ⊕ S4 ⊕ S5 ⊕ (S2 ∧ S3)`. Encryption absorbs the
+//! plaintext words, decryption the plaintext it recovers; a partial last
+//! block is zero-padded, and on decryption the recovered plaintext is
+//! truncated and zero-padded again before it is absorbed.
+//!
+//! Initialisation ([`init`]) and finalisation ([`finalize`]) are the
+//! draft's §2.4/§3.4 and §2.8/§3.8 (and §4's for `D` > 1): the context is
+//! XORed into `S3` and `S[S − 1]` before each of the initial updates (10
+//! for the 128 family, 16 for the 256 family); finalisation absorbs the
+//! lengths block `LE64(ad bits) ‖ LE64(msg bits)` XORed with `S2` (128) or
+//! `S3` (256) seven times, and the tag is the XOR of every lane's words:
+//! 16 bytes from `S0 … S6` (128) or `S0 … S5` (256), or 32 bytes from the
+//! two halves of the state.
+
+use crate::block::{Block, wipe};
+use crate::inout::InOut;
+
+/// The draft's constant C0 (the Fibonacci sequence modulo 256).
+const C0: u128 = u128::from_le_bytes([
+    0x00, 0x01, 0x01, 0x02, 0x03, 0x05, 0x08, 0x0d, 0x15, 0x22, 0x37, 0x59, 0x90, 0xe9, 0x79, 0x62,
+]);
+/// The draft's constant C1.
+const C1: u128 = u128::from_le_bytes([
+    0xdb, 0x3d, 0x18, 0x55, 0x6d, 0xc2, 0x2f, 0xf1, 0x20, 0x11, 0x31, 0x42, 0x73, 0xb5, 0x28, 0xdd,
+]);
+
+/// A tier's registers as one AEGIS state word of `D` lanes, `WB = 16·D`
+/// bytes: the operations the algorithm needs. Implemented by types that
+/// hold the tier's feature token (`backend/x86_64/aegis.rs`,
+/// `backend/aarch64/aegis.rs`); each method is `#[inline(always)]` and
+/// calls the CPU's instructions, which the token makes sound, so that the
+/// algorithm lands whole in the caller's `#[target_feature]` kernel.
+pub(crate) trait Lanes<const WB: usize>: Copy {
+    /// One state word: `D` blocks, in one register or several.
+    type V: Copy;
+
+    /// A word from `WB` bytes: lane `i` from bytes `16i..16i + 16`.
+    fn load(self, bytes: &[u8; WB]) -> Self::V;
+    /// A word into `WB` bytes, lane `i` at bytes `16i..16i + 16`.
+    fn store(self, out: &mut [u8; WB], v: Self::V);
+    /// `block` (`u128::from_le_bytes` of its bytes) in every lane.
+    fn splat(self, block: u128) -> Self::V;
+    /// The lanes' contexts: lane `i` holds the byte `i`, the byte `D − 1`,
+    /// then zeros (all zero for `D = 1`).
+    fn ctx(self) -> Self::V;
+    /// Lane-wise XOR.
+    fn xor(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane-wise AND.
+    fn and(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `AESRound(x, k)` in every lane: one AES encryption round of `x`
+    /// with round key `k`.
+    fn aes_round(self, x: Self::V, k: Self::V) -> Self::V;
+    /// The XOR of the lanes, as a block.
+    fn fold(self, v: Self::V) -> Block;
+}
+
+/// The shape checks of one instantiation: the two families, 16- or
+/// 32-byte tags.
+const fn check_shape<const S: usize, const W: usize, const KB: usize, const T: usize>() {
+    assert!((S == 8 && W == 2 && KB == 1) || (S == 6 && W == 1 && KB == 2));
+    assert!(T == 16 || T == 32);
+}
+
+/// `Update(M)`: every word becomes `AESRound(S[i − 1], S[i])`, message word
+/// `j` XORed into `S[4j]` first.
+#[inline(always)]
+fn update<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
+    l: L,
+    s: &mut [L::V; S],
+    m: &[L::V; W],
+) {
+    let old = *s;
+    for i in 0..S {
+        let mut word = old[i];
+        if i % 4 == 0 && i / 4 < W {
+            word = l.xor(word, m[i / 4]);
+        }
+        s[i] = l.aes_round(old[(i + S - 1) % S], word);
+    }
+}
+
+/// The keystream words of the current state (module documentation).
+#[inline(always)]
+fn keystream<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
+    l: L,
+    s: &[L::V; S],
+) -> [L::V; W] {
+    let mut z = [s[0]; W];
+    if S == 8 {
+        z[0] = l.xor(l.xor(s[1], s[6]), l.and(s[2], s[3]));
+        z[W - 1] = l.xor(l.xor(s[2], s[5]), l.and(s[6], s[7]));
+    } else {
+        z[0] = l.xor(l.xor(l.xor(s[1], s[4]), s[5]), l.and(s[2], s[3]));
+    }
+    z
+}
+
+/// `Init(key, nonce)` for `D` lanes: the state before any data.
+#[inline(always)]
+fn init<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const KB: usize>(
+    l: L,
+    key: &[Block; KB],
+    nonce: &[Block; KB],
+) -> [L::V; S] {
+    let k0 = u128::from_le_bytes(key[0]);
+    let n0 = u128::from_le_bytes(nonce[0]);
+    let ctx = l.ctx();
+    let mut s = [l.splat(0); S];
+    if S == 8 {
+        for (word, value) in
+            s.iter_mut()
+                .zip([k0 ^ n0, C1, C0, C1, k0 ^ n0, k0 ^ C0, k0 ^ C1, k0 ^ C0])
+        {
+            *word = l.splat(value);
+        }
+        let m = [l.splat(n0), l.splat(k0)];
+        let mut m_w = [m[0]; W];
+        m_w[W - 1] = m[1];
+        for _ in 0..10 {
+            s[3] = l.xor(s[3], ctx);
+            s[S - 1] = l.xor(s[S - 1], ctx);
+            update(l, &mut s, &m_w);
+        }
+    } else {
+        let k1 = u128::from_le_bytes(key[KB - 1]);
+        let n1 = u128::from_le_bytes(nonce[KB - 1]);
+        for (word, value) in s
+            .iter_mut()
+            .zip([k0 ^ n0, k1 ^ n1, C1, C0, k0 ^ C0, k1 ^ C1])
+        {
+            *word = l.splat(value);
+        }
+        let mut rounds = [[l.splat(0); W]; 4];
+        for (m, value) in rounds.iter_mut().zip([k0, k1, k0 ^ n0, k1 ^ n1]) {
+            *m = [l.splat(value); W];
+        }
+        for _ in 0..4 {
+            for m in &rounds {
+                s[3] = l.xor(s[3], ctx);
+                s[S - 1] = l.xor(s[S - 1], ctx);
+                update(l, &mut s, m);
+            }
+        }
+    }
+    s
+}
+
+/// `Finalize(ad bits, msg bits)`: the `T`-byte tag.
+#[inline(always)]
+fn finalize<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const T: usize>(
+    l: L,
+    mut s: [L::V; S],
+    aad_len: usize,
+    text_len: usize,
+) -> [u8; T] {
+    // Both lengths are below 2^61 bytes (the caller checked the draft's
+    // limits), so their bit counts fit 64 bits.
+    let lengths = u128::from((aad_len as u64) << 3) | u128::from((text_len as u64) << 3) << 64;
+    let t = l.xor(s[if S == 8 { 2 } else { 3 }], l.splat(lengths));
+    let m = [t; W];
+    for _ in 0..7 {
+        update(l, &mut s, &m);
+    }
+    let mut tag = [0u8; T];
+    if T == 16 {
+        // S0 … S6 for the 128 family, S0 … S5 for the 256 family.
+        tag[..16].copy_from_slice(&xor_of(l, &s[..if S == 8 { 7 } else { 6 }]));
+    } else {
+        tag[..16].copy_from_slice(&xor_of(l, &s[..S / 2]));
+        tag[16..].copy_from_slice(&xor_of(l, &s[S / 2..]));
+    }
+    tag
+}
+
+/// The XOR of `words` (at least one), every lane folded into one block.
+#[inline(always)]
+fn xor_of<L: Lanes<WB>, const WB: usize>(l: L, words: &[L::V]) -> Block {
+    let mut acc = words[0];
+    for w in &words[1..] {
+        acc = l.xor(acc, *w);
+    }
+    l.fold(acc)
+}
+
+/// Loads `W` message words from `W·WB` bytes.
+#[inline(always)]
+fn load_words<L: Lanes<WB>, const WB: usize, const W: usize>(
+    l: L,
+    bytes: &[[u8; WB]; W],
+) -> [L::V; W] {
+    let mut m = [l.splat(0); W];
+    for (word, b) in m.iter_mut().zip(bytes) {
+        *word = l.load(b);
+    }
+    m
+}
+
+/// AEGIS encryption (`SEAL`) or decryption of `data` under `key` and
+/// `nonce` with associated data `aad`, in place or into the output,
+/// returning the tag: the tag to send, or the one to compare with the
+/// received tag (the caller compares and wipes). `S`, `W` and `KB` name the
+/// family (module documentation), `T` the tag length; lengths are within
+/// the draft's limits (checked by the caller).
+#[inline(always)]
+pub(crate) fn seal_or_open<
+    const SEAL: bool,
+    L: Lanes<WB>,
+    const WB: usize,
+    const S: usize,
+    const W: usize,
+    const KB: usize,
+    const T: usize,
+>(
+    l: L,
+    key: &[Block; KB],
+    nonce: &[Block; KB],
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> [u8; T] {
+    const { check_shape::<S, W, KB, T>() };
+    let mut s = init::<L, WB, S, W, KB>(l, key, nonce);
+
+    // Absorb the associated data, `W` words at a time, the last zero-padded.
+    let (blocks, rest) = aad.as_chunks::<WB>();
+    let groups = blocks.chunks_exact(W);
+    let leftover = groups.remainder();
+    for group in groups {
+        let mut m = [l.splat(0); W];
+        for (word, b) in m.iter_mut().zip(group) {
+            *word = l.load(b);
+        }
+        update(l, &mut s, &m);
+    }
+    if !leftover.is_empty() || !rest.is_empty() {
+        let mut buf = [[0u8; WB]; W];
+        for (dst, src) in buf.iter_mut().zip(leftover) {
+            *dst = *src;
+        }
+        buf[leftover.len()][..rest.len()].copy_from_slice(rest);
+        update(l, &mut s, &load_words(l, &buf));
+    }
+
+    // The message, `W·WB` bytes an update.
+    let len = data.len();
+    let rate = W * WB;
+    let whole = len / rate * rate;
+    let mut offset = 0;
+    while offset < whole {
+        let input = load_words(l, data.input_regs::<WB, W>(offset));
+        let z = keystream::<L, WB, S, W>(l, &s);
+        let mut out = input;
+        for (o, zi) in out.iter_mut().zip(z) {
+            *o = l.xor(*o, zi);
+        }
+        update(l, &mut s, if SEAL { &input } else { &out });
+        for (dst, word) in data.output_regs::<WB, W>(offset).iter_mut().zip(out) {
+            l.store(dst, word);
+        }
+        offset += rate;
+    }
+    if offset < len {
+        // The last partial block, through a zero-padded stack buffer.
+        let n = len - offset;
+        let mut buf = [[0u8; WB]; W];
+        for (w, dst) in buf.iter_mut().enumerate() {
+            data.read_tail::<WB>(offset + w * WB, dst);
+        }
+        let input = load_words(l, &buf);
+        let z = keystream::<L, WB, S, W>(l, &s);
+        for ((dst, word), zi) in buf.iter_mut().zip(input).zip(z) {
+            l.store(dst, l.xor(word, zi));
+        }
+        if !SEAL {
+            // The plaintext is absorbed truncated: the keystream past the
+            // ciphertext's end is zeroed.
+            for (i, byte) in buf.as_flattened_mut().iter_mut().enumerate() {
+                if i >= n {
+                    *byte = 0;
+                }
+            }
+        }
+        let absorbed = if SEAL { input } else { load_words(l, &buf) };
+        update(l, &mut s, &absorbed);
+        for (w, src) in buf.iter_mut().enumerate() {
+            data.write_tail::<WB>(offset + w * WB, src, n.saturating_sub(w * WB));
+            wipe(src);
+        }
+    }
+    finalize::<L, WB, S, W, T>(l, s, aad.len(), len)
+}
