@@ -90,7 +90,16 @@ REQUIRED = [
 ]
 # The tag compare, one instance per tag type (generic over it, kept out of
 # line by `#[inline(never)]` so that it can be checked on its own).
-TAG_COMPARE_INSTANCES = [TAG_COMPARE + "::<[u8; 16]>", TAG_COMPARE + "::<[u8; 48]>"]
+TAG_COMPARE_INSTANCES = [
+    TAG_COMPARE + "::<[u8; 16]>",
+    TAG_COMPARE + "::<[u8; 32]>",
+    TAG_COMPARE + "::<[u8; 48]>",
+]
+# AEGIS: each tier's kernel, seal and open (generic over the variant; at
+# least one instance of each).
+for _tier in ("x86_64::aegis", "vaes::avx2", "vaes::avx512"):
+    for _seal in ("true", "false"):
+        REQUIRED.append((rf"::{_tier}::aegis::<{_seal}, ", f"AEGIS seal={_seal}, {_tier}"))
 for _nk in ("11", "15"):
     for _f in ("seal", "open"):
         REQUIRED.append((rf"::aesni::gcm::{_f}::<{_nk}>$", f"AES-GCM {_f}, AES-NI tier"))

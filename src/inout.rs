@@ -230,6 +230,17 @@ unsafe fn copy_short<const MAX: usize>(src: *const u8, dst: *mut u8, n: usize) {
     }
 }
 
+/// The first `n` bytes of `bytes` (at most `B`), zero-padded to `B` bytes,
+/// without a branch on the bytes or a call to `memcpy` (`copy_short`).
+#[inline(always)]
+pub(crate) fn padded_prefix<const B: usize>(bytes: &[u8; B], n: usize) -> [u8; B] {
+    let mut out = [0u8; B];
+    let n = n.min(B);
+    // SAFETY: `n <= B`; `out` is a distinct local of `B` bytes.
+    unsafe { copy_short::<B>(bytes.as_ptr(), out.as_mut_ptr(), n) };
+    out
+}
+
 /// The first `min(16, bytes.len())` bytes of `bytes`, zero-padded to a block.
 #[inline(always)]
 pub(crate) fn padded_block(bytes: &[u8]) -> Block {

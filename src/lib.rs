@@ -11,6 +11,9 @@
 //!   nonces that are safe to draw at random.
 //! - [`xaes_gcm::KcXaes256Gcm`]: KC-XAES-256-GCM, XAES-256-GCM whose 48-byte
 //!   tag also commits to the key (IACR ePrint 2025/758, as AWS-LC).
+//! - [`aegis`]: AEGIS-128L, AEGIS-256 and their X2/X4 variants
+//!   (draft-irtf-cfrg-aegis-aead-18), AES rounds and no multiplication,
+//!   16- or 32-byte tags.
 //! - One set of calls on every key type, as inherent methods (no import
 //!   needed) and as the trait [`AeadKey`] for generic code: `seal` and
 //!   `open`, with explicit or generated nonces, allocating, `_to`

@@ -6,11 +6,16 @@
 //! entries one after the other.
 //!
 //! ```text
-//! cargo run --release -p hardware-aead-bench --example compare -- [gcm128|gcm256|siv128|siv256|xaes|kc|setup|stream|forged|all] [rounds] [sizes]
+//! cargo run --release -p hardware-aead-bench --example compare -- [gcm128|gcm256|siv128|siv256|xaes|kc|setup|stream|forged|aegis|all] [rounds] [sizes]
 //! cargo run --release -p hardware-aead-bench --features ece --example compare -- ece [rounds] [record sizes]
 //! ```
 //!
-//! Without an argument it runs all of them but `stream` (the stream adapters
+//! `aegis` times the six AEGIS variants (16-byte tags) against the `aegis`
+//! crate (its C back-end, libaegis), with this crate's AES-128-GCM or
+//! AES-256-GCM beside them (not a peer: the ratio printed is to the `aegis`
+//! crate), default sizes 16,64,256,1024,16384,1048576.
+//!
+//! Without an argument it runs all of them but `aegis`, `stream` (the stream adapters
 //! against one-shot sealing, sizes = the write and read call sizes, default
 //! 64,1024,8192,1048576; then whole streams of 16 B and 1 KiB), `forged`
 //! (opening a forged message beside a genuine one, default sizes 1024,65536),
@@ -805,6 +810,128 @@ fn setup_case<K: AeadKey + 'static>(
     );
 }
 
+/// One AEGIS variant's seal (`seal_in_place_detached`, empty AAD) on every
+/// tier and `new`'s, beside the `aegis` crate's `encrypt_in_place` (the
+/// peer) and this crate's AES-GCM with a key of the same length.
+macro_rules! aegis_case {
+    ($title:literal, $ours:ty, $theirs:ty, $gcm:ty, $kl:literal, $rounds:expr, $sizes:expr) => {{
+        let key = [3u8; $kl];
+        let nonce = [5u8; $kl];
+        for &size in $sizes {
+            let buf = std::cell::RefCell::new(vec![0x5a_u8; size]);
+            let buf = &buf;
+            let mut entries = Vec::new();
+            let mut keys = vec![(
+                "hw/new".to_string(),
+                <$ours>::new(&key).expect("a supported CPU"),
+            )];
+            for (name, tier) in TIERS {
+                if let Ok(k) = <$ours>::with_tier(&key, tier) {
+                    keys.push((name.to_string(), k));
+                }
+            }
+            for (name, k) in keys {
+                entries.push(Entry {
+                    name,
+                    peer: false,
+                    call: Box::new(move || {
+                        black_box(
+                            k.seal_in_place_detached(&nonce, b"", &mut buf.borrow_mut())
+                                .unwrap(),
+                        );
+                    }),
+                });
+            }
+            entries.push(Entry {
+                name: "aegis-crate".into(),
+                peer: true,
+                call: Box::new(move || {
+                    let cipher = <$theirs>::new(&key, &nonce);
+                    black_box(cipher.encrypt_in_place(&mut buf.borrow_mut(), b""));
+                }),
+            });
+            let gcm = <$gcm>::new(&key).expect("a supported CPU");
+            entries.push(Entry {
+                name: "hw-gcm".into(),
+                peer: false,
+                call: Box::new(move || {
+                    black_box(
+                        gcm.seal_in_place_detached(&NONCE, b"", &mut buf.borrow_mut())
+                            .unwrap(),
+                    );
+                }),
+            });
+            run(
+                &format!("{} seal {size} B", $title),
+                size,
+                $rounds,
+                &mut entries,
+            );
+        }
+    }};
+}
+
+/// The six AEGIS variants (`aegis_case!`).
+fn aegis_cases(rounds: usize, sizes: &[usize]) {
+    use hardware_aead::aegis::{
+        Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4,
+    };
+    aegis_case!(
+        "AEGIS-128L",
+        Aegis128L<16>,
+        aegis::aegis128l::Aegis128L<16>,
+        Aes128Gcm,
+        16,
+        rounds,
+        sizes
+    );
+    aegis_case!(
+        "AEGIS-128X2",
+        Aegis128X2<16>,
+        aegis::aegis128x2::Aegis128X2<16>,
+        Aes128Gcm,
+        16,
+        rounds,
+        sizes
+    );
+    aegis_case!(
+        "AEGIS-128X4",
+        Aegis128X4<16>,
+        aegis::aegis128x4::Aegis128X4<16>,
+        Aes128Gcm,
+        16,
+        rounds,
+        sizes
+    );
+    aegis_case!(
+        "AEGIS-256",
+        Aegis256<16>,
+        aegis::aegis256::Aegis256<16>,
+        Aes256Gcm,
+        32,
+        rounds,
+        sizes
+    );
+    aegis_case!(
+        "AEGIS-256X2",
+        Aegis256X2<16>,
+        aegis::aegis256x2::Aegis256X2<16>,
+        Aes256Gcm,
+        32,
+        rounds,
+        sizes
+    );
+    aegis_case!(
+        "AEGIS-256X4",
+        Aegis256X4<16>,
+        aegis::aegis256x4::Aegis256X4<16>,
+        Aes256Gcm,
+        32,
+        rounds,
+        sizes
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().map(String::as_str).unwrap_or("all");
@@ -892,6 +1019,13 @@ fn main() {
             None => vec![4096, 65536],
         };
         ece_cases(rounds, &record_sizes);
+    }
+    if which == "aegis" {
+        let sizes = match args.get(2) {
+            Some(_) => sizes.clone(),
+            None => vec![16, 64, 256, 1024, 16384, 1 << 20],
+        };
+        aegis_cases(rounds, &sizes);
     }
     if which == "forged" {
         let sizes = match args.get(2) {

@@ -42,7 +42,7 @@
 //! two halves of the state.
 
 use crate::block::{Block, wipe};
-use crate::inout::InOut;
+use crate::inout::{InOut, padded_prefix};
 
 /// The draft's constant C0 (the Fibonacci sequence modulo 256).
 const C0: u128 = u128::from_le_bytes([
@@ -299,16 +299,21 @@ pub(crate) fn seal_or_open<
         for ((dst, word), zi) in buf.iter_mut().zip(input).zip(z) {
             l.store(dst, l.xor(word, zi));
         }
-        if !SEAL {
-            // The plaintext is absorbed truncated: the keystream past the
-            // ciphertext's end is zeroed.
-            for (i, byte) in buf.as_flattened_mut().iter_mut().enumerate() {
-                if i >= n {
-                    *byte = 0;
-                }
+        let absorbed = if SEAL {
+            input
+        } else {
+            // The plaintext is absorbed truncated: its first `n` bytes,
+            // zero-padded (the keystream past the ciphertext's end is not).
+            let mut plain = [[0u8; WB]; W];
+            for (w, (dst, src)) in plain.iter_mut().zip(&buf).enumerate() {
+                *dst = padded_prefix(src, n.saturating_sub(w * WB));
             }
-        }
-        let absorbed = if SEAL { input } else { load_words(l, &buf) };
+            let words = load_words(l, &plain);
+            for block in &mut plain {
+                wipe(block);
+            }
+            words
+        };
         update(l, &mut s, &absorbed);
         for (w, src) in buf.iter_mut().enumerate() {
             data.write_tail::<WB>(offset + w * WB, src, n.saturating_sub(w * WB));

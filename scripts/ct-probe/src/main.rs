@@ -7,6 +7,7 @@
 
 use std::hint::black_box;
 
+use hardware_aead::aegis::{Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
@@ -93,6 +94,18 @@ fn main() {
     exercise::<Aes256GcmSiv>("Aes256GcmSiv", &[6u8; 32], &[7u8; 12]);
     exercise::<Xaes256Gcm>("Xaes256Gcm", &[8u8; 32], &[7u8; 24]);
     exercise::<KcXaes256Gcm>("KcXaes256Gcm", &[9u8; 32], &[7u8; 24]);
+    exercise::<Aegis128L<16>>("Aegis128L<16>", &[10u8; 16], &[7u8; 16]);
+    exercise::<Aegis128L<32>>("Aegis128L<32>", &[10u8; 16], &[7u8; 16]);
+    exercise::<Aegis128X2<16>>("Aegis128X2<16>", &[10u8; 16], &[7u8; 16]);
+    exercise::<Aegis128X2<32>>("Aegis128X2<32>", &[10u8; 16], &[7u8; 16]);
+    exercise::<Aegis128X4<16>>("Aegis128X4<16>", &[10u8; 16], &[7u8; 16]);
+    exercise::<Aegis128X4<32>>("Aegis128X4<32>", &[10u8; 16], &[7u8; 16]);
+    exercise::<Aegis256<16>>("Aegis256<16>", &[11u8; 32], &[7u8; 32]);
+    exercise::<Aegis256<32>>("Aegis256<32>", &[11u8; 32], &[7u8; 32]);
+    exercise::<Aegis256X2<16>>("Aegis256X2<16>", &[11u8; 32], &[7u8; 32]);
+    exercise::<Aegis256X2<32>>("Aegis256X2<32>", &[11u8; 32], &[7u8; 32]);
+    exercise::<Aegis256X4<16>>("Aegis256X4<16>", &[11u8; 32], &[7u8; 32]);
+    exercise::<Aegis256X4<32>>("Aegis256X4<32>", &[11u8; 32], &[7u8; 32]);
     exercise_random();
     #[cfg(feature = "ece")]
     exercise_ece();
