@@ -10,9 +10,12 @@
 //! - [`Zmm`]: one zmm register, four lanes (`vaesenc zmm`): X4 on the
 //!   AVX-512 tier.
 //!
-//! Each holds the token of the lowest tier whose instructions it uses (the
-//! proof its `unsafe` intrinsic calls rest on) and is built from the token
-//! of any tier above (`From`). The kernels (`aegis` here for AES-NI, and in
+//! They are `backend::aegis::Regs` of one register type each
+//! ([`XmmRegister`], [`YmmRegister`], [`ZmmRegister`]: the register's
+//! instructions, `backend::aegis::Register`). A register type holds the
+//! token of the lowest tier whose instructions it uses (the proof its
+//! `unsafe` intrinsic calls rest on); a word is built from the token of any
+//! tier above (`From`). The kernels (`aegis` here for AES-NI, and in
 //! `vaes/avx2.rs` and `vaes/avx512.rs`) take the tier's token and are
 //! compiled with its features, so the same `Xmm` code is legacy SSE on the
 //! AES-NI tier and VEX on the VAES tiers.
@@ -27,7 +30,7 @@ use core::arch::x86_64::{
     _mm512_xor_si512,
 };
 
-use crate::backend::aegis::{Lanes, seal_or_open};
+use crate::backend::aegis::{Lanes, Register, Regs, seal_or_open};
 use crate::block::Block;
 use crate::cpu::{AesNiClmul, VaesAvx2, VaesAvx512};
 use crate::inout::InOut;
@@ -39,244 +42,175 @@ const fn ctx_low(lane: usize, lanes: usize) -> i64 {
     (lane | (lanes - 1) << 8) as i64
 }
 
-/// A state word of `D` lanes in `D` xmm registers.
+/// An xmm register (`aesenc`), one lane; the AES-NI tier's token.
 #[derive(Clone, Copy)]
-pub(crate) struct Xmm<const D: usize>(AesNiClmul);
+pub(crate) struct XmmRegister(AesNiClmul);
+
+/// A ymm register (VAES `vaesenc ymm`), two lanes; the AVX2 tier's token.
+#[derive(Clone, Copy)]
+pub(crate) struct YmmRegister(VaesAvx2);
+
+/// A zmm register (VAES `vaesenc zmm`), four lanes; the AVX-512 tier's token.
+#[derive(Clone, Copy)]
+pub(crate) struct ZmmRegister(VaesAvx512);
+
+/// A state word of `D` lanes in `D` xmm registers.
+pub(crate) type Xmm<const D: usize> = Regs<XmmRegister, 16, D>;
 
 /// A state word of `2·N` lanes in `N` ymm registers.
-#[derive(Clone, Copy)]
-pub(crate) struct Ymm<const N: usize>(VaesAvx2);
+pub(crate) type Ymm<const N: usize> = Regs<YmmRegister, 32, N>;
 
 /// A state word of four lanes in one zmm register.
-#[derive(Clone, Copy)]
-pub(crate) struct Zmm(VaesAvx512);
+pub(crate) type Zmm = Regs<ZmmRegister, 64, 1>;
 
 impl<const D: usize> From<AesNiClmul> for Xmm<D> {
     fn from(t: AesNiClmul) -> Self {
-        Self(t)
+        Regs(XmmRegister(t))
     }
 }
 
 impl<const D: usize> From<VaesAvx2> for Xmm<D> {
     fn from(t: VaesAvx2) -> Self {
-        Self(t.aesni())
+        Regs(XmmRegister(t.aesni()))
     }
 }
 
 impl<const D: usize> From<VaesAvx512> for Xmm<D> {
     fn from(t: VaesAvx512) -> Self {
-        Self(t.aesni())
+        Regs(XmmRegister(t.aesni()))
     }
 }
 
 impl<const N: usize> From<VaesAvx2> for Ymm<N> {
     fn from(t: VaesAvx2) -> Self {
-        Self(t)
+        Regs(YmmRegister(t))
     }
 }
 
 impl<const N: usize> From<VaesAvx512> for Ymm<N> {
     fn from(t: VaesAvx512) -> Self {
-        Self(t.avx2())
+        Regs(YmmRegister(t.avx2()))
     }
 }
 
 impl From<VaesAvx512> for Zmm {
     fn from(t: VaesAvx512) -> Self {
-        Self(t)
+        Regs(ZmmRegister(t))
     }
 }
 
-/// `Lanes<WB>` for `Xmm<D>` with `WB = 16·D`, one impl per lane count.
-macro_rules! xmm_lanes {
-    ($($d:literal => $rb:literal),+) => {$(
-        impl Lanes<$rb> for Xmm<$d> {
-            type V = [__m128i; $d];
+impl Register<16> for XmmRegister {
+    type R = __m128i;
 
-            #[inline(always)]
-            fn load(self, bytes: &[u8; $rb]) -> Self::V {
-                let mut v = self.splat(0);
-                for (i, lane) in v.iter_mut().enumerate() {
-                    // SAFETY: SSE2 (`self.0`); lane `i` reads bytes
-                    // `16i..16i + 16` of the `16·D`-byte array, and `loadu`
-                    // needs no alignment.
-                    *lane = unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * i).cast()) };
-                }
-                v
-            }
+    #[inline(always)]
+    fn load(self, bytes: &[u8; 16]) -> __m128i {
+        // SAFETY: SSE2 (`self.0`); 16 readable bytes, no alignment needed.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+    }
 
-            #[inline(always)]
-            fn store(self, out: &mut [u8; $rb], v: Self::V) {
-                for (i, lane) in v.iter().enumerate() {
-                    // SAFETY: as in `load`, bytes `16i..16i + 16` of `out`.
-                    unsafe { _mm_storeu_si128(out.as_mut_ptr().add(16 * i).cast(), *lane) };
-                }
-            }
+    #[inline(always)]
+    fn store(self, out: &mut [u8; 16], r: __m128i) {
+        // SAFETY: SSE2 (`self.0`); 16 writable bytes, no alignment needed.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), r) }
+    }
 
-            #[inline(always)]
-            fn splat(self, block: u128) -> Self::V {
-                // SAFETY: SSE2 (`self.0`).
-                [unsafe { _mm_set_epi64x((block >> 64) as i64, block as i64) }; $d]
-            }
+    #[inline(always)]
+    fn splat(self, block: u128) -> __m128i {
+        // SAFETY: SSE2 (`self.0`).
+        unsafe { _mm_set_epi64x((block >> 64) as i64, block as i64) }
+    }
 
-            #[inline(always)]
-            fn ctx(self) -> Self::V {
-                let mut v = self.splat(0);
-                if $d > 1 {
-                    for (i, lane) in v.iter_mut().enumerate() {
-                        // SAFETY: SSE2 (`self.0`).
-                        *lane = unsafe { _mm_set_epi64x(0, ctx_low(i, $d)) };
-                    }
-                }
-                v
-            }
+    #[inline(always)]
+    fn ctx(self, first: usize, lanes: usize) -> __m128i {
+        // SAFETY: SSE2 (`self.0`).
+        unsafe { _mm_set_epi64x(0, ctx_low(first, lanes)) }
+    }
 
-            #[inline(always)]
-            fn xor(self, a: Self::V, b: Self::V) -> Self::V {
-                let mut v = a;
-                for (x, y) in v.iter_mut().zip(b) {
-                    // SAFETY: SSE2 (`self.0`).
-                    *x = unsafe { _mm_xor_si128(*x, y) };
-                }
-                v
-            }
+    #[inline(always)]
+    fn xor(self, a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 (`self.0`).
+        unsafe { _mm_xor_si128(a, b) }
+    }
 
-            #[inline(always)]
-            fn and(self, a: Self::V, b: Self::V) -> Self::V {
-                let mut v = a;
-                for (x, y) in v.iter_mut().zip(b) {
-                    // SAFETY: SSE2 (`self.0`).
-                    *x = unsafe { _mm_and_si128(*x, y) };
-                }
-                v
-            }
+    #[inline(always)]
+    fn and(self, a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 (`self.0`).
+        unsafe { _mm_and_si128(a, b) }
+    }
 
-            #[inline(always)]
-            fn aes_round(self, x: Self::V, k: Self::V) -> Self::V {
-                let mut v = x;
-                for (a, b) in v.iter_mut().zip(k) {
-                    // SAFETY: AES-NI (`self.0`).
-                    *a = unsafe { _mm_aesenc_si128(*a, b) };
-                }
-                v
-            }
+    #[inline(always)]
+    fn aes_round(self, x: __m128i, k: __m128i) -> __m128i {
+        // SAFETY: AES-NI (`self.0`).
+        unsafe { _mm_aesenc_si128(x, k) }
+    }
 
-            #[inline(always)]
-            fn fold(self, v: Self::V) -> Block {
-                let mut acc = v[0];
-                for lane in &v[1..] {
-                    // SAFETY: SSE2 (`self.0`).
-                    acc = unsafe { _mm_xor_si128(acc, *lane) };
-                }
-                let mut out = [0u8; 16];
-                // SAFETY: SSE2 (`self.0`); `out` is 16 writable bytes.
-                unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), acc) };
-                out
-            }
-        }
-    )+};
+    #[inline(always)]
+    fn fold(self, r: __m128i) -> Block {
+        let mut out = [0u8; 16];
+        self.store(&mut out, r);
+        out
+    }
 }
-xmm_lanes!(1 => 16, 2 => 32, 4 => 64);
 
-/// `Lanes<WB>` for `Ymm<N>` with `WB = 32·N`, one impl per register count.
-macro_rules! ymm_lanes {
-    ($($n:literal => $rb:literal),+) => {$(
-        impl Lanes<$rb> for Ymm<$n> {
-            type V = [__m256i; $n];
+impl Register<32> for YmmRegister {
+    type R = __m256i;
 
-            #[inline(always)]
-            fn load(self, bytes: &[u8; $rb]) -> Self::V {
-                let mut v = self.splat(0);
-                for (i, reg) in v.iter_mut().enumerate() {
-                    // SAFETY: AVX (`self.0`); register `i` reads bytes
-                    // `32i..32i + 32` of the `32·N`-byte array, and `loadu`
-                    // needs no alignment.
-                    *reg = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(32 * i).cast()) };
-                }
-                v
-            }
+    #[inline(always)]
+    fn load(self, bytes: &[u8; 32]) -> __m256i {
+        // SAFETY: AVX (`self.0`); 32 readable bytes, no alignment needed.
+        unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+    }
 
-            #[inline(always)]
-            fn store(self, out: &mut [u8; $rb], v: Self::V) {
-                for (i, reg) in v.iter().enumerate() {
-                    // SAFETY: as in `load`, bytes `32i..32i + 32` of `out`.
-                    unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(32 * i).cast(), *reg) };
-                }
-            }
+    #[inline(always)]
+    fn store(self, out: &mut [u8; 32], r: __m256i) {
+        // SAFETY: AVX (`self.0`); 32 writable bytes, no alignment needed.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), r) }
+    }
 
-            #[inline(always)]
-            fn splat(self, block: u128) -> Self::V {
-                // SAFETY: AVX2 (`self.0`).
-                [unsafe { _mm256_broadcastsi128_si256(_mm_set_epi64x((block >> 64) as i64, block as i64)) }; $n]
-            }
+    #[inline(always)]
+    fn splat(self, block: u128) -> __m256i {
+        // SAFETY: AVX2 (`self.0`).
+        unsafe { _mm256_broadcastsi128_si256(_mm_set_epi64x((block >> 64) as i64, block as i64)) }
+    }
 
-            #[inline(always)]
-            fn ctx(self) -> Self::V {
-                let mut v = self.splat(0);
-                for (i, reg) in v.iter_mut().enumerate() {
-                    // SAFETY: AVX (`self.0`).
-                    *reg = unsafe {
-                        _mm256_set_epi64x(0, ctx_low(2 * i + 1, 2 * $n), 0, ctx_low(2 * i, 2 * $n))
-                    };
-                }
-                v
-            }
+    #[inline(always)]
+    fn ctx(self, first: usize, lanes: usize) -> __m256i {
+        // SAFETY: AVX (`self.0`).
+        unsafe { _mm256_set_epi64x(0, ctx_low(first + 1, lanes), 0, ctx_low(first, lanes)) }
+    }
 
-            #[inline(always)]
-            fn xor(self, a: Self::V, b: Self::V) -> Self::V {
-                let mut v = a;
-                for (x, y) in v.iter_mut().zip(b) {
-                    // SAFETY: AVX2 (`self.0`).
-                    *x = unsafe { _mm256_xor_si256(*x, y) };
-                }
-                v
-            }
+    #[inline(always)]
+    fn xor(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 (`self.0`).
+        unsafe { _mm256_xor_si256(a, b) }
+    }
 
-            #[inline(always)]
-            fn and(self, a: Self::V, b: Self::V) -> Self::V {
-                let mut v = a;
-                for (x, y) in v.iter_mut().zip(b) {
-                    // SAFETY: AVX2 (`self.0`).
-                    *x = unsafe { _mm256_and_si256(*x, y) };
-                }
-                v
-            }
+    #[inline(always)]
+    fn and(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 (`self.0`).
+        unsafe { _mm256_and_si256(a, b) }
+    }
 
-            #[inline(always)]
-            fn aes_round(self, x: Self::V, k: Self::V) -> Self::V {
-                let mut v = x;
-                for (a, b) in v.iter_mut().zip(k) {
-                    // SAFETY: VAES on ymm (`self.0`).
-                    *a = unsafe { _mm256_aesenc_epi128(*a, b) };
-                }
-                v
-            }
+    #[inline(always)]
+    fn aes_round(self, x: __m256i, k: __m256i) -> __m256i {
+        // SAFETY: VAES on ymm (`self.0`).
+        unsafe { _mm256_aesenc_epi128(x, k) }
+    }
 
-            #[inline(always)]
-            fn fold(self, v: Self::V) -> Block {
-                let mut acc = v[0];
-                for reg in &v[1..] {
-                    // SAFETY: AVX2 (`self.0`).
-                    acc = unsafe { _mm256_xor_si256(acc, *reg) };
-                }
-                let mut out = [0u8; 16];
-                // SAFETY: AVX2 (`self.0`); `out` is 16 writable bytes.
-                unsafe {
-                    let lanes = _mm_xor_si128(
-                        _mm256_castsi256_si128(acc),
-                        _mm256_extracti128_si256::<1>(acc),
-                    );
-                    _mm_storeu_si128(out.as_mut_ptr().cast(), lanes);
-                }
-                out
-            }
+    #[inline(always)]
+    fn fold(self, r: __m256i) -> Block {
+        let mut out = [0u8; 16];
+        // SAFETY: AVX2 (`self.0`); `out` is 16 writable bytes.
+        unsafe {
+            let lanes = _mm_xor_si128(_mm256_castsi256_si128(r), _mm256_extracti128_si256::<1>(r));
+            _mm_storeu_si128(out.as_mut_ptr().cast(), lanes);
         }
-    )+};
+        out
+    }
 }
-ymm_lanes!(1 => 32, 2 => 64);
 
-impl Lanes<64> for Zmm {
-    type V = __m512i;
+impl Register<64> for ZmmRegister {
+    type R = __m512i;
 
     #[inline(always)]
     fn load(self, bytes: &[u8; 64]) -> __m512i {
@@ -285,9 +219,9 @@ impl Lanes<64> for Zmm {
     }
 
     #[inline(always)]
-    fn store(self, out: &mut [u8; 64], v: __m512i) {
+    fn store(self, out: &mut [u8; 64], r: __m512i) {
         // SAFETY: AVX-512F (`self.0`); 64 writable bytes, no alignment needed.
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) }
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), r) }
     }
 
     #[inline(always)]
@@ -297,18 +231,18 @@ impl Lanes<64> for Zmm {
     }
 
     #[inline(always)]
-    fn ctx(self) -> __m512i {
+    fn ctx(self, first: usize, lanes: usize) -> __m512i {
         // SAFETY: AVX-512F (`self.0`).
         unsafe {
             _mm512_set_epi64(
                 0,
-                ctx_low(3, 4),
+                ctx_low(first + 3, lanes),
                 0,
-                ctx_low(2, 4),
+                ctx_low(first + 2, lanes),
                 0,
-                ctx_low(1, 4),
+                ctx_low(first + 1, lanes),
                 0,
-                ctx_low(0, 4),
+                ctx_low(first, lanes),
             )
         }
     }
@@ -332,15 +266,15 @@ impl Lanes<64> for Zmm {
     }
 
     #[inline(always)]
-    fn fold(self, v: __m512i) -> Block {
+    fn fold(self, r: __m512i) -> Block {
         let mut out = [0u8; 16];
         // SAFETY: AVX-512F (`self.0`); `out` is 16 writable bytes.
         unsafe {
             let lanes = _mm_xor_si128(
-                _mm_xor_si128(_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32::<1>(v)),
+                _mm_xor_si128(_mm512_castsi512_si128(r), _mm512_extracti32x4_epi32::<1>(r)),
                 _mm_xor_si128(
-                    _mm512_extracti32x4_epi32::<2>(v),
-                    _mm512_extracti32x4_epi32::<3>(v),
+                    _mm512_extracti32x4_epi32::<2>(r),
+                    _mm512_extracti32x4_epi32::<3>(r),
                 ),
             );
             _mm_storeu_si128(out.as_mut_ptr().cast(), lanes);

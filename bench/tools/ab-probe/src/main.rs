@@ -10,7 +10,9 @@
 //! ab-probe ROUNDS [CASE...]
 //! ```
 //!
-//! A case is `ALG:OP:BYTES` (ALG `gcm128`, `gcm256`, `siv128`, `siv256`; OP
+//! A case is `ALG:OP:BYTES` (ALG `gcm128`, `gcm256`, `siv128`, `siv256`, or
+//! an AEGIS variant with 16-byte tags: `aegis128l`, `aegis128x2`,
+//! `aegis128x4`, `aegis256`, `aegis256x2`, `aegis256x4`; OP
 //! `seal` (`seal_in_place_detached`), `sealtls` (the same with a TLS 1.3
 //! record header's 5 bytes of AAD), `open` (`open_to`) or `setup` (`new` +
 //! drop; BYTES ignored)). Without cases: AES-GCM seal and open at 16 B to 1
@@ -29,15 +31,18 @@ use std::time::{Duration, Instant};
 mod moving_buffer;
 use moving_buffer::Moving;
 
-const NONCE: [u8; 12] = [9; 12];
-
 /// One build's call of a case.
 type Call = Box<dyn FnMut()>;
 
 /// The call of case `op` at `bytes` for key type `$ty` (a path in one of the
-/// two builds), its key `$key` bytes long.
+/// two builds), its key `$key` bytes long (and its nonce 12 bytes, or
+/// `$nonce` for AEGIS).
 macro_rules! call {
-    ($ty:ty, $key:expr, $op:expr, $bytes:expr) => {{
+    ($ty:ty, $key:expr, $op:expr, $bytes:expr) => {
+        call!($ty, $key, 12, $op, $bytes)
+    };
+    ($ty:ty, $key:expr, $nonce:expr, $op:expr, $bytes:expr) => {{
+        const NONCE: [u8; $nonce] = [9; $nonce];
         let bytes: usize = $bytes;
         let tier = tier();
         let key = match tier {
@@ -135,6 +140,31 @@ fn calls(alg: &str, op: &str, bytes: usize) -> (Call, Call) {
             call!(base::aes_gcm_siv::Aes256GcmSiv, 32, op, bytes),
             call!(head::aes_gcm_siv::Aes256GcmSiv, 32, op, bytes),
         ),
+        // AEGIS with 16-byte tags: the nonce is as long as the key.
+        "aegis128l" => (
+            call!(base::aegis::Aegis128L<16>, 16, 16, op, bytes),
+            call!(head::aegis::Aegis128L<16>, 16, 16, op, bytes),
+        ),
+        "aegis128x2" => (
+            call!(base::aegis::Aegis128X2<16>, 16, 16, op, bytes),
+            call!(head::aegis::Aegis128X2<16>, 16, 16, op, bytes),
+        ),
+        "aegis128x4" => (
+            call!(base::aegis::Aegis128X4<16>, 16, 16, op, bytes),
+            call!(head::aegis::Aegis128X4<16>, 16, 16, op, bytes),
+        ),
+        "aegis256" => (
+            call!(base::aegis::Aegis256<16>, 32, 32, op, bytes),
+            call!(head::aegis::Aegis256<16>, 32, 32, op, bytes),
+        ),
+        "aegis256x2" => (
+            call!(base::aegis::Aegis256X2<16>, 32, 32, op, bytes),
+            call!(head::aegis::Aegis256X2<16>, 32, 32, op, bytes),
+        ),
+        "aegis256x4" => (
+            call!(base::aegis::Aegis256X4<16>, 32, 32, op, bytes),
+            call!(head::aegis::Aegis256X4<16>, 32, 32, op, bytes),
+        ),
         other => panic!("unknown algorithm {other}"),
     }
 }
@@ -221,7 +251,7 @@ fn main() {
         let r = median(&mut ratio);
         let (q1, q3) = (ratio[rounds / 4], ratio[rounds * 3 / 4]);
         println!(
-            "{alg:7} {op:5} {bytes:8} B   base {:10.1} ns   head {:10.1} ns   head/base {r:.3} ({q1:.3}-{q3:.3})",
+            "{alg:10} {op:5} {bytes:8} B   base {:10.1} ns   head {:10.1} ns   head/base {r:.3} ({q1:.3}-{q3:.3})",
             median(&mut tb),
             median(&mut th),
         );
