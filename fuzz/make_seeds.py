@@ -26,7 +26,8 @@ def write(target, name, data):
 
 
 def main():
-    for target in ("open_arbitrary", "round_trip", "differential", "xaes_differential", "ece_decode"):
+    for target in ("open_arbitrary", "round_trip", "differential", "xaes_differential",
+                   "aegis_differential", "ece_decode"):
         shutil.rmtree(os.path.join(ROOT, target), ignore_errors=True)
 
     # open_arbitrary: control, aad_len, key[32], nonce[12], aad, body.
@@ -72,6 +73,20 @@ def main():
         data = (bytes([0, len(aad)]) + struct.pack("<H", length) + struct.pack("<H", i * 211)
                 + KEY + xnonce + aad + bytes([i, 0x58, 0xAA]))
         write("xaes_differential", f"len{length}", data)
+
+    # aegis_differential: control, aad_len, len[2], flip[2], offset, key[32],
+    # nonce[32], aad, pattern. Every variant (control % 6) with both tags
+    # (bit 3), lengths around the rates (16, 32, 64, 128 bytes a block).
+    anonce = bytes(range(0xC0, 0xE0))
+    for i, length in enumerate((0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256,
+                                257, 300, 1024, 4099)):
+        for variant in range(6):
+            control = variant | (8 if (i + variant) % 2 else 0)
+            aad = bytes(range((i * 7 + variant) % 70))
+            data = (bytes([control, len(aad)]) + struct.pack("<H", length)
+                    + struct.pack("<H", i * 211 + variant * 17) + bytes([i + variant])
+                    + KEY + anonce + aad + bytes([i, variant, 0xAE]))
+            write("aegis_differential", f"len{length}-v{variant}", data)
 
     # ece_decode: control, rs[2], padding, len[2], at[2], change, step, ikm[16],
     # salt[16], keyid_len, keyid[keyid_len % 8], rest. Mode = control & 3.

@@ -16,12 +16,15 @@
 //! The position in the nonce makes a dropped, repeated or reordered segment
 //! fail its tag; the last-segment flag makes a stream cut at a segment
 //! boundary fail (its new last segment was sealed as "not last"). Prefixes
-//! are 7 bytes for the 96-bit-nonce key types and 19 bytes for
+//! are 7 bytes for the 96-bit-nonce key types, 19 bytes for
 //! [`Xaes256Gcm`](crate::xaes_gcm::Xaes256Gcm) and [`KcXaes256Gcm`](crate::xaes_gcm::KcXaes256Gcm)
-//! (whose segments carry 48-byte tags). A prefix must never be used for two
-//! streams under one key; with XAES-256-GCM a random prefix is safe (its
-//! first 12 bytes select a fresh derived key for each stream), with AES-GCM a
-//! random 7-byte prefix is not (56 bits collide after about 2^28 streams).
+//! (whose segments carry 48-byte tags), 11 bytes for AEGIS-128L and its
+//! X2/X4 variants and 27 bytes for AEGIS-256 and its variants
+//! ([`aegis`](crate::aegis)). A prefix must never be used for two streams
+//! under one key; a random prefix is safe with XAES-256-GCM (its first 12
+//! bytes select a fresh derived key for each stream) and with AEGIS-256
+//! (216 bits), not with AES-GCM (a random 7-byte prefix collides after about
+//! 2^28 streams) nor with AEGIS-128L (88 bits: about 2^44 streams).
 //!
 //! Two layers:
 //!
@@ -96,8 +99,9 @@ pub const DEFAULT_SEGMENT_SIZE: usize = 64 * 1024;
 /// ```
 pub const MAX_SEGMENT_SIZE: usize = 1 << 24;
 
-/// The longest nonce of any key type (XAES-256-GCM's 24 bytes).
-const MAX_NONCE_LEN: usize = 24;
+/// The longest nonce of any key type (AEGIS-256's 32 bytes); `Segments::new`
+/// refuses to compile for a key type with a longer one.
+const MAX_NONCE_LEN: usize = 32;
 
 /// What [`Encryptor`] and [`Decryptor`] share: the key, the nonce with the
 /// prefix in place, and the position of the next segment.
@@ -111,6 +115,12 @@ struct Segments<K> {
 
 impl<K: Deref<Target: AeadKey>> Segments<K> {
     fn new(key: K, prefix: &[u8]) -> Result<Self, Error> {
+        const {
+            assert!(
+                K::Target::NONCE_LEN <= MAX_NONCE_LEN && K::Target::NONCE_LEN > NONCE_OVERHEAD,
+                "a nonce STREAM cannot hold"
+            );
+        }
         let prefix_len = K::Target::NONCE_LEN - NONCE_OVERHEAD;
         if prefix.len() != prefix_len {
             return Err(Error::InvalidPrefixLength {
@@ -182,7 +192,8 @@ pub struct Encryptor<K> {
 
 impl<K: Deref<Target: AeadKey>> Encryptor<K> {
     /// Starts a stream under `key` with `prefix` (`NONCE_LEN − 5` bytes: 7,
-    /// or 19 for XAES-256-GCM; else [`Error::InvalidPrefixLength`]). The
+    /// 19 for XAES-256-GCM, 11 for AEGIS-128L, 27 for AEGIS-256; else
+    /// [`Error::InvalidPrefixLength`]). The
     /// prefix must not have been used for another stream under this key.
     ///
     /// ```

@@ -5,7 +5,8 @@
 //! - the `aegis` crate (0.9, its pure-Rust back-end, software AES in this
 //!   build): byte-identical ciphertexts and tags both ways, every message
 //!   length 0–1,100 and around every block boundary to 64 KiB, associated
-//!   data of 0–300 bytes;
+//!   data of 0–300 bytes (`common/aegis_peer.rs`, which
+//!   `bench/tests/aegis_libaegis.rs` runs against the C back-end);
 //! - single-bit changes of ciphertext, tag, nonce and associated data:
 //!   each rejected, the output left all zero.
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs checks the
@@ -13,89 +14,17 @@
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 mod common;
+#[macro_use]
+#[path = "common/aegis_peer.rs"]
+mod aegis_peer;
 
+use aegis_peer::{Peer, matches_peer_of, nonce_of};
 use common::{TestRng, assert_rejected, assert_seals_and_opens, each_tier_from_slice, hex};
+use hardware_aead::Error;
 use hardware_aead::aegis::{
     Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4, MAX_AAD_LEN,
     MAX_PLAINTEXT_LEN,
 };
-use hardware_aead::{AeadKey, Error};
-
-/// The `aegis` crate's seal, `ct ‖ tag`, for the variant and tag length of
-/// `$ours` (a type of this crate), and its open of `ct ‖ tag`.
-trait Peer: AeadKey {
-    fn peer_seal(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8>;
-    fn peer_open(key: &[u8], nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>>;
-    /// The draft's vector file.
-    const FILE: &'static str;
-}
-
-macro_rules! peer {
-    ($($ours:ty => $module:ident :: $theirs:ident, $tag:literal, $file:literal;)+) => {$(
-        impl Peer for $ours {
-            fn peer_seal(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8> {
-                let cipher = aegis::$module::$theirs::<$tag>::new(
-                    key.try_into().unwrap(),
-                    nonce.try_into().unwrap(),
-                );
-                let (mut ct, tag) = cipher.encrypt(pt, aad);
-                ct.extend_from_slice(&tag);
-                ct
-            }
-
-            fn peer_open(key: &[u8], nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
-                let cipher = aegis::$module::$theirs::<$tag>::new(
-                    key.try_into().unwrap(),
-                    nonce.try_into().unwrap(),
-                );
-                let (ct, tag) = sealed.split_at(sealed.len() - $tag);
-                cipher.decrypt(ct, tag.try_into().unwrap(), aad).ok()
-            }
-
-            const FILE: &'static str = $file;
-        }
-    )+};
-}
-
-peer! {
-    Aegis128L<16> => aegis128l::Aegis128L, 16, "aegis/aegis-128l-test-vectors.json";
-    Aegis128L<32> => aegis128l::Aegis128L, 32, "aegis/aegis-128l-test-vectors.json";
-    Aegis128X2<16> => aegis128x2::Aegis128X2, 16, "aegis/aegis-128x2-test-vectors.json";
-    Aegis128X2<32> => aegis128x2::Aegis128X2, 32, "aegis/aegis-128x2-test-vectors.json";
-    Aegis128X4<16> => aegis128x4::Aegis128X4, 16, "aegis/aegis-128x4-test-vectors.json";
-    Aegis128X4<32> => aegis128x4::Aegis128X4, 32, "aegis/aegis-128x4-test-vectors.json";
-    Aegis256<16> => aegis256::Aegis256, 16, "aegis/aegis-256-test-vectors.json";
-    Aegis256<32> => aegis256::Aegis256, 32, "aegis/aegis-256-test-vectors.json";
-    Aegis256X2<16> => aegis256x2::Aegis256X2, 16, "aegis/aegis-256x2-test-vectors.json";
-    Aegis256X2<32> => aegis256x2::Aegis256X2, 32, "aegis/aegis-256x2-test-vectors.json";
-    Aegis256X4<16> => aegis256x4::Aegis256X4, 16, "aegis/aegis-256x4-test-vectors.json";
-    Aegis256X4<32> => aegis256x4::Aegis256X4, 32, "aegis/aegis-256x4-test-vectors.json";
-}
-
-/// Runs `$check::<K>()` for each of the twelve key types.
-macro_rules! for_each_type {
-    ($check:ident) => {
-        $check::<Aegis128L<16>>();
-        $check::<Aegis128L<32>>();
-        $check::<Aegis128X2<16>>();
-        $check::<Aegis128X2<32>>();
-        $check::<Aegis128X4<16>>();
-        $check::<Aegis128X4<32>>();
-        $check::<Aegis256<16>>();
-        $check::<Aegis256<32>>();
-        $check::<Aegis256X2<16>>();
-        $check::<Aegis256X2<32>>();
-        $check::<Aegis256X4<16>>();
-        $check::<Aegis256X4<32>>();
-    };
-}
-
-fn nonce_of<K: AeadKey>(bytes: &[u8]) -> K::Nonce {
-    match K::Nonce::try_from(bytes) {
-        Ok(n) => n,
-        Err(_) => panic!("nonce of {} bytes, expected {}", bytes.len(), K::NONCE_LEN),
-    }
-}
 
 /// Every record of the draft's file for `K`: the passing ones sealed and
 /// opened through every call, the failing ones rejected with the output
@@ -146,90 +75,6 @@ fn draft_vectors_of<K: Peer>() {
 #[test]
 fn draft_test_vectors() {
     for_each_type!(draft_vectors_of);
-}
-
-/// The message lengths compared with the peer: every length 0–1,100, then
-/// every multiple of 16 up to 64 KiB with its neighbours at boundaries of
-/// 64 and 128 bytes (the rates of every variant divide 128).
-fn peer_lengths() -> Vec<usize> {
-    let mut lens: Vec<usize> = (0..=1100).collect();
-    let mut edge = 1024;
-    while edge <= 65536 {
-        for len in [
-            edge - 129,
-            edge - 65,
-            edge - 17,
-            edge - 1,
-            edge,
-            edge + 1,
-            edge + 15,
-            edge + 127,
-        ] {
-            if len > 1100 {
-                lens.push(len);
-            }
-        }
-        edge += if edge < 8192 { 1024 } else { 8192 };
-    }
-    lens.sort_unstable();
-    lens.dedup();
-    lens
-}
-
-fn matches_peer_of<K: Peer>() {
-    let mut rng = TestRng::new(0xae9 + K::KEY_LEN as u64 + K::TAG_LEN as u64);
-    let key = rng.bytes(K::KEY_LEN);
-    let keys = each_tier_from_slice::<K>(&key);
-    let lens = peer_lengths();
-    for (i, &len) in lens.iter().enumerate() {
-        let nonce_bytes = rng.bytes(K::NONCE_LEN);
-        let nonce = nonce_of::<K>(&nonce_bytes);
-        let aad = rng.bytes(i % 301);
-        let pt = rng.bytes(len);
-        let theirs = K::peer_seal(&key, &nonce_bytes, &aad, &pt);
-        for k in &keys {
-            let ours = k.seal(&nonce, &aad, &pt).unwrap();
-            assert!(
-                ours == theirs,
-                "{} [{:?}]: length {len}, AD {}: differs from the aegis crate",
-                core::any::type_name::<K>(),
-                k.tier(),
-                aad.len()
-            );
-            // The peer's ciphertext opens here (the same bytes, through the
-            // in-place call this time).
-            let (ct, tag) = theirs.split_at(len);
-            let mut buffer = ct.to_vec();
-            let tag = K::Tag::try_from(tag).ok().unwrap();
-            k.open_in_place_detached(&nonce, &aad, &mut buffer, &tag)
-                .unwrap();
-            assert!(buffer == pt);
-        }
-        // And ours opens with the peer: a bit flipped in the tag does not.
-        if i % 7 == 0 {
-            assert_eq!(
-                K::peer_open(&key, &nonce_bytes, &aad, &theirs).as_deref(),
-                Some(&pt[..])
-            );
-            let mut forged = theirs.clone();
-            *forged.last_mut().unwrap() ^= 1;
-            assert_eq!(K::peer_open(&key, &nonce_bytes, &aad, &forged), None);
-        }
-    }
-    // Associated data of every length 0–300 around a short message.
-    for aad_len in 0..=300 {
-        let nonce_bytes = rng.bytes(K::NONCE_LEN);
-        let nonce = nonce_of::<K>(&nonce_bytes);
-        let aad = rng.bytes(aad_len);
-        let pt = rng.bytes(aad_len % 67);
-        let theirs = K::peer_seal(&key, &nonce_bytes, &aad, &pt);
-        for k in &keys {
-            assert!(
-                k.seal(&nonce, &aad, &pt).unwrap() == theirs,
-                "AD length {aad_len}"
-            );
-        }
-    }
 }
 
 #[test]

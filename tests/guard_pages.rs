@@ -2,9 +2,10 @@
 //! message, AAD and output buffer here lies flush against a page that cannot
 //! be read or written (before its first byte or after its last), so a
 //! stray access is a crash, not a silent pass. On every tier, both key
-//! sizes, GCM, GCM-SIV and XAES-256-GCM, every length from 0 to 300 bytes and some longer
-//! ones (the masked loads and stores of the AVX-512 short-message batch, the
-//! tail copies of the other tiers).
+//! sizes, GCM, GCM-SIV, XAES-256-GCM and every AEGIS variant with both tag
+//! lengths, every length from 0 to 300 bytes and some longer ones (the masked
+//! loads and stores of the AVX-512 short-message batch, the tail copies of the
+//! other tiers, AEGIS's padded last block).
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -150,4 +151,24 @@ fn xaes_gcm_stays_inside_the_slices() {
     let mut rng = TestRng::new(0x7ae5);
     check(&each_tier::<Xaes256Gcm>(&rng.array()), &mut rng);
     check(&each_tier::<KcXaes256Gcm>(&rng.array()), &mut rng);
+}
+
+#[test]
+fn aegis_stays_inside_the_slices() {
+    use hardware_aead::aegis::{
+        Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4,
+    };
+    let mut rng = TestRng::new(0xae91);
+    check(&each_tier::<Aegis128L<16>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis128L<32>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis128X2<16>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis128X2<32>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis128X4<16>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis128X4<32>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis256<16>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis256<32>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis256X2<16>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis256X2<32>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis256X4<16>>(&rng.array()), &mut rng);
+    check(&each_tier::<Aegis256X4<32>>(&rng.array()), &mut rng);
 }

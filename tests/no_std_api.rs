@@ -7,6 +7,7 @@
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
+use hardware_aead::aegis::{Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::placement::KeySlot;
@@ -22,6 +23,9 @@ const TIERS: [Tier; 4] = [
 
 /// The largest tag of any key type (KC-XAES-256-GCM's 48 bytes).
 const MAX_TAG_LEN: usize = 48;
+
+/// The longest nonce of any key type (AEGIS-256's 32 bytes).
+const MAX_NONCE_LEN: usize = 32;
 
 /// Seals and opens `_to`, in place and nonce-appended on `key`; checks a
 /// forgery leaves zeros and a short buffer is refused. Returns the sealed
@@ -56,7 +60,7 @@ fn exercise<K: AeadKey>(key: &K, nonce: &K::Nonce) -> [u8; 100 + MAX_TAG_LEN] {
     assert_eq!(buffer, plaintext);
 
     // ciphertext || tag || nonce, as a generated-nonce seal (std) writes it.
-    let mut appended = [0u8; 100 + MAX_TAG_LEN + 24];
+    let mut appended = [0u8; 100 + MAX_TAG_LEN + MAX_NONCE_LEN];
     let len = n + K::NONCE_LEN;
     appended[..n].copy_from_slice(sealed);
     appended[n..len].copy_from_slice(nonce.as_ref());
@@ -109,6 +113,18 @@ fn every_key_type_works_without_std_or_alloc() {
     every_way::<Aes256GcmSiv>(&[7; 32], &[8; 12]);
     every_way::<Xaes256Gcm>(&[9; 32], &[10; 24]);
     every_way::<KcXaes256Gcm>(&[9; 32], &[10; 24]);
+    every_way::<Aegis128L<16>>(&[11; 16], &[12; 16]);
+    every_way::<Aegis128L<32>>(&[11; 16], &[12; 16]);
+    every_way::<Aegis128X2<16>>(&[13; 16], &[14; 16]);
+    every_way::<Aegis128X2<32>>(&[13; 16], &[14; 16]);
+    every_way::<Aegis128X4<16>>(&[15; 16], &[16; 16]);
+    every_way::<Aegis128X4<32>>(&[15; 16], &[16; 16]);
+    every_way::<Aegis256<16>>(&[17; 32], &[18; 32]);
+    every_way::<Aegis256<32>>(&[17; 32], &[18; 32]);
+    every_way::<Aegis256X2<16>>(&[19; 32], &[20; 32]);
+    every_way::<Aegis256X2<32>>(&[19; 32], &[20; 32]);
+    every_way::<Aegis256X4<16>>(&[21; 32], &[22; 32]);
+    every_way::<Aegis256X4<32>>(&[21; 32], &[22; 32]);
 }
 
 #[test]

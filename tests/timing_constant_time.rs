@@ -18,7 +18,8 @@
 //! class 0, so its |t| values are the machine's noise floor. The figures of the
 //! recorded runs are in docs/constant-time.md.
 //!
-//! Experiments, for every key type on every tier this CPU has:
+//! Experiments, for every key type (AEGIS: every variant, with one of its two
+//! tag lengths) on every tier this CPU has:
 //! - **tag**: `open_in_place_detached` with a forged tag that differs from
 //!   the right one in the first byte, against one that differs in the last
 //!   byte. A compare that stopped at the first differing byte would separate
@@ -47,6 +48,7 @@
 
 use std::hint::black_box;
 
+use hardware_aead::aegis::{Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::xaes_gcm::{KcXaes256Gcm, Xaes256Gcm};
@@ -69,6 +71,10 @@ const NONCE: [u8; 12] = *b"timing nonce";
 
 /// XAES-256-GCM's 24-byte nonce.
 const XNONCE: [u8; 24] = *b"timing nonce, 24 bytes!!";
+
+/// AEGIS-128L's 16-byte and AEGIS-256's 32-byte nonces.
+const NONCE_16: [u8; 16] = *b"timing nonce, 16";
+const NONCE_32: [u8; 32] = *b"timing nonce of 32 bytes, AEGIS!";
 
 const TIERS: [Tier; 4] = [
     Tier::AesNiClmul,
@@ -444,6 +450,50 @@ fn timing_constant_time() {
     // KC-XAES-256-GCM: the first byte wrong is in the GCM tag, the last in
     // the key commitment; the 48 bytes are one comparison.
     run_algorithm::<KcXaes256Gcm>("KC-XAES-256-GCM", &XNONCE, true, n, &mut rng, &mut outcomes);
+    // AEGIS: every variant once, each tag length three times (the tag
+    // compare is one function per tag length; the kernels one per variant
+    // and tier).
+    run_algorithm::<Aegis128L<16>>(
+        "AEGIS-128L/16",
+        &NONCE_16,
+        false,
+        n,
+        &mut rng,
+        &mut outcomes,
+    );
+    run_algorithm::<Aegis128X2<32>>(
+        "AEGIS-128X2/32",
+        &NONCE_16,
+        false,
+        n,
+        &mut rng,
+        &mut outcomes,
+    );
+    run_algorithm::<Aegis128X4<16>>(
+        "AEGIS-128X4/16",
+        &NONCE_16,
+        false,
+        n,
+        &mut rng,
+        &mut outcomes,
+    );
+    run_algorithm::<Aegis256<32>>("AEGIS-256/32", &NONCE_32, false, n, &mut rng, &mut outcomes);
+    run_algorithm::<Aegis256X2<16>>(
+        "AEGIS-256X2/16",
+        &NONCE_32,
+        false,
+        n,
+        &mut rng,
+        &mut outcomes,
+    );
+    run_algorithm::<Aegis256X4<32>>(
+        "AEGIS-256X4/32",
+        &NONCE_32,
+        false,
+        n,
+        &mut rng,
+        &mut outcomes,
+    );
     assert!(
         !outcomes.is_empty(),
         "no tier could be constructed on this CPU"

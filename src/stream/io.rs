@@ -14,7 +14,8 @@
 //! ```
 //!
 //! A reader finds the end without a length field: after the header it reads
-//! `S + T` bytes (T the tag length: 16, 48 for KC-XAES-256-GCM) and one
+//! `S + T` bytes (T the tag length: 16, 32 for AEGIS with 32-byte tags, 48
+//! for KC-XAES-256-GCM) and one
 //! more; if that one more exists, the `S + T` are a
 //! segment that is not the last, else whatever it read is the last segment.
 //! A cut, an appended byte, a dropped, repeated or reordered segment, or a
@@ -37,7 +38,8 @@ mod writer;
 pub use reader::{DecryptingWriter, Reader};
 pub use writer::Writer;
 
-/// The longest header: a 19-byte prefix and the segment size.
+/// The longest header: the longest prefix (AEGIS-256's 27 bytes) and the
+/// segment size.
 const MAX_HEADER_LEN: usize = MAX_NONCE_LEN - NONCE_OVERHEAD + 4;
 
 /// The stream header, `prefix ‖ segment size`: written first, and the AAD of
