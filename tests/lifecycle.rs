@@ -1,6 +1,6 @@
 //! Key lifecycle: caller-placed key state and its wiping, owned keys' wiping,
-//! and generated nonces; XAES-256-GCM's and KC-XAES-256-GCM's in the last
-//! section.
+//! and generated nonces; AEGIS's, XAES-256-GCM's and KC-XAES-256-GCM's in
+//! the last sections.
 // Every test here needs a tier (x86_64 or aarch64); tests/tier.rs
 // checks the refusal elsewhere.
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::mem::{ManuallyDrop, MaybeUninit, size_of};
 
+use hardware_aead::aegis::{Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4};
 use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use hardware_aead::placement::{KeySlot, key_state_layout};
@@ -259,17 +260,23 @@ fn leave_on_stack_deep(block: [u8; 16]) {
 fn placement_leaves_no_round_key_on_the_stack<K: AeadKey>(key: &K::Key) {
     // Round keys 2.. (0 and 1 are the key itself, which the caller holds).
     let needles: Vec<[u8; 16]> = model::AesKey::new(key.as_ref()).round_keys()[2..].to_vec();
+    placement_leaves_none_on_the_stack::<K>(key, &needles);
+}
+
+/// Building a key in a slot leaves none of `needles` (16-byte blocks of its
+/// secret state) in the stack below the caller's frame.
+fn placement_leaves_none_on_the_stack<K: AeadKey>(key: &K::Key, needles: &[[u8; 16]]) {
     // The scan finds what a returned call left behind (its self-test), and
     // the scrub removes it.
     leave_on_stack_deep(needles[0]);
-    assert!(stack_copies_below(&needles) > 0, "the scan sees nothing");
+    assert!(stack_copies_below(needles) > 0, "the scan sees nothing");
     scrub_stack();
-    assert_eq!(stack_copies_below(&needles), 0, "a copy survived the scrub");
+    assert_eq!(stack_copies_below(needles), 0, "a copy survived the scrub");
     let mut slot = KeySlot::<K>::new();
     let placed = K::new_in(&mut slot, key).unwrap();
-    let copies = stack_copies_below(&needles);
+    let copies = stack_copies_below(needles);
     drop(placed);
-    assert_eq!(copies, 0, "round keys found on the stack after new_in");
+    assert_eq!(copies, 0, "key state found on the stack after new_in");
 }
 
 #[test]
@@ -283,6 +290,12 @@ fn placement_leaves_no_key_copies_on_the_stack() {
     placement_leaves_no_round_key_on_the_stack::<Aes256Gcm>(&[0x5b; 32]);
     placement_leaves_no_round_key_on_the_stack::<Aes128GcmSiv>(&[0x5c; 16]);
     placement_leaves_no_round_key_on_the_stack::<Aes256GcmSiv>(&[0x5d; 32]);
+    // AEGIS: the key state is the key itself, copied into the slot.
+    let key128: [u8; 16] = core::array::from_fn(|i| 0x80 ^ i as u8);
+    let key256: [u8; 32] = core::array::from_fn(|i| 0xc0 ^ i as u8);
+    let halves = [array::<16>(&key256[..16]), array::<16>(&key256[16..])];
+    placement_leaves_none_on_the_stack::<Aegis128L<16>>(&key128, &[key128]);
+    placement_leaves_none_on_the_stack::<Aegis256X4<32>>(&key256, &halves);
 }
 
 /// A forgotten `Placed` guard never drops its key, but the slot still wipes
@@ -357,6 +370,65 @@ fn zeroed_key_state_is_refused_by_every_key_type() {
     zeroed_key_state_is_refused::<Aes256GcmSiv>(&[0x64; 32]);
     zeroed_key_state_is_refused::<hardware_aead::xaes_gcm::Xaes256Gcm>(&[0x65; 32]);
     zeroed_key_state_is_refused::<hardware_aead::xaes_gcm::KcXaes256Gcm>(&[0x66; 32]);
+}
+
+// ---------------------------------------------------------------------------
+// AEGIS (no key schedule: the key state is the key, the tier and the mark)
+// ---------------------------------------------------------------------------
+
+/// Whether `needle` occurs in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// An AEGIS key type: the state is the key and at most 16 bytes more; a
+/// placed key leaves its slot all zero, an owned one leaves no eight bytes
+/// of the key in a row (the tier and the mark stay), and a zeroed state is
+/// refused.
+fn aegis_key_lifecycle<K: AeadKey>(key: &K::Key) {
+    assert!(
+        size_of::<K>() <= K::KEY_LEN + 16,
+        "{} bytes of key state",
+        size_of::<K>()
+    );
+    let nonce = zero_nonce::<K>();
+    let mut slot = KeySlot::<K>::new();
+    {
+        let placed = K::new_in(&mut slot, key).unwrap();
+        let sealed = placed.seal(&nonce, b"aad", b"placed message").unwrap();
+        assert_eq!(
+            placed.open(&nonce, b"aad", &sealed).unwrap(),
+            b"placed message"
+        );
+        assert!(contains(&bytes_of(&*placed), key.as_ref()));
+    }
+    assert_eq!(nonzero(&bytes_of(&slot)), 0, "bytes survive in the slot");
+
+    let mut owned = ManuallyDrop::new(K::new(key).unwrap());
+    assert!(contains(&bytes_of(&*owned), key.as_ref()));
+    // SAFETY: dropped once, never used again except to read its bytes.
+    unsafe { ManuallyDrop::drop(&mut owned) };
+    // Nothing of the key is left (the padding beside the tier and the mark
+    // may hold anything the stack held, in an unoptimised build).
+    let left = bytes_of(&*owned);
+    for piece in key.as_ref().chunks(8) {
+        assert!(!contains(&left, piece), "key bytes survive: {left:02x?}");
+    }
+    zeroed_key_state_is_refused::<K>(key);
+}
+
+#[test]
+fn aegis_key_state_is_the_key_and_is_wiped() {
+    let key128: [u8; 16] = core::array::from_fn(|i| 0x21 + i as u8);
+    let key256: [u8; 32] = core::array::from_fn(|i| 0x41 + i as u8);
+    aegis_key_lifecycle::<Aegis128L<16>>(&key128);
+    aegis_key_lifecycle::<Aegis128L<32>>(&key128);
+    aegis_key_lifecycle::<Aegis128X2<16>>(&key128);
+    aegis_key_lifecycle::<Aegis128X4<32>>(&key128);
+    aegis_key_lifecycle::<Aegis256<16>>(&key256);
+    aegis_key_lifecycle::<Aegis256<32>>(&key256);
+    aegis_key_lifecycle::<Aegis256X2<32>>(&key256);
+    aegis_key_lifecycle::<Aegis256X4<16>>(&key256);
 }
 
 // ---------------------------------------------------------------------------

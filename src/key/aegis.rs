@@ -26,10 +26,13 @@ impl<const KB: usize> AegisKey<KB> {
     pub(crate) unsafe fn init_at<const N: usize>(at: *mut Self, tier: TierToken, key: &[u8; N]) {
         let blocks: &[Block; KB] = as_blocks(key);
         // SAFETY: `at` is valid for writes and aligned (caller); each write
-        // targets one field of it.
+        // targets one field of it. The key is copied from the caller's
+        // bytes into its field, with no value of it in between (a
+        // `KeyBlocks` built first would be a copy of the key on the stack
+        // in an unoptimised build, never wiped).
         unsafe {
             core::ptr::addr_of_mut!((*at).tier).write(tier);
-            core::ptr::addr_of_mut!((*at).key).write(KeyBlocks(*blocks));
+            core::ptr::addr_of_mut!((*at).key.0).copy_from_nonoverlapping(blocks, 1);
             core::ptr::addr_of_mut!((*at).live).write(Live::new());
         }
     }
