@@ -98,7 +98,8 @@ impl<W: Write, K: Deref<Target: AeadKey>> Writer<W, K> {
     /// [`Error::InvalidPrefixLength`]) must
     /// never be used for another stream under the same key; for keys with
     /// 96-bit nonces a random prefix is too short to be unique (prefer
-    /// [`new`](Writer::new) with an XAES-256-GCM key).
+    /// [`new`](Writer::new) with an XAES-256-GCM key, or a random 27-byte
+    /// prefix with an AEGIS-256 key, [`crate::aegis`]).
     ///
     /// ```
     /// use std::io::{Read, Write};
