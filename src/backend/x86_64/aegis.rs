@@ -15,8 +15,9 @@
 //! instructions, `backend::aegis::Register`). A register type holds the
 //! token of the lowest tier whose instructions it uses (the proof its
 //! `unsafe` intrinsic calls rest on); a word is built from the token of any
-//! tier above (`From`). The kernels (`aegis` here for AES-NI, and in
-//! `vaes/avx2.rs` and `vaes/avx512.rs`) take the tier's token and are
+//! tier above (`From`). The kernels (`aegis` here for AES-NI, and one in
+//! each VAES tier's module, from `vaes_register_pieces!` in `vaes.rs`)
+//! take the tier's token and are
 //! compiled with its features, so the same `Xmm` code is legacy SSE on the
 //! AES-NI tier and VEX on the VAES tiers.
 

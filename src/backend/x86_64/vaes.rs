@@ -483,13 +483,15 @@ fn siv_open_rest<const ROUND_KEYS: usize>(
 /// The register-class pieces of a VAES tier, which differ between the
 /// tiers only in the register class (`ymm_reg`, `zmm_reg`) and the
 /// broadcast instruction (`vbroadcasti128`, `vbroadcasti32x4`): the AES
-/// rounds as `asm!` blocks and the broadcast of a block into every lane.
+/// rounds as `asm!` blocks and the broadcast of a block into every lane;
+/// and the tier's AEGIS kernel, which differs only in its feature list.
 /// Expanded once in each tier file, with the tier's feature list (each
 /// function's `#[target_feature]`), register type (a round key in every
 /// lane is a register too), register class and broadcast instruction given
-/// in the call; every other name it uses is a full path. A macro because
-/// `asm!` takes the register class only as a literal token. What each
-/// piece is for: `engine::Pieces`.
+/// in the call; every other name it uses is a full path, but for `Token`,
+/// the tier file's alias of its feature token. A macro because `asm!` takes
+/// the register class only as a literal token. What each piece is for:
+/// `engine::Pieces`.
 macro_rules! vaes_register_pieces {
     (
         features = $features:literal,
@@ -576,6 +578,36 @@ macro_rules! vaes_register_pieces {
                 );
             }
             out
+        }
+
+        /// AEGIS on this tier: `backend::aegis::seal_or_open` with the state
+        /// words in `L` (`backend/x86_64/aegis.rs`: `Xmm<1>` for the one-lane
+        /// variants, VEX-encoded here; `Ymm` or `Zmm` for X2 and X4, as
+        /// `backend::aegis_dispatch!` names them), compiled with the tier's
+        /// features.
+        #[target_feature(enable = $features)]
+        pub(crate) fn aegis<
+            const SEAL: bool,
+            L: $crate::backend::aegis::Lanes<WB> + From<Token>,
+            const WB: usize,
+            const S: usize,
+            const W: usize,
+            const KB: usize,
+            const T: usize,
+        >(
+            token: Token,
+            key: &[$crate::block::Block; KB],
+            nonce: &[$crate::block::Block; KB],
+            aad: &[u8],
+            data: &mut $crate::inout::InOut<'_>,
+        ) -> [u8; T] {
+            $crate::backend::aegis::seal_or_open::<SEAL, L, WB, S, W, KB, T>(
+                L::from(token),
+                key,
+                nonce,
+                aad,
+                data,
+            )
         }
     };
 }

@@ -651,31 +651,3 @@ pub(crate) fn siv_open<const ROUND_KEYS: usize>(
 ) -> Block {
     vaes::siv_open::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
 }
-
-/// AEGIS on this tier: `backend::aegis::seal_or_open` with the state
-/// words in `L`: `Xmm<1>` (one lane, VEX), `Ymm<1>` (X2) or `Ymm<2>` (X4)
-/// (`backend/x86_64/aegis.rs`), compiled with the tier's features.
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-pub(crate) fn aegis<
-    const SEAL: bool,
-    L: crate::backend::aegis::Lanes<WB> + From<Token>,
-    const WB: usize,
-    const S: usize,
-    const W: usize,
-    const KB: usize,
-    const T: usize,
->(
-    token: Token,
-    key: &[Block; KB],
-    nonce: &[Block; KB],
-    aad: &[u8],
-    data: &mut InOut<'_>,
-) -> [u8; T] {
-    crate::backend::aegis::seal_or_open::<SEAL, L, WB, S, W, KB, T>(
-        L::from(token),
-        key,
-        nonce,
-        aad,
-        data,
-    )
-}
