@@ -61,6 +61,14 @@ const C1: u128 = u128::from_le_bytes([
 pub(crate) trait Lanes<const WB: usize>: Copy {
     /// One state word: `D` blocks, in one register or several.
     type V: Copy;
+    /// Whether [`update`] computes the new words from the last to the first
+    /// rather than from the first. Both orders compute the same state from
+    /// the same instructions; the order only steers LLVM's schedule and
+    /// register allocation, which moved the time by up to a quarter, one way
+    /// on some tiers and word shapes and the other way on others. Chosen per
+    /// tier and variant by measurement (`backend::aegis_dispatch!`,
+    /// docs/benchmarks.md "AEGIS on Zen 4").
+    const DESCENDING: bool;
 
     /// A word from `WB` bytes: lane `i` from bytes `16i..16i + 16`.
     fn load(self, bytes: &[u8; WB]) -> Self::V;
@@ -112,13 +120,15 @@ pub(crate) trait Register<const RB: usize>: Copy {
 
 /// A state word of `N` registers of `RB` bytes each (`R`): `Lanes<WB>` for
 /// `WB = N·RB`, register `i` holding the word's bytes `i·RB..(i + 1)·RB`.
+/// `DESC` is [`Lanes::DESCENDING`].
 #[derive(Clone, Copy)]
-pub(crate) struct Regs<R, const RB: usize, const N: usize>(pub(crate) R);
+pub(crate) struct Regs<R, const RB: usize, const N: usize, const DESC: bool = false>(pub(crate) R);
 
-impl<R: Register<RB>, const RB: usize, const N: usize, const WB: usize> Lanes<WB>
-    for Regs<R, RB, N>
+impl<R: Register<RB>, const RB: usize, const N: usize, const DESC: bool, const WB: usize> Lanes<WB>
+    for Regs<R, RB, N, DESC>
 {
     type V = [R::R; N];
+    const DESCENDING: bool = DESC;
 
     #[inline(always)]
     fn load(self, bytes: &[u8; WB]) -> Self::V {
@@ -186,6 +196,7 @@ const fn check_shape<const S: usize, const W: usize, const KB: usize, const T: u
 /// end. An update's longest path stays one round; a round plus an XOR
 /// appears only on two of the eight (or one of the six) `S[i − 1] → S'[i]`
 /// edges of the ring. `docs/design.md` ("AEGIS") has the cycle counts.
+/// The words are computed in the order [`Lanes::DESCENDING`] names.
 #[inline(always)]
 fn update<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
     l: L,
@@ -194,7 +205,8 @@ fn update<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
 ) {
     let old = *s;
     let zero = l.splat(0);
-    for i in 0..S {
+    for k in 0..S {
+        let i = if L::DESCENDING { S - 1 - k } else { k };
         let prev = old[(i + S - 1) % S];
         s[i] = if i % 4 == 0 && i / 4 < W {
             l.xor(l.aes_round(prev, zero), l.xor(old[i], m[i / 4]))

@@ -55,40 +55,41 @@ pub(crate) struct YmmRegister(VaesAvx2);
 #[derive(Clone, Copy)]
 pub(crate) struct ZmmRegister(VaesAvx512);
 
-/// A state word of `D` lanes in `D` xmm registers.
-pub(crate) type Xmm<const D: usize> = Regs<XmmRegister, 16, D>;
+/// A state word of `D` lanes in `D` xmm registers; `DESC`: the order of
+/// the words in an update (`backend::aegis::Lanes::DESCENDING`).
+pub(crate) type Xmm<const D: usize, const DESC: bool = false> = Regs<XmmRegister, 16, D, DESC>;
 
-/// A state word of `2·N` lanes in `N` ymm registers.
-pub(crate) type Ymm<const N: usize> = Regs<YmmRegister, 32, N>;
+/// A state word of `2·N` lanes in `N` ymm registers; `DESC` as for [`Xmm`].
+pub(crate) type Ymm<const N: usize, const DESC: bool = false> = Regs<YmmRegister, 32, N, DESC>;
 
 /// A state word of four lanes in one zmm register.
 pub(crate) type Zmm = Regs<ZmmRegister, 64, 1>;
 
-impl<const D: usize> From<AesNiClmul> for Xmm<D> {
+impl<const D: usize, const DESC: bool> From<AesNiClmul> for Xmm<D, DESC> {
     fn from(t: AesNiClmul) -> Self {
         Regs(XmmRegister(t))
     }
 }
 
-impl<const D: usize> From<VaesAvx2> for Xmm<D> {
+impl<const D: usize, const DESC: bool> From<VaesAvx2> for Xmm<D, DESC> {
     fn from(t: VaesAvx2) -> Self {
         Regs(XmmRegister(t.aesni()))
     }
 }
 
-impl<const D: usize> From<VaesAvx512> for Xmm<D> {
+impl<const D: usize, const DESC: bool> From<VaesAvx512> for Xmm<D, DESC> {
     fn from(t: VaesAvx512) -> Self {
         Regs(XmmRegister(t.aesni()))
     }
 }
 
-impl<const N: usize> From<VaesAvx2> for Ymm<N> {
+impl<const N: usize, const DESC: bool> From<VaesAvx2> for Ymm<N, DESC> {
     fn from(t: VaesAvx2) -> Self {
         Regs(YmmRegister(t))
     }
 }
 
-impl<const N: usize> From<VaesAvx512> for Ymm<N> {
+impl<const N: usize, const DESC: bool> From<VaesAvx512> for Ymm<N, DESC> {
     fn from(t: VaesAvx512) -> Self {
         Regs(YmmRegister(t.avx2()))
     }
