@@ -186,28 +186,37 @@ AEGIS_UPDATES = {
 def aegis_loops(funcs):
     """AEGIS's message loops (`backend::aegis::seal_or_open` in the ARMv8
     kernel `aarch64::aegis::aegis`, every instance: seal and open, both tag
-    lengths): per variant the slowest instance, in cycles per 16 bytes. In
-    each instance the message loop is the one-block loop, of those whose
-    `aese` count is one update's, with the most stores (the associated-data
-    loop stores nothing; the X4 loops also spill)."""
+    lengths, each with its plain and its EOR3 loops): per variant and path
+    the slowest instance, in cycles per 16 bytes; the EOR3 rows are named
+    `…_eor3` (none for the X4 variants, which have one path:
+    src/backend/aarch64/aegis.rs says why). In each instance and path the message loop is the one-block
+    loop, of those whose `aese` count is one update's, with the most stores
+    (the associated-data loop stores nothing; the X4 loops also spill)."""
     found = {}
     for fname, lines in funcs.items():
         if "7aarch645aegis5aegis" not in fname:
             continue
-        loops = [b for b in single_block_loops(lines) if count(b, "aese") in AEGIS_UPDATES]
-        if not loops:
-            continue
-        updates = min(count(b, "aese") for b in loops)
-        body = max((b for b in loops if count(b, "aese") == updates), key=lambda b: count(b, "st"))
-        name, blocks = AEGIS_UPDATES[updates]
-        f = figures(body, blocks)
-        row = (name, blocks, count(body, "aese"), 0, count(body, "eor"), len(body), f)
-        if name not in found or f["neoverse-n1"][0] > found[name][6]["neoverse-n1"][0]:
-            found[name] = row
-    missing = [n for n, _ in AEGIS_UPDATES.values() if n not in found]
+        for suffix in ("", "_eor3"):
+            loops = [
+                b for b in single_block_loops(lines)
+                if count(b, "aese") in AEGIS_UPDATES and (count(b, "eor3") > 0) == (suffix == "_eor3")
+            ]
+            if not loops:
+                continue
+            updates = min(count(b, "aese") for b in loops)
+            body = max((b for b in loops if count(b, "aese") == updates), key=lambda b: count(b, "st"))
+            variant, blocks = AEGIS_UPDATES[updates]
+            name = variant + suffix
+            f = figures(body, blocks)
+            row = (name, blocks, count(body, "aese"), 0, count(body, "eor"), len(body), f)
+            if name not in found or f["neoverse-n1"][0] > found[name][6]["neoverse-n1"][0]:
+                found[name] = row
+    names = [n for n, _ in AEGIS_UPDATES.values()]
+    names += [n + "_eor3" for n, _ in AEGIS_UPDATES.values() if "x4" not in n]
+    missing = [n for n in names if n not in found]
     if missing:
         sys.exit(f"aarch64-model: no AEGIS message loop found for {', '.join(missing)}")
-    return [found[n] for n, _ in AEGIS_UPDATES.values()]
+    return [found[n] for n in names]
 
 
 def group_bytes():

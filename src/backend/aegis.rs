@@ -81,6 +81,10 @@ pub(crate) trait Lanes<const WB: usize>: Copy {
     fn ctx(self) -> Self::V;
     /// Lane-wise XOR.
     fn xor(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane-wise `a ⊕ (b ⊕ c)`: one instruction where the tier has one
+    /// (`EOR3`), else two XORs with `a` joining last (so pass the operand
+    /// that is ready last as `a`).
+    fn xor3(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
     /// Lane-wise AND.
     fn and(self, a: Self::V, b: Self::V) -> Self::V;
     /// `AESRound(x, k)` in every lane: one AES encryption round of `x`
@@ -110,6 +114,12 @@ pub(crate) trait Register<const RB: usize>: Copy {
     fn ctx(self, first: usize, lanes: usize) -> Self::R;
     /// Lane-wise XOR.
     fn xor(self, a: Self::R, b: Self::R) -> Self::R;
+    /// Lane-wise `a ⊕ (b ⊕ c)` ([`Lanes::xor3`]); two XORs unless the
+    /// register type has a three-way one.
+    #[inline(always)]
+    fn xor3(self, a: Self::R, b: Self::R, c: Self::R) -> Self::R {
+        self.xor(a, self.xor(b, c))
+    }
     /// Lane-wise AND.
     fn and(self, a: Self::R, b: Self::R) -> Self::R;
     /// `AESRound(x, k)` in every lane.
@@ -162,6 +172,11 @@ impl<R: Register<RB>, const RB: usize, const N: usize, const DESC: bool, const W
     }
 
     #[inline(always)]
+    fn xor3(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V {
+        core::array::from_fn(|i| self.0.xor3(a[i], b[i], c[i]))
+    }
+
+    #[inline(always)]
     fn and(self, a: Self::V, b: Self::V) -> Self::V {
         core::array::from_fn(|i| self.0.and(a[i], b[i]))
     }
@@ -196,7 +211,9 @@ const fn check_shape<const S: usize, const W: usize, const KB: usize, const T: u
 /// end. An update's longest path stays one round; a round plus an XOR
 /// appears only on two of the eight (or one of the six) `S[i − 1] → S'[i]`
 /// edges of the ring. `docs/design.md` ("AEGIS") has the cycle counts.
-/// The words are computed in the order [`Lanes::DESCENDING`] names.
+/// Where the tier has a three-way XOR (`EOR3` on aarch64) the two XORs are
+/// one ([`Lanes::xor3`]). The words are computed in the order
+/// [`Lanes::DESCENDING`] names.
 #[inline(always)]
 fn update<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
     l: L,
@@ -209,7 +226,7 @@ fn update<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
         let i = if L::DESCENDING { S - 1 - k } else { k };
         let prev = old[(i + S - 1) % S];
         s[i] = if i % 4 == 0 && i / 4 < W {
-            l.xor(l.aes_round(prev, zero), l.xor(old[i], m[i / 4]))
+            l.xor3(l.aes_round(prev, zero), old[i], m[i / 4])
         } else {
             l.aes_round(prev, old[i])
         };
@@ -312,8 +329,13 @@ fn finalize<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const
 /// The XOR of `words` (at least one), every lane folded into one block.
 #[inline(always)]
 fn xor_of<L: Lanes<WB>, const WB: usize>(l: L, words: &[L::V]) -> Block {
-    let mut acc = words[0];
-    for w in &words[1..] {
+    let (first, rest) = words.split_at(1);
+    let (pairs, last) = rest.as_chunks::<2>();
+    let mut acc = first[0];
+    for [a, b] in pairs {
+        acc = l.xor3(acc, *a, *b);
+    }
+    for w in last {
         acc = l.xor(acc, *w);
     }
     l.fold(acc)
