@@ -467,9 +467,10 @@ pub(crate) fn keystream(tier: TierToken, key: &[u8; 32], next: &mut [u8; 32], ou
 /// `T`-byte tag returned (to send, or for the caller to compare). Each tier
 /// runs `backend::aegis::seal_or_open` for the family (`S` state words, `W`
 /// message words an update) with `WB`-byte state words in the registers
-/// named here; `true` after the lane count picks the descending word order
-/// (`backend::aegis::Lanes::DESCENDING`, measured per tier and variant:
-/// docs/benchmarks.md, "AEGIS on Zen 4").
+/// named here, with the code laid out as the second parameter says
+/// (`backend::aegis::Schedule`: the word order of an update and the updates
+/// a loop iteration, measured per tier and variant: docs/benchmarks.md,
+/// "AEGIS on Zen 4"; `Ascending` when none is named).
 macro_rules! aegis_dispatch {
     ($(
         $(#[$doc:meta])*
@@ -499,26 +500,38 @@ macro_rules! aegis_dispatch {
 aegis_dispatch! {
     /// AEGIS-128L: one lane, in xmm registers on every x86_64 tier.
     aegis128l: S = 8, W = 2, KB = 1, WB = 16,
-        aesni: x86_64::aegis::Xmm<1>, avx2: x86_64::aegis::Xmm<1, true>,
-        avx512: x86_64::aegis::Xmm<1, true>, armv8: aarch64::aegis::Neon<1>;
+        aesni: x86_64::aegis::Xmm<1, aegis::AscendingPairs>,
+        avx2: x86_64::aegis::Xmm<1, aegis::DescendingPairs>,
+        avx512: x86_64::aegis::Xmm<1, aegis::Descending>,
+        armv8: aarch64::aegis::Neon<1>;
     /// AEGIS-128X2: two lanes, a ymm register a word on the VAES tiers.
     aegis128x2: S = 8, W = 2, KB = 1, WB = 32,
-        aesni: x86_64::aegis::Xmm<2>, avx2: x86_64::aegis::Ymm<1>,
-        avx512: x86_64::aegis::Ymm<1, true>, armv8: aarch64::aegis::Neon<2>;
+        aesni: x86_64::aegis::Xmm<2, aegis::AscendingPairs>,
+        avx2: x86_64::aegis::Ymm<1, aegis::AscendingPairs>,
+        avx512: x86_64::aegis::Ymm<1, aegis::Descending>,
+        armv8: aarch64::aegis::Neon<2>;
     /// AEGIS-128X4: four lanes, two ymm or one zmm register a word.
     aegis128x4: S = 8, W = 2, KB = 1, WB = 64,
-        aesni: x86_64::aegis::Xmm<4>, avx2: x86_64::aegis::Ymm<2>,
-        avx512: x86_64::aegis::Zmm, armv8: aarch64::aegis::Neon<4>;
+        aesni: x86_64::aegis::Xmm<4, aegis::AscendingPairs>,
+        avx2: x86_64::aegis::Ymm<2, aegis::AscendingPairs>,
+        avx512: x86_64::aegis::Zmm,
+        armv8: aarch64::aegis::Neon<4>;
     /// AEGIS-256: one lane, in xmm registers on every x86_64 tier.
     aegis256: S = 6, W = 1, KB = 2, WB = 16,
-        aesni: x86_64::aegis::Xmm<1>, avx2: x86_64::aegis::Xmm<1, true>,
-        avx512: x86_64::aegis::Xmm<1, true>, armv8: aarch64::aegis::Neon<1>;
+        aesni: x86_64::aegis::Xmm<1, aegis::AscendingPairs>,
+        avx2: x86_64::aegis::Xmm<1, aegis::Descending>,
+        avx512: x86_64::aegis::Xmm<1, aegis::Descending>,
+        armv8: aarch64::aegis::Neon<1>;
     /// AEGIS-256X2: two lanes, a ymm register a word on the VAES tiers.
     aegis256x2: S = 6, W = 1, KB = 2, WB = 32,
-        aesni: x86_64::aegis::Xmm<2>, avx2: x86_64::aegis::Ymm<1, true>,
-        avx512: x86_64::aegis::Ymm<1, true>, armv8: aarch64::aegis::Neon<2>;
+        aesni: x86_64::aegis::Xmm<2, aegis::AscendingPairs>,
+        avx2: x86_64::aegis::Ymm<1, aegis::Descending>,
+        avx512: x86_64::aegis::Ymm<1, aegis::Descending>,
+        armv8: aarch64::aegis::Neon<2>;
     /// AEGIS-256X4: four lanes, two ymm or one zmm register a word.
     aegis256x4: S = 6, W = 1, KB = 2, WB = 64,
-        aesni: x86_64::aegis::Xmm<4>, avx2: x86_64::aegis::Ymm<2, true>,
-        avx512: x86_64::aegis::Zmm, armv8: aarch64::aegis::Neon<4>;
+        aesni: x86_64::aegis::Xmm<4, aegis::AscendingPairs>,
+        avx2: x86_64::aegis::Ymm<2, aegis::DescendingPairs>,
+        avx512: x86_64::aegis::Zmm,
+        armv8: aarch64::aegis::Neon<4>;
 }

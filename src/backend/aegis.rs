@@ -41,6 +41,8 @@
 //! 16 bytes from `S0 … S6` (128) or `S0 … S5` (256), or 32 bytes from the
 //! two halves of the state.
 
+use core::marker::PhantomData;
+
 use crate::block::{Block, wipe};
 use crate::inout::{InOut, padded_prefix};
 
@@ -61,14 +63,8 @@ const C1: u128 = u128::from_le_bytes([
 pub(crate) trait Lanes<const WB: usize>: Copy {
     /// One state word: `D` blocks, in one register or several.
     type V: Copy;
-    /// Whether [`update`] computes the new words from the last to the first
-    /// rather than from the first. Both orders compute the same state from
-    /// the same instructions; the order only steers LLVM's schedule and
-    /// register allocation, which moved the time by up to a quarter, one way
-    /// on some tiers and word shapes and the other way on others. Chosen per
-    /// tier and variant by measurement (`backend::aegis_dispatch!`,
-    /// docs/benchmarks.md "AEGIS on Zen 4").
-    const DESCENDING: bool;
+    /// How the message loop is laid out ([`Schedule`]).
+    type Schedule: Schedule;
 
     /// A word from `WB` bytes: lane `i` from bytes `16i..16i + 16`.
     fn load(self, bytes: &[u8; WB]) -> Self::V;
@@ -128,17 +124,85 @@ pub(crate) trait Register<const RB: usize>: Copy {
     fn fold(self, r: Self::R) -> Block;
 }
 
-/// A state word of `N` registers of `RB` bytes each (`R`): `Lanes<WB>` for
-/// `WB = N·RB`, register `i` holding the word's bytes `i·RB..(i + 1)·RB`.
-/// `DESC` is [`Lanes::DESCENDING`].
-#[derive(Clone, Copy)]
-pub(crate) struct Regs<R, const RB: usize, const N: usize, const DESC: bool = false>(pub(crate) R);
+/// How [`seal_or_open`]'s code is laid out for one tier and variant: two
+/// choices that compute the same state from the same instructions and only
+/// steer LLVM's schedule and register allocation. On the 16-register tiers
+/// that allocation decides whether a state word spills to the stack inside
+/// the message loop (a store and a reload on the ring every update), and
+/// the two choices moved the time by up to half, one way for some tiers,
+/// variants and directions and the other way for others; so each is chosen
+/// per tier and variant by measurement (`backend::aegis_dispatch!`,
+/// docs/benchmarks.md "AEGIS on Zen 4"). The four layouts are the marker
+/// types [`Ascending`], [`Descending`], [`AscendingPairs`] and
+/// [`DescendingPairs`].
+pub(crate) trait Schedule: Copy {
+    /// Whether [`update`] computes the new words from the last to the
+    /// first rather than from the first.
+    const DESCENDING: bool;
+    /// Whether the message loop takes two updates an iteration (then one
+    /// for an odd last block) rather than one.
+    const PAIRS: bool;
+}
 
-impl<R: Register<RB>, const RB: usize, const N: usize, const DESC: bool, const WB: usize> Lanes<WB>
-    for Regs<R, RB, N, DESC>
+/// Words from the first; one update a loop iteration ([`Schedule`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Ascending;
+/// Words from the last; one update a loop iteration ([`Schedule`]).
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, reason = "only x86_64's tiers name it")
+)]
+#[derive(Clone, Copy)]
+pub(crate) struct Descending;
+/// Words from the first; two updates a loop iteration ([`Schedule`]).
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, reason = "only x86_64's tiers name it")
+)]
+#[derive(Clone, Copy)]
+pub(crate) struct AscendingPairs;
+/// Words from the last; two updates a loop iteration ([`Schedule`]).
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, reason = "only x86_64's tiers name it")
+)]
+#[derive(Clone, Copy)]
+pub(crate) struct DescendingPairs;
+
+impl Schedule for Ascending {
+    const DESCENDING: bool = false;
+    const PAIRS: bool = false;
+}
+
+impl Schedule for Descending {
+    const DESCENDING: bool = true;
+    const PAIRS: bool = false;
+}
+
+impl Schedule for AscendingPairs {
+    const DESCENDING: bool = false;
+    const PAIRS: bool = true;
+}
+
+impl Schedule for DescendingPairs {
+    const DESCENDING: bool = true;
+    const PAIRS: bool = true;
+}
+
+/// A state word of `N` registers of `RB` bytes each (`R`): `Lanes<WB>` for
+/// `WB = N·RB`, register `i` holding the word's bytes `i·RB..(i + 1)·RB`,
+/// with the code laid out as `O` says ([`Schedule`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Regs<R, const RB: usize, const N: usize, O = Ascending>(
+    pub(crate) R,
+    pub(crate) PhantomData<O>,
+);
+
+impl<R: Register<RB>, const RB: usize, const N: usize, O: Schedule, const WB: usize> Lanes<WB>
+    for Regs<R, RB, N, O>
 {
     type V = [R::R; N];
-    const DESCENDING: bool = DESC;
+    type Schedule = O;
 
     #[inline(always)]
     fn load(self, bytes: &[u8; WB]) -> Self::V {
@@ -213,7 +277,7 @@ const fn check_shape<const S: usize, const W: usize, const KB: usize, const T: u
 /// edges of the ring. `docs/design.md` ("AEGIS") has the cycle counts.
 /// Where the tier has a three-way XOR (`EOR3` on aarch64) the two XORs are
 /// one ([`Lanes::xor3`]). The words are computed in the order
-/// [`Lanes::DESCENDING`] names.
+/// [`Schedule::DESCENDING`] names.
 #[inline(always)]
 fn update<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
     l: L,
@@ -223,7 +287,11 @@ fn update<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
     let old = *s;
     let zero = l.splat(0);
     for k in 0..S {
-        let i = if L::DESCENDING { S - 1 - k } else { k };
+        let i = if L::Schedule::DESCENDING {
+            S - 1 - k
+        } else {
+            k
+        };
         let prev = old[(i + S - 1) % S];
         s[i] = if i % 4 == 0 && i / 4 < W {
             l.xor3(l.aes_round(prev, zero), old[i], m[i / 4])
@@ -426,6 +494,13 @@ pub(crate) fn seal_or_open<
     let len = data.len();
     let rate = W * WB;
     let mut offset = 0;
+    if L::Schedule::PAIRS {
+        while len - offset >= 2 * rate {
+            crypt_words::<SEAL, L, WB, S, W>(l, &mut s, data, offset);
+            crypt_words::<SEAL, L, WB, S, W>(l, &mut s, data, offset + rate);
+            offset += 2 * rate;
+        }
+    }
     while len - offset >= rate {
         crypt_words::<SEAL, L, WB, S, W>(l, &mut s, data, offset);
         offset += rate;

@@ -17,6 +17,8 @@ use core::arch::aarch64::{
     uint8x16_t, vaeseq_u8, vaesmcq_u8, vandq_u8, vdupq_n_u8, veorq_u8, vld1q_u8, vst1q_u8,
 };
 
+use core::marker::PhantomData;
+
 use crate::backend::aarch64::clmul::xor3;
 use crate::backend::aegis::{Lanes, Register, Regs, seal_or_open};
 use crate::block::Block;
@@ -38,7 +40,7 @@ type NeonEor3<const D: usize> = Regs<NeonRegister<true>, 16, D>;
 
 impl<const D: usize, const EOR3: bool> From<Armv8> for Regs<NeonRegister<EOR3>, 16, D> {
     fn from(t: Armv8) -> Self {
-        Regs(NeonRegister(t))
+        Regs(NeonRegister(t), PhantomData)
     }
 }
 

@@ -31,7 +31,9 @@ use core::arch::x86_64::{
     _mm512_xor_si512,
 };
 
-use crate::backend::aegis::{Lanes, Register, Regs, seal_or_open};
+use core::marker::PhantomData;
+
+use crate::backend::aegis::{Ascending, Lanes, Register, Regs, seal_or_open};
 use crate::block::Block;
 use crate::cpu::{AesNiClmul, VaesAvx2, VaesAvx512};
 use crate::inout::InOut;
@@ -55,49 +57,49 @@ pub(crate) struct YmmRegister(VaesAvx2);
 #[derive(Clone, Copy)]
 pub(crate) struct ZmmRegister(VaesAvx512);
 
-/// A state word of `D` lanes in `D` xmm registers; `DESC`: the order of
-/// the words in an update (`backend::aegis::Lanes::DESCENDING`).
-pub(crate) type Xmm<const D: usize, const DESC: bool = false> = Regs<XmmRegister, 16, D, DESC>;
+/// A state word of `D` lanes in `D` xmm registers; `O`: the code's layout
+/// (`backend::aegis::Schedule`).
+pub(crate) type Xmm<const D: usize, O = Ascending> = Regs<XmmRegister, 16, D, O>;
 
-/// A state word of `2·N` lanes in `N` ymm registers; `DESC` as for [`Xmm`].
-pub(crate) type Ymm<const N: usize, const DESC: bool = false> = Regs<YmmRegister, 32, N, DESC>;
+/// A state word of `2·N` lanes in `N` ymm registers; `O` as for [`Xmm`].
+pub(crate) type Ymm<const N: usize, O = Ascending> = Regs<YmmRegister, 32, N, O>;
 
 /// A state word of four lanes in one zmm register.
 pub(crate) type Zmm = Regs<ZmmRegister, 64, 1>;
 
-impl<const D: usize, const DESC: bool> From<AesNiClmul> for Xmm<D, DESC> {
+impl<const D: usize, O> From<AesNiClmul> for Xmm<D, O> {
     fn from(t: AesNiClmul) -> Self {
-        Regs(XmmRegister(t))
+        Regs(XmmRegister(t), PhantomData)
     }
 }
 
-impl<const D: usize, const DESC: bool> From<VaesAvx2> for Xmm<D, DESC> {
+impl<const D: usize, O> From<VaesAvx2> for Xmm<D, O> {
     fn from(t: VaesAvx2) -> Self {
-        Regs(XmmRegister(t.aesni()))
+        Regs(XmmRegister(t.aesni()), PhantomData)
     }
 }
 
-impl<const D: usize, const DESC: bool> From<VaesAvx512> for Xmm<D, DESC> {
+impl<const D: usize, O> From<VaesAvx512> for Xmm<D, O> {
     fn from(t: VaesAvx512) -> Self {
-        Regs(XmmRegister(t.aesni()))
+        Regs(XmmRegister(t.aesni()), PhantomData)
     }
 }
 
-impl<const N: usize, const DESC: bool> From<VaesAvx2> for Ymm<N, DESC> {
+impl<const N: usize, O> From<VaesAvx2> for Ymm<N, O> {
     fn from(t: VaesAvx2) -> Self {
-        Regs(YmmRegister(t))
+        Regs(YmmRegister(t), PhantomData)
     }
 }
 
-impl<const N: usize, const DESC: bool> From<VaesAvx512> for Ymm<N, DESC> {
+impl<const N: usize, O> From<VaesAvx512> for Ymm<N, O> {
     fn from(t: VaesAvx512) -> Self {
-        Regs(YmmRegister(t.avx2()))
+        Regs(YmmRegister(t.avx2()), PhantomData)
     }
 }
 
 impl From<VaesAvx512> for Zmm {
     fn from(t: VaesAvx512) -> Self {
-        Regs(ZmmRegister(t))
+        Regs(ZmmRegister(t), PhantomData)
     }
 }
 
