@@ -189,9 +189,10 @@ def aegis_loops(funcs):
     lengths, each with its plain and its EOR3 loops): per variant and path
     the slowest instance, in cycles per 16 bytes; the EOR3 rows are named
     `…_eor3` (none for the X4 variants, which have one path:
-    src/backend/aarch64/aegis.rs says why). In each instance and path the message loop is the one-block
-    loop, of those whose `aese` count is one update's, with the most stores
-    (the associated-data loop stores nothing; the X4 loops also spill)."""
+    src/backend/aarch64/aegis.rs says why). In each instance and path the
+    message loop is the one-block loop, of those whose `aese` count is one
+    update's, with the most stores (the associated-data loop stores
+    nothing; the X4 loops also spill)."""
     found = {}
     for fname, lines in funcs.items():
         if "7aarch645aegis5aegis" not in fname:
@@ -199,7 +200,8 @@ def aegis_loops(funcs):
         for suffix in ("", "_eor3"):
             loops = [
                 b for b in single_block_loops(lines)
-                if count(b, "aese") in AEGIS_UPDATES and (count(b, "eor3") > 0) == (suffix == "_eor3")
+                if count(b, "aese") in AEGIS_UPDATES
+                and (count(b, "eor3") > 0) == (suffix == "_eor3")
             ]
             if not loops:
                 continue

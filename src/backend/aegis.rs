@@ -129,12 +129,10 @@ pub(crate) trait Register<const RB: usize>: Copy {
 /// steer LLVM's schedule and register allocation. On the 16-register tiers
 /// that allocation decides whether a state word spills to the stack inside
 /// the message loop (a store and a reload on the ring every update), and
-/// the two choices moved the time by up to half, one way for some tiers,
-/// variants and directions and the other way for others; so each is chosen
-/// per tier and variant by measurement (`backend::aegis_dispatch!`,
-/// docs/benchmarks.md "AEGIS on Zen 4"). The four layouts are the marker
-/// types [`Ascending`], [`Descending`], [`AscendingPairs`] and
-/// [`DescendingPairs`].
+/// the best choice differs between tiers, variants and directions; so each
+/// is chosen per tier and variant by measurement (`backend::aegis_dispatch!`;
+/// the figures: docs/benchmarks.md, "AEGIS on Zen 4"). Implemented by
+/// [`Layout`], named through its four aliases.
 pub(crate) trait Schedule: Copy {
     /// Whether [`update`] computes the new words from the last to the
     /// first rather than from the first.
@@ -144,50 +142,35 @@ pub(crate) trait Schedule: Copy {
     const PAIRS: bool;
 }
 
-/// Words from the first; one update a loop iteration ([`Schedule`]).
+/// The [`Schedule`] with the two choices as parameters.
 #[derive(Clone, Copy)]
-pub(crate) struct Ascending;
-/// Words from the last; one update a loop iteration ([`Schedule`]).
+pub(crate) struct Layout<const DESCENDING: bool, const PAIRS: bool>;
+
+impl<const D: bool, const P: bool> Schedule for Layout<D, P> {
+    const DESCENDING: bool = D;
+    const PAIRS: bool = P;
+}
+
+/// Words from the first; one update a loop iteration.
+pub(crate) type Ascending = Layout<false, false>;
+/// Words from the last; one update a loop iteration.
 #[cfg_attr(
     not(target_arch = "x86_64"),
-    allow(dead_code, reason = "only x86_64's tiers name it")
+    allow(dead_code, reason = "x86_64's tiers name it")
 )]
-#[derive(Clone, Copy)]
-pub(crate) struct Descending;
-/// Words from the first; two updates a loop iteration ([`Schedule`]).
+pub(crate) type Descending = Layout<true, false>;
+/// Words from the first; two updates a loop iteration.
 #[cfg_attr(
     not(target_arch = "x86_64"),
-    allow(dead_code, reason = "only x86_64's tiers name it")
+    allow(dead_code, reason = "x86_64's tiers name it")
 )]
-#[derive(Clone, Copy)]
-pub(crate) struct AscendingPairs;
-/// Words from the last; two updates a loop iteration ([`Schedule`]).
+pub(crate) type AscendingPairs = Layout<false, true>;
+/// Words from the last; two updates a loop iteration.
 #[cfg_attr(
     not(target_arch = "x86_64"),
-    allow(dead_code, reason = "only x86_64's tiers name it")
+    allow(dead_code, reason = "x86_64's tiers name it")
 )]
-#[derive(Clone, Copy)]
-pub(crate) struct DescendingPairs;
-
-impl Schedule for Ascending {
-    const DESCENDING: bool = false;
-    const PAIRS: bool = false;
-}
-
-impl Schedule for Descending {
-    const DESCENDING: bool = true;
-    const PAIRS: bool = false;
-}
-
-impl Schedule for AscendingPairs {
-    const DESCENDING: bool = false;
-    const PAIRS: bool = true;
-}
-
-impl Schedule for DescendingPairs {
-    const DESCENDING: bool = true;
-    const PAIRS: bool = true;
-}
+pub(crate) type DescendingPairs = Layout<true, true>;
 
 /// A state word of `N` registers of `RB` bytes each (`R`): `Lanes<WB>` for
 /// `WB = N·RB`, register `i` holding the word's bytes `i·RB..(i + 1)·RB`,

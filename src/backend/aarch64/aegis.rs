@@ -10,8 +10,9 @@
 //! and the tag's words) as one `EOR3` where the CPU has FEAT_SHA3
 //! (`cpu::aarch64::has_eor3`, read per call as the GCM loops do), or as two
 //! `EOR`s. The keystream keeps its `EOR`s: it feeds decryption's plaintext,
-//! and so the next state, and `EOR3`'s latency there measured slower in
-//! the model (docs/benchmarks.md, "AEGIS on aarch64").
+//! and so the next state, where `EOR3`'s longer latency costs more than
+//! the instruction it saves (modelled: docs/benchmarks.md, "AEGIS on
+//! aarch64").
 
 use core::arch::aarch64::{
     uint8x16_t, vaeseq_u8, vaesmcq_u8, vandq_u8, vdupq_n_u8, veorq_u8, vld1q_u8, vst1q_u8,
@@ -60,7 +61,7 @@ impl<const WB: usize> NeonLanes<WB> for Neon<2> {
 }
 
 /// The X4 variants keep two `EOR`s: their state is all 32 NEON registers
-/// and spills either way, and with `EOR3` LLVM left the per-lane loops of
+/// and spills either way, and with `EOR3` LLVM leaves the per-lane loops of
 /// an update rolled (a loop over the four lanes, the state in memory).
 impl<const WB: usize> NeonLanes<WB> for Neon<4> {
     type Eor3 = Neon<4>;
