@@ -105,6 +105,39 @@ proptest! {
     }
 }
 
+/// Every plaintext length from 0 to 300 bytes with AAD lengths of none,
+/// one byte, one block less and more one byte, one block, and more than
+/// two blocks: the short-message paths (one-block, masked and one-batch
+/// leaves, the one-group GCM-SIV calls) and the first groups of the wide
+/// tiers, each size through every API on every tier against the peer, and
+/// against the model up to 80 bytes.
+#[test]
+fn every_short_length_against_model_and_peer() {
+    fn each<K: Oracles>(key_len: usize) {
+        let mut rng = TestRng::new(0x5107 ^ key_len as u64);
+        for pt_len in 0..=300 {
+            for aad_len in [0, 1, 15, 16, 17, 40] {
+                let c = Case {
+                    key: rng.bytes(key_len),
+                    nonce: rng.array(),
+                    aad: rng.bytes(aad_len),
+                    pt: rng.bytes(pt_len),
+                    in_offset: 1 + pt_len % 15,
+                    out_offset: 1 + (pt_len + aad_len) % 15,
+                    aad_offset: 1 + aad_len % 15,
+                };
+                if let Err(e) = check::<K>(&c, pt_len <= 80) {
+                    panic!("{pt_len}-byte text, {aad_len}-byte AAD: {e}");
+                }
+            }
+        }
+    }
+    each::<Aes128Gcm>(16);
+    each::<Aes256Gcm>(32);
+    each::<Aes128GcmSiv>(16);
+    each::<Aes256GcmSiv>(32);
+}
+
 // ---------------------------------------------------------------------------
 // XAES-256-GCM and KC-XAES-256-GCM (192-bit nonces; their model in
 // tests/common/xaes_model.rs)

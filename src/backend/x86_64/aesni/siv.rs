@@ -24,9 +24,11 @@ use super::ctr::{
     GROUP, by_tail_size, counter_blocks, ctr_hash_output, ctr_only, hash_input, hash_padded, tail,
 };
 use crate::backend::x86_64::aes::{
-    encrypt_blocks, expand_regs, expand_regs_riding, load_round_keys,
+    encrypt_blocks, encrypt_blocks_intrinsics, expand_regs, expand_regs_riding, load_round_keys,
 };
-use crate::backend::x86_64::clmul::{fold_blocks, mul, powers, powers_upto};
+use crate::backend::x86_64::clmul::{
+    fold_blocks, mul, mul_acc, powers, powers_upto, reduce, unreduced_zero,
+};
 use crate::backend::x86_64::{from_u128, load, load_blocks, store, store_blocks};
 use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::AesNiClmul;
@@ -45,11 +47,7 @@ fn derive_key_blocks<const ROUND_KEYS: usize>(
     rk: &[__m128i; ROUND_KEYS],
     nonce: __m128i,
 ) -> [__m128i; 3] {
-    let base = _mm_slli_si128::<4>(nonce);
-    let mut blocks = [base; 6];
-    for (i, b) in blocks.iter_mut().enumerate() {
-        *b = _mm_or_si128(base, _mm_set_epi32(0, 0, 0, i as i32));
-    }
+    let mut blocks = derivation_blocks(nonce);
     if ROUND_KEYS == 15 {
         encrypt_blocks(rk, &mut blocks);
     } else {
@@ -58,14 +56,36 @@ fn derive_key_blocks<const ROUND_KEYS: usize>(
         blocks[..4].copy_from_slice(&four);
         four.zeroize();
     }
-    // `[:8] || [:8]`: the low halves of two blocks, side by side.
-    let keys = [
+    let keys = derived_keys(&blocks);
+    blocks.zeroize();
+    keys
+}
+
+/// The blocks [`derive_key_blocks`] encrypts under the key-generating key:
+/// `little_endian_uint32(i) || nonce` for i = 0..6 (AES-128 uses the
+/// first four).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn derivation_blocks(nonce: __m128i) -> [__m128i; 6] {
+    let base = _mm_slli_si128::<4>(nonce);
+    let mut blocks = [base; 6];
+    for (i, b) in blocks.iter_mut().enumerate() {
+        *b = _mm_or_si128(base, _mm_set_epi32(0, 0, 0, i as i32));
+    }
+    blocks
+}
+
+/// The keys from the encrypted [`derivation_blocks`], `[:8] || [:8]`: the
+/// low halves of two blocks side by side. Returns the authentication key
+/// and the encryption key's two halves (the second is AES-256's).
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn derived_keys(blocks: &[__m128i; 6]) -> [__m128i; 3] {
+    [
         _mm_unpacklo_epi64(blocks[0], blocks[1]),
         _mm_unpacklo_epi64(blocks[2], blocks[3]),
         _mm_unpacklo_epi64(blocks[4], blocks[5]),
-    ];
-    blocks.zeroize();
-    keys
+    ]
 }
 
 /// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
@@ -271,6 +291,124 @@ pub(crate) fn one_group_of<
         h.zeroize();
     }
     store(tag)
+}
+
+/// RFC 8452 §4 for a message [`is_one_group`] takes, on blocks in
+/// registers: the wide tiers' short-message leaves (`vaes/avx2.rs`,
+/// `vaes/avx512.rs`), which bring the text in and take the result out
+/// each their own way. `input` is the text in `NB` blocks
+/// (`16·(NB − 1) < len ≤ 16·NB`), zero past its `len` bytes; `aad_block`
+/// the AAD (at most 16 bytes) zero-padded, `None` if empty. Returns the
+/// tag (seal: the one to send; open: the one computed over the
+/// plaintext, for the caller to compare) and the output blocks (past
+/// `len`, seal's hold keystream, open's zeros).
+///
+/// The per-nonce key blocks under the key-generating key; then, beside
+/// the encryption key's schedule, H^1..H^(NB+1) from the authentication
+/// key and S_s = POLYVAL(AAD block, text, length block) as one sum of
+/// products ([`polyval_blocks`]). Seal:
+/// the tag rides the schedule (`aes::ride`), then the keystream from it.
+/// Open: the keystream rides the schedule (the received tag is the
+/// counter), then the plaintext's S_s and the tag. Intrinsics only
+/// ([`encrypt_blocks_intrinsics`]): VEX-encoded in the wide tiers.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn one_group_blocks<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad_block: Option<__m128i>,
+    input: &[__m128i; NB],
+    len: usize,
+    tag: u128,
+    len_block: u128,
+) -> (__m128i, [__m128i; NB]) {
+    const { assert!(NB <= 8) };
+    let nonce = from_u128(nonce);
+    let mut blocks = derivation_blocks(nonce);
+    let kgk = load_round_keys(keys);
+    if ROUND_KEYS == 15 {
+        encrypt_blocks_intrinsics(&kgk, &mut blocks);
+    } else {
+        // AES-128's key takes the first four.
+        let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
+        encrypt_blocks_intrinsics(&kgk, &mut four);
+        blocks[..4].copy_from_slice(&four);
+    }
+    let [auth, enc0, enc1] = derived_keys(&blocks);
+    let h = powers_upto(auth, (NB + 1).min(8));
+    let lengths = from_u128(len_block);
+    if SEAL {
+        let s_s = polyval_blocks(aad_block, input, lengths, &h);
+        let mut t = [tag_input(s_s, nonce)];
+        let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
+        let mut ctr = initial_counter(t[0]);
+        let mut out: [__m128i; NB] = counter_blocks::<false, NB>(&mut ctr);
+        encrypt_blocks_intrinsics(&enc, &mut out);
+        for (o, x) in out.iter_mut().zip(input) {
+            *o = _mm_xor_si128(*o, *x);
+        }
+        (t[0], out)
+    } else {
+        let mut ctr = initial_counter_from(tag);
+        let mut out: [__m128i; NB] = counter_blocks::<false, NB>(&mut ctr);
+        let enc = expand_regs_riding::<ROUND_KEYS, NB>(enc0, enc1, &mut out);
+        for (o, x) in out.iter_mut().zip(input) {
+            *o = _mm_xor_si128(*o, *x);
+        }
+        // POLYVAL takes the plaintext's `len` bytes, zero-padded.
+        if let Some(last) = out.last_mut() {
+            *last = _mm_and_si128(*last, first_bytes_mask(len - 16 * NB.saturating_sub(1)));
+        }
+        let s_s = polyval_blocks(aad_block, &out, lengths, &h);
+        let mut t = [tag_input(s_s, nonce)];
+        encrypt_blocks_intrinsics(&enc, &mut t);
+        (t[0], out)
+    }
+}
+
+/// POLYVAL from zero of the `NB + 2` blocks `first`, `text` and `last`
+/// (`NB + 1` without `first`), with `h` = H^1..H^(NB+1) (at most H^8).
+/// Without `first` the powers are the same: a leading zero block adds
+/// nothing to the sum. `first` (the AAD block) is
+/// multiplied by H on its own, beside the powers, and the product joins
+/// the first text block (Horner's rule for one step), so the powers stop
+/// one short of the block count: one multiply less on the chain for one
+/// and three blocks of text. The rest is one sum of products and one
+/// reduction; eight text blocks take H^9, one multiply past the eight
+/// powers, which open computes while its keystream is still under way.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn polyval_blocks<const NB: usize>(
+    first: Option<__m128i>,
+    text: &[__m128i; NB],
+    last: __m128i,
+    h: &[__m128i; 8],
+) -> __m128i {
+    // No AAD: no block and no multiply (the sum is the same: a leading
+    // zero block adds nothing).
+    let first_h = match first {
+        Some(a) => mul(a, h[0]),
+        None => _mm_setzero_si128(),
+    };
+    let Some((t0, others)) = text.split_first() else {
+        // No text: S_s = first·H^2 + last·H = (first·H + last)·H.
+        return mul(_mm_xor_si128(last, first_h), h[0]);
+    };
+    let mut w = unreduced_zero();
+    // The last block first: the block that waits on `first` is multiplied
+    // last. Text block i (from 0) takes H^(NB + 1 − i).
+    mul_acc(&mut w, last, h[0]);
+    for (i, t) in others.iter().enumerate().rev() {
+        mul_acc(&mut w, *t, h[NB - 1 - i]);
+    }
+    let top = if NB == 8 {
+        mul(h[7], h[0])
+    } else {
+        h[NB.min(7)]
+    };
+    mul_acc(&mut w, _mm_xor_si128(*t0, first_h), top);
+    reduce(w)
 }
 
 /// [`one_group_of`]'s POLYVAL: [`polyval_one_block`] with the key `auth`

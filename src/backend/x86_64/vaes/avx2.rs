@@ -16,7 +16,6 @@ use super::vaes_register_pieces;
 use super::{SMALL, Wide};
 use crate::backend::x86_64::KeyBlock;
 use crate::backend::x86_64::aesni;
-use crate::backend::x86_64::aesni::ctr::by_tail_size;
 use crate::backend::x86_64::aesni::ctr::for_hash;
 use crate::backend::x86_64::clmul;
 use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
@@ -324,19 +323,15 @@ fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
 /// This tier's feature token.
 type Token = VaesAvx2;
 
-/// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else open
-/// with the received `tag`), compiled for this tier: with its VEX encodings
-/// (three-operand), the 15 round keys, 8 blocks and 8
-/// powers spill less than in the AES-NI build. Not inlined into the entry
-/// points (their group loops need the registers). Defined in the tier's
-/// file, not in `vaes.rs`: in this module's codegen unit it gets its own
-/// copy of `siv::one_group`, which LLVM then inlines (measured in the
-/// emitted code: from `vaes.rs`, the AES-256 copy stayed a call into the
-/// AES-NI build).
+/// GCM-SIV of a message `siv::is_one_group` takes (an AAD of at most 16
+/// bytes, a text of at most 128; seal if `SEAL`, else open with the
+/// received `tag`): [`siv_short_batch`] with as many blocks as the text
+/// fills (`vaes::by_block_count`). Out of line and reached straight from
+/// the entry points, so a short message runs a leaf function.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn siv_one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+fn siv_short<const ROUND_KEYS: usize, const SEAL: bool>(
     _token: VaesAvx2,
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
@@ -345,9 +340,62 @@ fn siv_one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, c
     tag: u128,
     len_block: u128,
 ) -> Block {
-    crate::backend::x86_64::aesni::siv::one_group_of::<ROUND_KEYS, SEAL, M, B>(
-        keys, nonce, aad, data, tag, len_block,
+    vaes::by_block_count!(
+        data.len(),
+        siv_short_batch::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     )
+}
+
+/// [`siv_short`] for a text of `NB` blocks (`16·(NB − 1) < len ≤
+/// 16·NB`): `siv::one_group_blocks`, the whole blocks loaded and stored
+/// in place, the last one (whole or not) and the AAD through 16-byte
+/// stack buffers (this tier has no byte-masked loads and stores); the
+/// text's is wiped.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
+fn siv_short_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    use crate::backend::x86_64::{load, store};
+    let len = data.len();
+    assert!(len.div_ceil(16) == NB && aad.len() <= 16);
+    let last = 16 * NB.saturating_sub(1);
+    let mut input = [_mm_setzero_si128(); NB];
+    let mut last_bytes = [0u8; 16];
+    for (i, x) in input.iter_mut().enumerate() {
+        *x = if 16 * i < last {
+            load(data.input::<16>(16 * i))
+        } else {
+            data.read_tail(last, &mut last_bytes);
+            load(&last_bytes)
+        };
+    }
+    let (tag, output) = aesni::siv::one_group_blocks::<ROUND_KEYS, SEAL, NB>(
+        keys,
+        nonce,
+        (!aad.is_empty()).then(|| load(&crate::inout::padded_block(aad))),
+        &input,
+        len,
+        tag,
+        len_block,
+    );
+    // All loads are done before the first store (in place, the output is
+    // the input).
+    for (i, y) in output.iter().enumerate() {
+        if 16 * i < last {
+            *data.output::<16>(16 * i) = store(*y);
+        } else {
+            last_bytes = store(*y);
+            data.write_tail(last, &last_bytes, len - last);
+        }
+    }
+    crate::block::wipe(&mut last_bytes);
+    store(tag)
 }
 
 vaes_register_pieces!(
@@ -587,12 +635,7 @@ impl Wide<RB> for VaesAvx2 {
         len_block: u128,
     ) -> Block {
         // SAFETY: `self` proves the tier's features.
-        unsafe {
-            by_tail_size!(
-                data.len(),
-                siv_one_group_of::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
-            )
-        }
+        unsafe { siv_short::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block) }
     }
 }
 

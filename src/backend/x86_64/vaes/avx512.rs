@@ -26,7 +26,6 @@ use super::vaes_register_pieces;
 use super::{SMALL, Wide};
 use crate::backend::x86_64::KeyBlock;
 use crate::backend::x86_64::aesni;
-use crate::backend::x86_64::aesni::ctr::by_tail_size;
 use crate::backend::x86_64::aesni::ctr::for_hash;
 use crate::backend::x86_64::clmul;
 use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
@@ -876,21 +875,17 @@ fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
 /// This tier's feature token.
 type Token = VaesAvx512;
 
-/// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else open
-/// with the received `tag`), compiled for this tier: with its VEX encodings
-/// and its 32 vector registers, the 15 round keys, 8 blocks and 8
-/// powers spill less than in the AES-NI build. Not inlined into the entry
-/// points (their group loops need the registers). Defined in the tier's
-/// file, not in `vaes.rs`: in this module's codegen unit it gets its own
-/// copy of `siv::one_group`, which LLVM then inlines (measured in the
-/// emitted code: from `vaes.rs`, the AES-256 copy stayed a call into the
-/// AES-NI build).
+/// GCM-SIV of a message `siv::is_one_group` takes (an AAD of at most 16
+/// bytes, a text of at most 128; seal if `SEAL`, else open with the
+/// received `tag`): [`siv_xmm_batch`] with as many blocks as the text
+/// fills (`vaes::by_block_count`). Out of line and reached straight from the entry points, so a
+/// short message runs a leaf function, as [`xmm_short`] does for GCM.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn siv_one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+fn siv_xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
     _token: VaesAvx512,
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
@@ -899,9 +894,59 @@ fn siv_one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, c
     tag: u128,
     len_block: u128,
 ) -> Block {
-    crate::backend::x86_64::aesni::siv::one_group_of::<ROUND_KEYS, SEAL, M, B>(
-        keys, nonce, aad, data, tag, len_block,
+    vaes::by_block_count!(
+        data.len(),
+        siv_xmm_batch::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     )
+}
+
+/// [`siv_xmm_short`] for a text of `NB` blocks (`16·(NB − 1) < len ≤
+/// 16·NB`): `siv::one_group_blocks` with the text and the AAD read, and
+/// the output written, by byte-masked loads and stores (nothing outside
+/// the caller's slices is touched, no byte of the message goes through a
+/// stack buffer).
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    let len = data.len();
+    assert!(len.div_ceil(16) == NB && aad.len() <= 16);
+    let (src, dst) = data.raw_ptrs();
+    // Block i's mask selects its bytes below `len`.
+    let masks: [__mmask16; NB] = core::array::from_fn(|i| {
+        let n = (len - 16 * i).min(16);
+        ((1u32 << n) - 1) as __mmask16
+    });
+    // No load for an empty AAD: its pointer may be dangling, and a masked
+    // load whose mask is zero still faults there, at a microcode assist's
+    // cost (a suppressed fault) even where nothing is read.
+    let aad_block = (!aad.is_empty()).then(|| {
+        // SAFETY: the mask selects the AAD's bytes (at most 16): all inside it.
+        unsafe { _mm_maskz_loadu_epi8(((1u32 << aad.len()) - 1) as __mmask16, aad.as_ptr().cast()) }
+    });
+    let input: [__m128i; NB] = core::array::from_fn(|i| {
+        // SAFETY: the mask selects bytes 16·i.. 16·i + n of the input with
+        // 16·i + n ≤ len: all inside it. Masked-off bytes are not read.
+        unsafe { _mm_maskz_loadu_epi8(masks[i], src.wrapping_add(16 * i).cast()) }
+    });
+    let (tag, output) = aesni::siv::one_group_blocks::<ROUND_KEYS, SEAL, NB>(
+        keys, nonce, aad_block, &input, len, tag, len_block,
+    );
+    // All loads are done before the first store (in place, `dst` is `src`).
+    for (i, out) in output.iter().enumerate() {
+        // SAFETY: as for the loads: only bytes inside the output, which
+        // is as long as the input. Masked-off bytes are not written.
+        unsafe { _mm_mask_storeu_epi8(dst.wrapping_add(16 * i).cast(), masks[i], *out) };
+    }
+    crate::backend::x86_64::store(tag)
 }
 
 vaes_register_pieces!(
@@ -1156,12 +1201,7 @@ impl Wide<RB> for VaesAvx512 {
         len_block: u128,
     ) -> Block {
         // SAFETY: `self` proves the tier's features.
-        unsafe {
-            by_tail_size!(
-                data.len(),
-                siv_one_group_of::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
-            )
-        }
+        unsafe { siv_xmm_short::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block) }
     }
 }
 
