@@ -210,7 +210,7 @@ fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
 
 /// Seal (`SEAL`) or open of a message whose AAD is at most one block and
 /// whose text fits `M` blocks (`B` = 16·`M` bytes), ordered for latency as
-/// on x86_64 (`x86_64/aesni/siv.rs`, `one_group_of`, which says why): seal's tag
+/// on x86_64 (`x86_64/aesni/siv.rs`, `one_group_blocks`, which says why): seal's tag
 /// input or open's keystream rides the message key's schedule, the rest
 /// follows. Returns the tag (seal: the one to send; open: the one computed
 /// over the plaintext).
@@ -298,8 +298,10 @@ fn polyval_one_group<const M: usize>(
 /// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
 /// adds none), a text of at most one block (`n` ≤ 16 bytes, zero-padded;
 /// none if empty) and the length block, by Horner's rule with `h` itself:
-/// no powers to compute or wipe, and no array of blocks (x86_64's
-/// `siv::polyval_one_block` says what it saved there).
+/// no powers to compute or wipe, and no array of blocks (on Zen 3,
+/// x86_64's counterpart took 16-byte seals and opens to 0.81–0.84 of the
+/// time of the array path: docs/design.md, "A text of at most one
+/// block").
 #[inline]
 #[target_feature(enable = "neon,aes")]
 fn polyval_one_block(

@@ -613,38 +613,6 @@ macro_rules! vaes_register_pieces {
 }
 use vaes_register_pieces;
 
-/// Calls `$f::<.., NB>(..)` with `NB` = the 16-byte blocks in `$len` bytes
-/// (0 to 8; the GCM-SIV short-message leaves, `siv::is_one_group`'s
-/// sizes): a branch per 16 bytes of length rather than a jump table, which
-/// the constant-time check reads as an indirect jump on data.
-macro_rules! by_block_count {
-    ($len:expr, $f:ident::<$($g:tt),*>($($arg:expr),*)) => {{
-        let n: usize = $len;
-        if n <= 64 {
-            if n == 0 {
-                $f::<$($g,)* 0>($($arg),*)
-            } else if n <= 16 {
-                $f::<$($g,)* 1>($($arg),*)
-            } else if n <= 32 {
-                $f::<$($g,)* 2>($($arg),*)
-            } else if n <= 48 {
-                $f::<$($g,)* 3>($($arg),*)
-            } else {
-                $f::<$($g,)* 4>($($arg),*)
-            }
-        } else if n <= 80 {
-            $f::<$($g,)* 5>($($arg),*)
-        } else if n <= 96 {
-            $f::<$($g,)* 6>($($arg),*)
-        } else if n <= 112 {
-            $f::<$($g,)* 7>($($arg),*)
-        } else {
-            $f::<$($g,)* 8>($($arg),*)
-        }
-    }};
-}
-use by_block_count;
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,12 +24,12 @@ use super::ctr::{
     GROUP, by_tail_size, counter_blocks, ctr_hash_output, ctr_only, hash_input, hash_padded, tail,
 };
 use crate::backend::x86_64::aes::{
-    encrypt_blocks, encrypt_blocks_intrinsics, expand_regs, expand_regs_riding, load_round_keys,
+    encrypt_blocks, encrypt_blocks_in, expand_regs, expand_regs_riding, load_round_keys,
 };
 use crate::backend::x86_64::clmul::{
     fold_blocks, mul, mul_acc, powers, powers_upto, reduce, unreduced_zero,
 };
-use crate::backend::x86_64::{from_u128, load, load_blocks, store, store_blocks};
+use crate::backend::x86_64::{from_u128, load, store};
 use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::AesNiClmul;
 use crate::inout::{InOut, padded_block};
@@ -190,14 +190,9 @@ pub(crate) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
     aad.len() <= 16 && data.len() <= GROUP
 }
 
-/// [`one_group_of`] with one block of keystream for a text of at most 16
-/// bytes, eight for a longer one: the AES-NI tier's sizes. (The wide tiers
-/// also have four, each size in its own function compiled with their
-/// features: `vaes/avx2.rs`, `vaes/avx512.rs`. Here, a third size inlined
-/// beside these two made the compiler share stack slots across their paths,
-/// which the constant-time check, merging paths, reads as secret bytes
-/// behind the tail copy's length tests; out of line, the eight-block size
-/// was slower: docs/design.md, "Tried and dropped".)
+/// GCM-SIV of a message [`is_one_group`] takes (seal if `SEAL`, else
+/// open with the received `tag`): [`one_group_batch`] with as many blocks
+/// as the text fills ([`by_block_count`]).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
@@ -208,31 +203,73 @@ pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    if data.len() <= 16 {
-        one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
-    } else {
-        one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
-    }
+    by_block_count!(
+        data.len(),
+        one_group_sized::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+    )
 }
 
-/// Seal (`SEAL`) or open of a message whose AAD is at most one block and
-/// whose text fits `M` blocks (`B` = 16·`M` bytes), written for latency:
-/// after the key derivation every step waits on the one before, so what
-/// can be encrypted first rides the message key's schedule (`aes::ride`)
-/// — seal's tag input (S_s needs only the authentication key), open's
-/// keystream (the received tag is the counter) — and the rest follows.
-/// RFC 8452 §4 in order: the per-nonce keys; S_s = POLYVAL(auth key,
-/// padded AAD, padded text, length block), where an empty AAD or text adds
-/// no block; the tag; counter mode. Returns the tag (seal: the one to
-/// send; open: the one computed over the plaintext, for the caller to
-/// compare).
+/// [`one_group_batch`] out of line, a function per size: with sixteen
+/// registers, the sizes inlined into one function shared one frame and
+/// spilled the round keys for all of them.
+#[inline(never)]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+fn one_group_sized<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    one_group_batch::<false, ROUND_KEYS, SEAL, NB>(keys, nonce, aad, data, tag, len_block)
+}
+
+/// Calls `$f::<.., NB>(..)` with `NB` = the 16-byte blocks in `$len` bytes
+/// (0 to 8; the GCM-SIV short-message leaves, `siv::is_one_group`'s
+/// sizes): a branch per 16 bytes of length rather than a jump table, which
+/// the constant-time check reads as an indirect jump on data.
+macro_rules! by_block_count {
+    ($len:expr, $f:ident::<$($g:tt),*>($($arg:expr),*)) => {{
+        let n: usize = $len;
+        if n <= 64 {
+            if n == 0 {
+                $f::<$($g,)* 0>($($arg),*)
+            } else if n <= 16 {
+                $f::<$($g,)* 1>($($arg),*)
+            } else if n <= 32 {
+                $f::<$($g,)* 2>($($arg),*)
+            } else if n <= 48 {
+                $f::<$($g,)* 3>($($arg),*)
+            } else {
+                $f::<$($g,)* 4>($($arg),*)
+            }
+        } else if n <= 80 {
+            $f::<$($g,)* 5>($($arg),*)
+        } else if n <= 96 {
+            $f::<$($g,)* 6>($($arg),*)
+        } else if n <= 112 {
+            $f::<$($g,)* 7>($($arg),*)
+        } else {
+            $f::<$($g,)* 8>($($arg),*)
+        }
+    }};
+}
+pub(crate) use by_block_count;
+
+/// [`one_group_blocks`] for a text of `NB` blocks (`16·(NB − 1) < len ≤
+/// 16·NB`), the whole blocks loaded and stored in place, the last one
+/// (whole or not) and the AAD through 16-byte stack buffers; the text's
+/// is wiped. The AES-NI tier's (`VEX` false) and the AVX2 tier's (`VEX`
+/// true; AVX-512 has byte-masked loads and stores: `vaes/avx512.rs`).
+/// Returns the tag as [`one_group_blocks`] does.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(crate) fn one_group_of<
+pub(crate) fn one_group_batch<
+    const VEX: bool,
     const ROUND_KEYS: usize,
     const SEAL: bool,
-    const M: usize,
-    const B: usize,
+    const NB: usize,
 >(
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
@@ -241,55 +278,39 @@ pub(crate) fn one_group_of<
     tag: u128,
     len_block: u128,
 ) -> Block {
-    let rk = load_round_keys(keys);
-    let nonce = from_u128(nonce);
-    let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
-    let n = data.len();
-    let mut text = [0u8; B];
-    data.read_tail(0, &mut text);
-    let x: [__m128i; M] = load_blocks(&text);
-    // As many powers as the hash has blocks (AAD, text, length), up to 8;
-    // none for a text of one block, hashed by Horner's rule.
-    let mut h = [_mm_setzero_si128(); 8];
-    if M > 1 {
-        let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
-        h = powers_upto(auth, hashed.min(8));
+    let len = data.len();
+    assert!(len.div_ceil(16) == NB && aad.len() <= 16);
+    let last = 16 * NB.saturating_sub(1);
+    let mut input = [_mm_setzero_si128(); NB];
+    let mut last_bytes = [0u8; 16];
+    for (i, x) in input.iter_mut().enumerate() {
+        *x = if 16 * i < last {
+            load(data.input::<16>(16 * i))
+        } else {
+            data.read_tail(last, &mut last_bytes);
+            load(&last_bytes)
+        };
     }
-    let (mut enc, tag, mut out) = if SEAL {
-        let mut t = [tag_input(
-            polyval_one_group(aad, &x, n, len_block, auth, &h),
-            nonce,
-        )];
-        let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
-        let mut ctr = initial_counter(t[0]);
-        let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
-        encrypt_blocks(&enc, &mut ks);
-        (enc, t[0], xor_blocks(x, &ks))
-    } else {
-        let mut ctr = initial_counter_from(tag);
-        let mut ks: [__m128i; M] = counter_blocks::<false, M>(&mut ctr);
-        let enc = expand_regs_riding::<ROUND_KEYS, M>(enc0, enc1, &mut ks);
-        let mut p = xor_blocks(x, &ks);
-        // POLYVAL takes the plaintext's `n` bytes, zero-padded.
-        for (i, b) in p.iter_mut().enumerate() {
-            *b = _mm_and_si128(*b, first_bytes_mask(n.saturating_sub(16 * i)));
+    let (tag, output) = one_group_blocks::<VEX, ROUND_KEYS, SEAL, NB>(
+        keys,
+        nonce,
+        (!aad.is_empty()).then(|| load(&padded_block(aad))),
+        &input,
+        len,
+        tag,
+        len_block,
+    );
+    // All loads are done before the first store (in place, the output is
+    // the input).
+    for (i, y) in output.iter().enumerate() {
+        if 16 * i < last {
+            *data.output::<16>(16 * i) = store(*y);
+        } else {
+            last_bytes = store(*y);
+            data.write_tail(last, &last_bytes, len - last);
         }
-        let mut t = [tag_input(
-            polyval_one_group(aad, &p, n, len_block, auth, &h),
-            nonce,
-        )];
-        encrypt_blocks(&enc, &mut t);
-        (enc, t[0], p)
-    };
-    let mut out_bytes: [u8; B] = store_blocks(&out);
-    data.write_tail(0, &out_bytes, n);
-    wipe(&mut out_bytes);
-    wipe(&mut text);
-    out.zeroize();
-    enc.zeroize();
-    if M > 1 {
-        h.zeroize();
     }
+    wipe(&mut last_bytes);
     store(tag)
 }
 
@@ -309,12 +330,17 @@ pub(crate) fn one_group_of<
 /// products ([`polyval_blocks`]). Seal:
 /// the tag rides the schedule (`aes::ride`), then the keystream from it.
 /// Open: the keystream rides the schedule (the received tag is the
-/// counter), then the plaintext's S_s and the tag. Intrinsics only
-/// ([`encrypt_blocks_intrinsics`]): VEX-encoded in the wide tiers.
+/// counter), then the plaintext's S_s and the tag. `VEX`: the caller is
+/// a wide tier's, compiled with AVX (`aes::encrypt_blocks_in`).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(crate) fn one_group_blocks<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
+pub(crate) fn one_group_blocks<
+    const VEX: bool,
+    const ROUND_KEYS: usize,
+    const SEAL: bool,
+    const NB: usize,
+>(
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad_block: Option<__m128i>,
@@ -328,11 +354,11 @@ pub(crate) fn one_group_blocks<const ROUND_KEYS: usize, const SEAL: bool, const 
     let mut blocks = derivation_blocks(nonce);
     let kgk = load_round_keys(keys);
     if ROUND_KEYS == 15 {
-        encrypt_blocks_intrinsics(&kgk, &mut blocks);
+        encrypt_blocks_in::<VEX, _, _>(&kgk, &mut blocks);
     } else {
         // AES-128's key takes the first four.
         let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
-        encrypt_blocks_intrinsics(&kgk, &mut four);
+        encrypt_blocks_in::<VEX, _, _>(&kgk, &mut four);
         blocks[..4].copy_from_slice(&four);
     }
     let [auth, enc0, enc1] = derived_keys(&blocks);
@@ -344,7 +370,7 @@ pub(crate) fn one_group_blocks<const ROUND_KEYS: usize, const SEAL: bool, const 
         let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
         let mut ctr = initial_counter(t[0]);
         let mut out: [__m128i; NB] = counter_blocks::<false, NB>(&mut ctr);
-        encrypt_blocks_intrinsics(&enc, &mut out);
+        encrypt_blocks_in::<VEX, _, _>(&enc, &mut out);
         for (o, x) in out.iter_mut().zip(input) {
             *o = _mm_xor_si128(*o, *x);
         }
@@ -362,7 +388,7 @@ pub(crate) fn one_group_blocks<const ROUND_KEYS: usize, const SEAL: bool, const 
         }
         let s_s = polyval_blocks(aad_block, &out, lengths, &h);
         let mut t = [tag_input(s_s, nonce)];
-        encrypt_blocks_intrinsics(&enc, &mut t);
+        encrypt_blocks_in::<VEX, _, _>(&enc, &mut t);
         (t[0], out)
     }
 }
@@ -411,35 +437,6 @@ fn polyval_blocks<const NB: usize>(
     reduce(w)
 }
 
-/// [`one_group_of`]'s POLYVAL: [`polyval_one_block`] with the key `auth`
-/// for a text of one block (`M` = 1), else [`polyval_short`] with its
-/// powers `h`.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn polyval_one_group<const M: usize>(
-    aad: &[u8],
-    text: &[__m128i; M],
-    n: usize,
-    len_block: u128,
-    auth: __m128i,
-    h: &[__m128i; 8],
-) -> __m128i {
-    match text.as_slice() {
-        [block] => polyval_one_block(aad, *block, n, len_block, auth),
-        _ => polyval_short(aad, text, n, len_block, h),
-    }
-}
-
-/// Lane-wise XOR of two arrays of blocks.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn xor_blocks<const M: usize>(mut a: [__m128i; M], b: &[__m128i; M]) -> [__m128i; M] {
-    for (a, b) in a.iter_mut().zip(b) {
-        *a = _mm_xor_si128(*a, *b);
-    }
-    a
-}
-
 /// A mask of `min(n, 16)` 0xff bytes followed by zeros, by comparison
 /// with the byte positions (no table, so no load at an index).
 #[inline]
@@ -447,61 +444,6 @@ fn xor_blocks<const M: usize>(mut a: [__m128i; M], b: &[__m128i; M]) -> [__m128i
 fn first_bytes_mask(n: usize) -> __m128i {
     let positions = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     _mm_cmpgt_epi8(_mm_set1_epi8(n.min(16) as i8), positions)
-}
-
-/// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
-/// adds none), a text of at most one block (`n` ≤ 16 bytes, zero-padded;
-/// none if empty) and the length block, by Horner's rule with `h` itself:
-/// a multiply and a reduction a block, and no powers to compute or wipe.
-/// For these sizes it runs fewer instructions than [`polyval_short`]'s
-/// array of blocks and powers (valgrind counts of the AES-NI tier's
-/// 16-byte seal and open: docs/measurements/2026-11-27-zen3-placement/tables.md),
-/// and its latency hides under the message key's schedule, which the tag
-/// waits for anyway.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn polyval_one_block(aad: &[u8], text: __m128i, n: usize, len_block: u128, h: __m128i) -> __m128i {
-    let mut acc = _mm_setzero_si128();
-    if !aad.is_empty() {
-        acc = mul(load(&padded_block(aad)), h);
-    }
-    if n > 0 {
-        acc = mul(_mm_xor_si128(acc, text), h);
-    }
-    mul(_mm_xor_si128(acc, from_u128(len_block)), h)
-}
-
-/// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
-/// adds none), the first `n.div_ceil(16)` blocks of `text` (already
-/// zero-padded) and the length block: at most ten blocks, folded eight
-/// at a time with `h` = H^1..H^8.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn polyval_short<const M: usize>(
-    aad: &[u8],
-    text: &[__m128i; M],
-    n: usize,
-    len_block: u128,
-    h: &[__m128i; 8],
-) -> __m128i {
-    let mut blocks = [_mm_setzero_si128(); 10];
-    let mut count = 0;
-    if !aad.is_empty() {
-        blocks[0] = load(&padded_block(aad));
-        count = 1;
-    }
-    for b in &text[..n.div_ceil(16).min(M)] {
-        blocks[count] = *b;
-        count += 1;
-    }
-    blocks[count] = from_u128(len_block);
-    count += 1;
-    let mut acc = _mm_setzero_si128();
-    for chunk in blocks[..count].chunks(8) {
-        acc = fold_blocks(acc, chunk, h);
-    }
-    blocks.zeroize();
-    acc
 }
 
 /// Derives the per-message keys and powers and hashes the AAD. RFC 8452 §4:

@@ -325,9 +325,11 @@ type Token = VaesAvx2;
 
 /// GCM-SIV of a message `siv::is_one_group` takes (an AAD of at most 16
 /// bytes, a text of at most 128; seal if `SEAL`, else open with the
-/// received `tag`): [`siv_short_batch`] with as many blocks as the text
-/// fills (`vaes::by_block_count`). Out of line and reached straight from
-/// the entry points, so a short message runs a leaf function.
+/// received `tag`): `siv::one_group_batch` with as many blocks as the
+/// text fills (`siv::by_block_count`), compiled for this tier (VEX
+/// encodings, no legacy-SSE instruction). Out of line and reached
+/// straight from the entry points, so a short message runs a leaf
+/// function.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
@@ -340,62 +342,11 @@ fn siv_short<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    vaes::by_block_count!(
+    use aesni::siv::{by_block_count, one_group_batch};
+    by_block_count!(
         data.len(),
-        siv_short_batch::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+        one_group_batch::<true, ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     )
-}
-
-/// [`siv_short`] for a text of `NB` blocks (`16·(NB − 1) < len ≤
-/// 16·NB`): `siv::one_group_blocks`, the whole blocks loaded and stored
-/// in place, the last one (whole or not) and the AAD through 16-byte
-/// stack buffers (this tier has no byte-masked loads and stores); the
-/// text's is wiped.
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq")]
-fn siv_short_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
-    keys: &RoundKeys<ROUND_KEYS>,
-    nonce: u128,
-    aad: &[u8],
-    data: &mut InOut<'_>,
-    tag: u128,
-    len_block: u128,
-) -> Block {
-    use crate::backend::x86_64::{load, store};
-    let len = data.len();
-    assert!(len.div_ceil(16) == NB && aad.len() <= 16);
-    let last = 16 * NB.saturating_sub(1);
-    let mut input = [_mm_setzero_si128(); NB];
-    let mut last_bytes = [0u8; 16];
-    for (i, x) in input.iter_mut().enumerate() {
-        *x = if 16 * i < last {
-            load(data.input::<16>(16 * i))
-        } else {
-            data.read_tail(last, &mut last_bytes);
-            load(&last_bytes)
-        };
-    }
-    let (tag, output) = aesni::siv::one_group_blocks::<ROUND_KEYS, SEAL, NB>(
-        keys,
-        nonce,
-        (!aad.is_empty()).then(|| load(&crate::inout::padded_block(aad))),
-        &input,
-        len,
-        tag,
-        len_block,
-    );
-    // All loads are done before the first store (in place, the output is
-    // the input).
-    for (i, y) in output.iter().enumerate() {
-        if 16 * i < last {
-            *data.output::<16>(16 * i) = store(*y);
-        } else {
-            last_bytes = store(*y);
-            data.write_tail(last, &last_bytes, len - last);
-        }
-    }
-    crate::block::wipe(&mut last_bytes);
-    store(tag)
 }
 
 vaes_register_pieces!(
