@@ -365,7 +365,7 @@ pub(crate) fn one_group_blocks<
     let h = powers_upto(auth, (NB + 1).min(8));
     let lengths = from_u128(len_block);
     if SEAL {
-        let s_s = polyval_blocks(aad_block, input, lengths, &h);
+        let s_s = polyval_blocks::<true, NB>(aad_block, input, lengths, &h);
         let mut t = [tag_input(s_s, nonce)];
         let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
         let mut ctr = initial_counter(t[0]);
@@ -386,7 +386,7 @@ pub(crate) fn one_group_blocks<
         if let Some(last) = out.last_mut() {
             *last = _mm_and_si128(*last, first_bytes_mask(len - 16 * NB.saturating_sub(1)));
         }
-        let s_s = polyval_blocks(aad_block, &out, lengths, &h);
+        let s_s = polyval_blocks::<false, NB>(aad_block, &out, lengths, &h);
         let mut t = [tag_input(s_s, nonce)];
         encrypt_blocks_in::<VEX, _, _>(&enc, &mut t);
         (t[0], out)
@@ -394,25 +394,25 @@ pub(crate) fn one_group_blocks<
 }
 
 /// POLYVAL from zero of the `NB + 2` blocks `first`, `text` and `last`
-/// (`NB + 1` without `first`), with `h` = H^1..H^(NB+1) (at most H^8).
-/// Without `first` the powers are the same: a leading zero block adds
-/// nothing to the sum. `first` (the AAD block) is
-/// multiplied by H on its own, beside the powers, and the product joins
-/// the first text block (Horner's rule for one step), so the powers stop
-/// one short of the block count: one multiply less on the chain for one
-/// and three blocks of text. The rest is one sum of products and one
-/// reduction; eight text blocks take H^9, one multiply past the eight
-/// powers, which open computes while its keystream is still under way.
+/// (`NB + 1` without `first`, which changes no power: a leading zero
+/// block adds nothing to the sum), with `h` = H^1..H^(NB+1) (at most
+/// H^8). `first` (the AAD block) is multiplied by H on its own, beside
+/// the powers, and the product joins the first text block (Horner's rule
+/// for one step), so the powers stop one short of the block count: one
+/// multiply less on the chain for one and three blocks of text. The rest
+/// is one sum of products and one reduction. Eight text blocks need
+/// H^9: `TEXT_FIRST` (seal, whose text is there from the start) takes
+/// one more Horner step instead, the first text block times H beside the
+/// powers; open, whose plaintext comes last, computes H^9 while its
+/// keystream is still under way.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn polyval_blocks<const NB: usize>(
+fn polyval_blocks<const TEXT_FIRST: bool, const NB: usize>(
     first: Option<__m128i>,
     text: &[__m128i; NB],
     last: __m128i,
     h: &[__m128i; 8],
 ) -> __m128i {
-    // No AAD: no block and no multiply (the sum is the same: a leading
-    // zero block adds nothing).
     let first_h = match first {
         Some(a) => mul(a, h[0]),
         None => _mm_setzero_si128(),
@@ -421,19 +421,25 @@ fn polyval_blocks<const NB: usize>(
         // No text: S_s = first·H^2 + last·H = (first·H + last)·H.
         return mul(_mm_xor_si128(last, first_h), h[0]);
     };
+    // `head` is text block `j0` plus the Horner steps before it; it takes
+    // H^(NB + 1 − j0), and text block j > j0 takes H^(NB + 1 − j).
+    let mut head = _mm_xor_si128(*t0, first_h);
+    let (j0, top) = match (NB, others.first()) {
+        (8, Some(t1)) if TEXT_FIRST => {
+            head = _mm_xor_si128(*t1, mul(head, h[0]));
+            (1, h[7])
+        }
+        (8, _) => (0, mul(h[7], h[0])),
+        _ => (0, h[NB.min(7)]),
+    };
     let mut w = unreduced_zero();
     // The last block first: the block that waits on `first` is multiplied
-    // last. Text block i (from 0) takes H^(NB + 1 − i).
+    // last.
     mul_acc(&mut w, last, h[0]);
-    for (i, t) in others.iter().enumerate().rev() {
-        mul_acc(&mut w, *t, h[NB - 1 - i]);
+    for j in (j0 + 1..NB).rev() {
+        mul_acc(&mut w, text[j], h[NB - j]);
     }
-    let top = if NB == 8 {
-        mul(h[7], h[0])
-    } else {
-        h[NB.min(7)]
-    };
-    mul_acc(&mut w, _mm_xor_si128(*t0, first_h), top);
+    mul_acc(&mut w, head, top);
     reduce(w)
 }
 
