@@ -192,6 +192,38 @@ impl TierToken {
     }
 }
 
+/// Calls `$f::<.., NB>(..)` with `NB` = the 16-byte blocks in `$len` bytes
+/// (0 to 8: the sizes of the GCM-SIV short-message paths of both
+/// architectures, `siv::is_one_group`'s): a branch per 16 bytes of length rather than a jump table, which
+/// the constant-time check reads as an indirect jump on data.
+macro_rules! by_block_count {
+    ($len:expr, $f:ident::<$($g:tt),*>($($arg:expr),*)) => {{
+        let n: usize = $len;
+        if n <= 64 {
+            if n == 0 {
+                $f::<$($g,)* 0>($($arg),*)
+            } else if n <= 16 {
+                $f::<$($g,)* 1>($($arg),*)
+            } else if n <= 32 {
+                $f::<$($g,)* 2>($($arg),*)
+            } else if n <= 48 {
+                $f::<$($g,)* 3>($($arg),*)
+            } else {
+                $f::<$($g,)* 4>($($arg),*)
+            }
+        } else if n <= 80 {
+            $f::<$($g,)* 5>($($arg),*)
+        } else if n <= 96 {
+            $f::<$($g,)* 6>($($arg),*)
+        } else if n <= 112 {
+            $f::<$($g,)* 7>($($arg),*)
+        } else {
+            $f::<$($g,)* 8>($($arg),*)
+        }
+    }};
+}
+pub(crate) use by_block_count;
+
 /// Calls the kernel of `$tier` with its token first, then `$args`: the one
 /// place where a tier meets its kernels. Each operation of each algorithm is
 /// one invocation, that is one `match`. The second form is for the kernels

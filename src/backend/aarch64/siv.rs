@@ -22,11 +22,11 @@ use core::arch::aarch64::*;
 use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks_inline, expand_regs, expand_regs_riding, load_round_keys};
-use super::clmul::{fold_blocks, fold_blocks_inline, mul, powers, powers_upto};
+use super::clmul::{fold_blocks_inline, mul, mul_acc, powers, powers_upto, reduce, unreduced_zero};
 use super::ctr::{
     GROUP, by_tail_size, counter_blocks, ctr_hash_output, ctr_only, hash_input, hash_padded, tail,
 };
-use super::{from_u128, load, load_blocks, store, store_blocks, zero};
+use super::{from_u128, load, store, zero};
 use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::Armv8;
 use crate::inout::{InOut, padded_block};
@@ -189,8 +189,9 @@ fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
     aad.len() <= 16 && data.len() <= GROUP
 }
 
-/// [`one_group_of`] with one block of keystream for a text of at most 16
-/// bytes, eight for a longer one.
+/// GCM-SIV of a message [`is_one_group`] takes (seal if `SEAL`, else
+/// open with the received `tag`): [`one_group_sized`] with as many blocks
+/// as the text fills (`backend::by_block_count`).
 #[inline]
 #[target_feature(enable = "neon,aes")]
 fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
@@ -201,22 +202,25 @@ fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    if data.len() <= 16 {
-        one_group_of::<ROUND_KEYS, SEAL, 1, 16>(keys, nonce, aad, data, tag, len_block)
-    } else {
-        one_group_of::<ROUND_KEYS, SEAL, 8, GROUP>(keys, nonce, aad, data, tag, len_block)
-    }
+    crate::backend::by_block_count!(
+        data.len(),
+        one_group_sized::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
+    )
 }
 
-/// Seal (`SEAL`) or open of a message whose AAD is at most one block and
-/// whose text fits `M` blocks (`B` = 16·`M` bytes), ordered for latency as
-/// on x86_64 (`x86_64/aesni/siv.rs`, `one_group_blocks`, which says why): seal's tag
-/// input or open's keystream rides the message key's schedule, the rest
-/// follows. Returns the tag (seal: the one to send; open: the one computed
-/// over the plaintext).
-#[inline]
+/// RFC 8452 §4 for a text of `NB` blocks (`16·(NB − 1) < len ≤ 16·NB`)
+/// and an AAD of at most 16 bytes, a function per size, as on x86_64
+/// (`x86_64/aesni/siv.rs`: `one_group_batch`, `one_group_blocks`, which
+/// say why each step is where it is): the whole blocks loaded and stored
+/// in place, the last one (whole or not) and the AAD through 16-byte
+/// stack buffers (the text's is wiped); the per-nonce keys; H^1..H^(NB+1)
+/// beside the schedule; seal's tag or open's keystream riding the
+/// schedule; S_s as one sum of products ([`polyval_blocks`]). Returns the
+/// tag (seal: the one to send; open: the one computed over the
+/// plaintext, for the caller to compare).
+#[inline(never)]
 #[target_feature(enable = "neon,aes")]
-fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const B: usize>(
+fn one_group_sized<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
     keys: &RoundKeys<ROUND_KEYS>,
     nonce: u128,
     aad: &[u8],
@@ -224,111 +228,105 @@ fn one_group_of<const ROUND_KEYS: usize, const SEAL: bool, const M: usize, const
     tag: u128,
     len_block: u128,
 ) -> Block {
-    let rk = load_round_keys(keys);
-    let nonce = from_u128(nonce);
-    let [auth, enc0, enc1] = derive_key_blocks(&rk, nonce);
-    let n = data.len();
-    let mut text = [0u8; B];
-    data.read_tail(0, &mut text);
-    let x: [uint8x16_t; M] = load_blocks(&text);
-    // As many powers as the hash has blocks (AAD, text, length), up to 8;
-    // none for a text of one block, hashed by Horner's rule.
-    let mut h = [zero(); 8];
-    if M > 1 {
-        let hashed = usize::from(!aad.is_empty()) + n.div_ceil(16) + 1;
-        h = powers_upto(auth, hashed.min(8));
+    let len = data.len();
+    assert!(len.div_ceil(16) == NB && aad.len() <= 16);
+    let last = 16 * NB.saturating_sub(1);
+    let mut input = [zero(); NB];
+    let mut last_bytes = [0u8; 16];
+    for (i, x) in input.iter_mut().enumerate() {
+        *x = if 16 * i < last {
+            load(data.input::<16>(16 * i))
+        } else {
+            data.read_tail(last, &mut last_bytes);
+            load(&last_bytes)
+        };
     }
-    let (mut enc, tag, mut out) = if SEAL {
-        let mut t = [tag_input(
-            polyval_one_group(aad, &x, n, len_block, auth, &h),
-            nonce,
-        )];
+    let aad_block = (!aad.is_empty()).then(|| load(&padded_block(aad)));
+    let nonce = from_u128(nonce);
+    let [auth, enc0, enc1] = derive_key_blocks(&load_round_keys(keys), nonce);
+    let h = powers_upto(auth, (NB + 1).min(8));
+    let lengths = from_u128(len_block);
+    let (tag, output) = if SEAL {
+        let s_s = polyval_blocks::<true, NB>(aad_block, &input, lengths, &h);
+        let mut t = [tag_input(s_s, nonce)];
         let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
         let mut ctr = initial_counter(t[0]);
-        let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
-        encrypt_blocks_inline!(&enc, &mut ks);
-        (enc, t[0], xor_blocks(x, &ks))
+        let mut out: [uint8x16_t; NB] = counter_blocks::<false, NB>(&mut ctr);
+        encrypt_blocks_inline!(&enc, &mut out);
+        for (o, x) in out.iter_mut().zip(&input) {
+            *o = veorq_u8(*o, *x);
+        }
+        (t[0], out)
     } else {
         let mut ctr = initial_counter(from_u128(tag));
-        let mut ks: [uint8x16_t; M] = counter_blocks::<false, M>(&mut ctr);
-        let enc = expand_regs_riding::<ROUND_KEYS, M>(enc0, enc1, &mut ks);
-        let mut p = xor_blocks(x, &ks);
-        // POLYVAL takes the plaintext's `n` bytes, zero-padded.
-        for (i, b) in p.iter_mut().enumerate() {
-            *b = vandq_u8(*b, first_bytes_mask(n.saturating_sub(16 * i)));
+        let mut out: [uint8x16_t; NB] = counter_blocks::<false, NB>(&mut ctr);
+        let enc = expand_regs_riding::<ROUND_KEYS, NB>(enc0, enc1, &mut out);
+        for (o, x) in out.iter_mut().zip(&input) {
+            *o = veorq_u8(*o, *x);
         }
-        let mut t = [tag_input(
-            polyval_one_group(aad, &p, n, len_block, auth, &h),
-            nonce,
-        )];
+        // POLYVAL takes the plaintext's `len` bytes, zero-padded.
+        if let Some(last_block) = out.last_mut() {
+            *last_block = vandq_u8(*last_block, first_bytes_mask(len - last));
+        }
+        let s_s = polyval_blocks::<false, NB>(aad_block, &out, lengths, &h);
+        let mut t = [tag_input(s_s, nonce)];
         encrypt_blocks_inline!(&enc, &mut t);
-        (enc, t[0], p)
+        (t[0], out)
     };
-    let mut out_bytes: [u8; B] = store_blocks(&out);
-    data.write_tail(0, &out_bytes, n);
-    wipe(&mut out_bytes);
-    wipe(&mut text);
-    out.zeroize();
-    enc.zeroize();
-    if M > 1 {
-        h.zeroize();
+    // All loads are done before the first store (in place, the output is
+    // the input).
+    for (i, y) in output.iter().enumerate() {
+        if 16 * i < last {
+            *data.output::<16>(16 * i) = store(*y);
+        } else {
+            last_bytes = store(*y);
+            data.write_tail(last, &last_bytes, len - last);
+        }
     }
+    wipe(&mut last_bytes);
     store(tag)
 }
 
-/// [`one_group_of`]'s POLYVAL: [`polyval_one_block`] with the key `auth`
-/// for a text of one block (`M` = 1), else [`polyval_short`] with its
-/// powers `h` (as on x86_64).
+/// POLYVAL from zero of the `NB + 2` blocks `first`, `text` and `last`
+/// (`NB + 1` without `first`), with `h` = H^1..H^(NB+1) (at most H^8),
+/// as x86_64's `siv::polyval_blocks` (which says why): `first` times H
+/// beside the powers, joining the first text block; one sum of products
+/// and one reduction; for eight text blocks, seal (`TEXT_FIRST`) takes a
+/// second Horner step and open H^9.
 #[inline]
 #[target_feature(enable = "neon,aes")]
-fn polyval_one_group<const M: usize>(
-    aad: &[u8],
-    text: &[uint8x16_t; M],
-    n: usize,
-    len_block: u128,
-    auth: uint8x16_t,
+fn polyval_blocks<const TEXT_FIRST: bool, const NB: usize>(
+    first: Option<uint8x16_t>,
+    text: &[uint8x16_t; NB],
+    last: uint8x16_t,
     h: &[uint8x16_t; 8],
 ) -> uint8x16_t {
-    match text.as_slice() {
-        [block] => polyval_one_block(aad, *block, n, len_block, auth),
-        _ => polyval_short(aad, text, n, len_block, h),
+    let first_h = match first {
+        Some(a) => mul(a, h[0]),
+        None => zero(),
+    };
+    let Some((t0, others)) = text.split_first() else {
+        // No text: S_s = first·H^2 + last·H = (first·H + last)·H.
+        return mul(veorq_u8(last, first_h), h[0]);
+    };
+    // `head` is text block `j0` plus the Horner steps before it; it takes
+    // H^(NB + 1 − j0), and text block j > j0 takes H^(NB + 1 − j).
+    let mut head = veorq_u8(*t0, first_h);
+    let (j0, top) = match (NB, others.first()) {
+        (8, Some(t1)) if TEXT_FIRST => {
+            head = veorq_u8(*t1, mul(head, h[0]));
+            (1, h[7])
+        }
+        (8, _) => (0, mul(h[7], h[0])),
+        _ => (0, h[NB.min(7)]),
+    };
+    let mut w = unreduced_zero();
+    mul_acc(&mut w, last, h[0]);
+    for j in (j0 + 1..NB).rev() {
+        mul_acc(&mut w, text[j], h[NB - j]);
     }
-}
-
-/// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
-/// adds none), a text of at most one block (`n` ≤ 16 bytes, zero-padded;
-/// none if empty) and the length block, by Horner's rule with `h` itself:
-/// no powers to compute or wipe, and no array of blocks (on Zen 3,
-/// x86_64's counterpart took 16-byte seals and opens to 0.81–0.84 of the
-/// time of the array path: docs/design.md, "A text of at most one
-/// block").
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn polyval_one_block(
-    aad: &[u8],
-    text: uint8x16_t,
-    n: usize,
-    len_block: u128,
-    h: uint8x16_t,
-) -> uint8x16_t {
-    let mut acc = zero();
-    if !aad.is_empty() {
-        acc = mul(load(&padded_block(aad)), h);
-    }
-    if n > 0 {
-        acc = mul(veorq_u8(acc, text), h);
-    }
-    mul(veorq_u8(acc, from_u128(len_block)), h)
-}
-
-/// Lane-wise XOR of two arrays of blocks.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn xor_blocks<const M: usize>(mut a: [uint8x16_t; M], b: &[uint8x16_t; M]) -> [uint8x16_t; M] {
-    for (a, b) in a.iter_mut().zip(b) {
-        *a = veorq_u8(*a, *b);
-    }
-    a
+    mul_acc(&mut w, head, top);
+    reduce::<false>(w)
 }
 
 /// A mask of `min(n, 16)` 0xff bytes followed by zeros, by comparison
@@ -340,39 +338,6 @@ fn first_bytes_mask(n: usize) -> uint8x16_t {
     // SAFETY: `POSITIONS` is 16 readable bytes.
     let positions = unsafe { vld1q_u8(POSITIONS.as_ptr()) };
     vcltq_u8(positions, vdupq_n_u8(n.min(16) as u8))
-}
-
-/// POLYVAL from zero of the padded AAD (at most one block; an empty AAD
-/// adds none), the first `n.div_ceil(16)` blocks of `text` (already
-/// zero-padded) and the length block, folded eight at a time (as on
-/// x86_64).
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn polyval_short<const M: usize>(
-    aad: &[u8],
-    text: &[uint8x16_t; M],
-    n: usize,
-    len_block: u128,
-    h: &[uint8x16_t; 8],
-) -> uint8x16_t {
-    let mut blocks = [zero(); 10];
-    let mut count = 0;
-    if !aad.is_empty() {
-        blocks[0] = load(&padded_block(aad));
-        count = 1;
-    }
-    for b in &text[..n.div_ceil(16).min(M)] {
-        blocks[count] = *b;
-        count += 1;
-    }
-    blocks[count] = from_u128(len_block);
-    count += 1;
-    let mut acc = zero();
-    for chunk in blocks[..count].chunks(8) {
-        acc = fold_blocks(acc, chunk, h);
-    }
-    blocks.zeroize();
-    acc
 }
 
 /// Derives the per-message keys and powers and hashes the AAD, the first

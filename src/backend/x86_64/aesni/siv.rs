@@ -192,7 +192,7 @@ pub(crate) fn is_one_group(aad: &[u8], data: &InOut<'_>) -> bool {
 
 /// GCM-SIV of a message [`is_one_group`] takes (seal if `SEAL`, else
 /// open with the received `tag`): [`one_group_batch`] with as many blocks
-/// as the text fills ([`by_block_count`]).
+/// as the text fills (`backend::by_block_count`).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
@@ -203,7 +203,7 @@ pub(crate) fn one_group<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    by_block_count!(
+    crate::backend::by_block_count!(
         data.len(),
         one_group_sized::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     )
@@ -224,38 +224,6 @@ fn one_group_sized<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
 ) -> Block {
     one_group_batch::<false, ROUND_KEYS, SEAL, NB>(keys, nonce, aad, data, tag, len_block)
 }
-
-/// Calls `$f::<.., NB>(..)` with `NB` = the 16-byte blocks in `$len` bytes
-/// (0 to 8; the GCM-SIV short-message leaves, `siv::is_one_group`'s
-/// sizes): a branch per 16 bytes of length rather than a jump table, which
-/// the constant-time check reads as an indirect jump on data.
-macro_rules! by_block_count {
-    ($len:expr, $f:ident::<$($g:tt),*>($($arg:expr),*)) => {{
-        let n: usize = $len;
-        if n <= 64 {
-            if n == 0 {
-                $f::<$($g,)* 0>($($arg),*)
-            } else if n <= 16 {
-                $f::<$($g,)* 1>($($arg),*)
-            } else if n <= 32 {
-                $f::<$($g,)* 2>($($arg),*)
-            } else if n <= 48 {
-                $f::<$($g,)* 3>($($arg),*)
-            } else {
-                $f::<$($g,)* 4>($($arg),*)
-            }
-        } else if n <= 80 {
-            $f::<$($g,)* 5>($($arg),*)
-        } else if n <= 96 {
-            $f::<$($g,)* 6>($($arg),*)
-        } else if n <= 112 {
-            $f::<$($g,)* 7>($($arg),*)
-        } else {
-            $f::<$($g,)* 8>($($arg),*)
-        }
-    }};
-}
-pub(crate) use by_block_count;
 
 /// [`one_group_blocks`] for a text of `NB` blocks (`16·(NB − 1) < len ≤
 /// 16·NB`), the whole blocks loaded and stored in place, the last one

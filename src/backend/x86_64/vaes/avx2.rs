@@ -326,7 +326,7 @@ type Token = VaesAvx2;
 /// GCM-SIV of a message `siv::is_one_group` takes (an AAD of at most 16
 /// bytes, a text of at most 128; seal if `SEAL`, else open with the
 /// received `tag`): `siv::one_group_batch` with as many blocks as the
-/// text fills (`siv::by_block_count`), compiled for this tier (VEX
+/// text fills (`backend::by_block_count`), compiled for this tier (VEX
 /// encodings, no legacy-SSE instruction). Out of line and reached
 /// straight from the entry points, so a short message runs a leaf
 /// function.
@@ -342,8 +342,8 @@ fn siv_short<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    use aesni::siv::{by_block_count, one_group_batch};
-    by_block_count!(
+    use aesni::siv::one_group_batch;
+    crate::backend::by_block_count!(
         data.len(),
         one_group_batch::<true, ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     )

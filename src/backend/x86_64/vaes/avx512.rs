@@ -878,7 +878,7 @@ type Token = VaesAvx512;
 /// GCM-SIV of a message `siv::is_one_group` takes (an AAD of at most 16
 /// bytes, a text of at most 128; seal if `SEAL`, else open with the
 /// received `tag`): [`siv_xmm_batch`] with as many blocks as the text
-/// fills (`siv::by_block_count`). Out of line and reached straight from the entry points, so a
+/// fills (`backend::by_block_count`). Out of line and reached straight from the entry points, so a
 /// short message runs a leaf function, as [`xmm_short`] does for GCM.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -894,7 +894,7 @@ fn siv_xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
     tag: u128,
     len_block: u128,
 ) -> Block {
-    aesni::siv::by_block_count!(
+    crate::backend::by_block_count!(
         data.len(),
         siv_xmm_batch::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     )
