@@ -32,13 +32,13 @@ build() {
     cp Cargo.lock "$out/$stem-src/Cargo.lock"
     cargo build --release --quiet --target aarch64-unknown-linux-gnu \
         --manifest-path "$out/$stem-src/Cargo.toml" --target-dir "$out/$stem-target"
-    cp "$out/$stem-target/aarch64-unknown-linux-gnu/release/aarch64-icount" "$out/$stem"
+    cp "$out/$stem-target/aarch64-unknown-linux-gnu/release/aarch64-icount" "$out/$stem-bin"
 }
 build "$out/base" base
 build . head
 count() {
     qemu-aarch64-static -cpu max -L /usr/aarch64-linux-gnu -singlestep -d exec,nochain \
-        -D "$out/trace.log" "$out/$1" "$2" "$3" "$4" "$5" >/dev/null
+        -D "$out/trace.log" "$out/$1-bin" "$2" "$3" "$4" "$5" >/dev/null
     grep -c Trace "$out/trace.log"
 }
 echo "--- instructions per call, base $base ($(git rev-parse --short "$base")) and the working tree"
