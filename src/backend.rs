@@ -196,6 +196,7 @@ impl TierToken {
 /// (0 to 8: the sizes of the GCM-SIV short-message paths of both
 /// architectures, `siv::is_one_group`'s): a branch per 16 bytes of length rather than a jump table, which
 /// the constant-time check reads as an indirect jump on data.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! by_block_count {
     ($len:expr, $f:ident::<$($g:tt),*>($($arg:expr),*)) => {{
         let n: usize = $len;
@@ -222,6 +223,7 @@ macro_rules! by_block_count {
         }
     }};
 }
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use by_block_count;
 
 /// Calls the kernel of `$tier` with its token first, then `$args`: the one

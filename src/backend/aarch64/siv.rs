@@ -244,23 +244,24 @@ fn one_group_sized<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
     let aad_block = (!aad.is_empty()).then(|| load(&padded_block(aad)));
     let nonce = from_u128(nonce);
     let [auth, enc0, enc1] = derive_key_blocks(&load_round_keys(keys), nonce);
-    let h = powers_upto(auth, (NB + 1).min(8));
+    let mut h = powers_upto(auth, (NB + 1).min(8));
     let lengths = from_u128(len_block);
     let (tag, output) = if SEAL {
         let s_s = polyval_blocks::<true, NB>(aad_block, &input, lengths, &h);
         let mut t = [tag_input(s_s, nonce)];
-        let enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
+        let mut enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
         let mut ctr = initial_counter(t[0]);
         let mut out: [uint8x16_t; NB] = counter_blocks::<false, NB>(&mut ctr);
         encrypt_blocks_inline!(&enc, &mut out);
         for (o, x) in out.iter_mut().zip(&input) {
             *o = veorq_u8(*o, *x);
         }
+        enc.zeroize();
         (t[0], out)
     } else {
         let mut ctr = initial_counter(from_u128(tag));
         let mut out: [uint8x16_t; NB] = counter_blocks::<false, NB>(&mut ctr);
-        let enc = expand_regs_riding::<ROUND_KEYS, NB>(enc0, enc1, &mut out);
+        let mut enc = expand_regs_riding::<ROUND_KEYS, NB>(enc0, enc1, &mut out);
         for (o, x) in out.iter_mut().zip(&input) {
             *o = veorq_u8(*o, *x);
         }
@@ -271,8 +272,10 @@ fn one_group_sized<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
         let s_s = polyval_blocks::<false, NB>(aad_block, &out, lengths, &h);
         let mut t = [tag_input(s_s, nonce)];
         encrypt_blocks_inline!(&enc, &mut t);
+        enc.zeroize();
         (t[0], out)
     };
+    h.zeroize();
     // All loads are done before the first store (in place, the output is
     // the input).
     for (i, y) in output.iter().enumerate() {
