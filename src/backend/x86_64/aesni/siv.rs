@@ -365,7 +365,8 @@ pub(crate) fn one_group_blocks<
         enc.zeroize();
         (t[0], out)
     };
-    h.zeroize();
+    // Only the powers computed: the rest were never written.
+    h[..(NB + 1).min(8)].iter_mut().for_each(Zeroize::zeroize);
     blocks.zeroize();
     result
 }
