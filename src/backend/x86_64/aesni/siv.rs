@@ -300,9 +300,9 @@ pub(crate) fn one_group_batch<
 /// Open: the keystream rides the schedule (the received tag is the
 /// counter), then the plaintext's S_s and the tag. The arrays of key
 /// material (the derivation blocks, the powers, the round keys) are wiped
-/// before returning, as everywhere (docs/security.md); on Zen 4 that costs
-/// the AVX-512 tier's seals 3–9 % at 16–64 bytes. `VEX`: the caller is a
-/// wide tier's, compiled with AVX (`aes::encrypt_blocks_in`).
+/// before returning, as everywhere (docs/security.md; what it costs:
+/// docs/design.md, "One sum of products"). `VEX`: the caller is a wide
+/// tier's, compiled with AVX (`aes::encrypt_blocks_in`).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
