@@ -275,7 +275,8 @@ fn one_group_sized<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
         enc.zeroize();
         (t[0], out)
     };
-    // Only the powers computed: the rest were never written.
+    // Only the powers computed hold key material; the other slots are
+    // still zero.
     h[..(NB + 1).min(8)].iter_mut().for_each(Zeroize::zeroize);
     // All loads are done before the first store (in place, the output is
     // the input).

@@ -283,9 +283,10 @@ pub(crate) fn one_group_batch<
 }
 
 /// RFC 8452 §4 for a message [`is_one_group`] takes, on blocks in
-/// registers: the wide tiers' short-message leaves (`vaes/avx2.rs`,
-/// `vaes/avx512.rs`), which bring the text in and take the result out
-/// each their own way. `input` is the text in `NB` blocks
+/// registers: every x86 tier's short path ([`one_group_batch`] on the
+/// AES-NI and AVX2 tiers, the masked leaf of `vaes/avx512.rs`), each
+/// bringing the text in and taking the result out its own way. `input`
+/// is the text in `NB` blocks
 /// (`16·(NB − 1) < len ≤ 16·NB`), zero past its `len` bytes; `aad_block`
 /// the AAD (at most 16 bytes) zero-padded, `None` if empty. Returns the
 /// tag (seal: the one to send; open: the one computed over the
@@ -295,10 +296,10 @@ pub(crate) fn one_group_batch<
 /// The per-nonce key blocks under the key-generating key; then, beside
 /// the encryption key's schedule, H^1..H^(NB+1) from the authentication
 /// key and S_s = POLYVAL(AAD block, text, length block) as one sum of
-/// products ([`polyval_blocks`]). Seal:
-/// the tag rides the schedule (`aes::ride`), then the keystream from it.
-/// Open: the keystream rides the schedule (the received tag is the
-/// counter), then the plaintext's S_s and the tag. The arrays of key
+/// products ([`polyval_blocks`]). Seal: the tag rides the schedule
+/// (`aes::ride`), then the keystream from it. Open: the keystream rides
+/// the schedule (the received tag is the counter), then the plaintext's
+/// S_s and the tag. The arrays of key
 /// material (the derivation blocks, the powers, the round keys) are wiped
 /// before returning, as everywhere (docs/security.md; what it costs:
 /// docs/design.md, "One sum of products"). `VEX`: the caller is a wide
@@ -365,7 +366,8 @@ pub(crate) fn one_group_blocks<
         enc.zeroize();
         (t[0], out)
     };
-    // Only the powers computed: the rest were never written.
+    // Only the powers computed hold key material; the other slots are
+    // still zero.
     h[..(NB + 1).min(8)].iter_mut().for_each(Zeroize::zeroize);
     blocks.zeroize();
     result
