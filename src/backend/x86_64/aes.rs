@@ -339,7 +339,7 @@ pub(crate) fn encrypt_blocks<const ROUND_KEYS: usize, const N: usize>(
 /// wide code; there LLVM keeps the blocks' rounds interleaved); else
 /// [`encrypt_blocks`] itself, whose `asm!` rounds keep the AES-NI tier's
 /// batches interleaved (with intrinsics there, the per-nonce key blocks
-/// of a 16-byte AES-256-GCM-SIV open took 1.11× the time on Zen 4).
+/// were slower: docs/design.md, "Exact sizes, a leaf per tier").
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 pub(crate) fn encrypt_blocks_in<const VEX: bool, const ROUND_KEYS: usize, const N: usize>(
