@@ -128,10 +128,16 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
         len_block: u128,
     ) -> Block;
 
-    /// GCM-SIV of a message `siv::one_group` takes (seal if `SEAL`, else
-    /// open with the received `tag`), compiled for this tier, out of line.
+    /// The longest GCM-SIV text [`siv_short`](Self::siv_short) takes
+    /// (with an AAD of at most 16 bytes): `siv::one_group`'s eight blocks,
+    /// or on AVX-512 a small group's sixteen.
+    const SIV_SHORT_MAX: usize;
+
+    /// GCM-SIV of a text of at most `SIV_SHORT_MAX` bytes with an AAD of
+    /// at most 16 ([`siv_is_short`]; seal if `SEAL`, else open with the
+    /// received `tag`), compiled for this tier, out of line.
     #[allow(clippy::too_many_arguments)]
-    fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+    fn siv_short<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
         keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
@@ -279,6 +285,14 @@ pub(super) fn aesni_rest<const ROUND_KEYS: usize, const SEAL: bool>(
     unsafe { gcm_rest::<ROUND_KEYS, SEAL>(s, ctr, data, start, len_block) }
 }
 
+/// Whether the tier's [`Wide::siv_short`] takes a GCM-SIV message: an
+/// AAD of at most one block and a text of at most `SIV_SHORT_MAX` bytes
+/// (the lengths are public).
+#[inline(always)]
+fn siv_is_short<T: Wide<RB>, const RB: usize>(aad: &[u8], data: &InOut<'_>) -> bool {
+    aad.len() <= 16 && data.len() <= T::SIV_SHORT_MAX
+}
+
 /// The tier's `siv_seal` (contract: `siv::seal`): the POLYVAL pass, then CTR.
 #[inline(always)]
 pub(super) fn siv_seal<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize>(
@@ -290,9 +304,8 @@ pub(super) fn siv_seal<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize>(
     len_block: u128,
 ) -> Block {
     let a = t.aesni();
-    // SAFETY: `a` proves the AES-NI tier's features.
-    if unsafe { siv::is_one_group(aad, data) } {
-        return t.siv_one_group::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
+    if siv_is_short::<T, RB>(aad, data) {
+        return t.siv_short::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
     }
     if data.len() < RB * SMALL {
         // Less than a small group: the AES-NI tier's seal, out of line.
@@ -340,9 +353,8 @@ pub(super) fn siv_open<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize>(
     len_block: u128,
 ) -> Block {
     let a = t.aesni();
-    // SAFETY: `a` proves the AES-NI tier's features.
-    if unsafe { siv::is_one_group(aad, data) } {
-        return t.siv_one_group::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
+    if siv_is_short::<T, RB>(aad, data) {
+        return t.siv_short::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
     }
     if data.len() < RB * SMALL {
         // Less than a small group: the AES-NI tier's open, out of line.

@@ -34,34 +34,7 @@ use crate::block::{Block, RoundKeys, wipe};
 use crate::cpu::AesNiClmul;
 use crate::inout::{InOut, padded_block};
 
-/// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
-/// AES(key_generating_key, little_endian_uint32(0) || nonce)\[:8\] ||
-/// AES(key_generating_key, little_endian_uint32(1) || nonce)\[:8\]" and the
-/// message-encryption key from the first 8 bytes of the blocks for counters
-/// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5). All
-/// blocks are encrypted in one batch. Returns the authentication key and
-/// the encryption key's two halves (the second unused for AES-128).
-#[inline]
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn derive_key_blocks<const ROUND_KEYS: usize>(
-    rk: &[__m128i; ROUND_KEYS],
-    nonce: __m128i,
-) -> [__m128i; 3] {
-    let mut blocks = derivation_blocks(nonce);
-    if ROUND_KEYS == 15 {
-        encrypt_blocks(rk, &mut blocks);
-    } else {
-        let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
-        encrypt_blocks(rk, &mut four);
-        blocks[..4].copy_from_slice(&four);
-        four.zeroize();
-    }
-    let keys = derived_keys(&blocks);
-    blocks.zeroize();
-    keys
-}
-
-/// The blocks [`derive_key_blocks`] encrypts under the key-generating key:
+/// The blocks [`key_blocks_in`] encrypts under the key-generating key:
 /// `little_endian_uint32(i) || nonce` for i = 0..6 (AES-128 uses the
 /// first four).
 #[inline]
@@ -80,7 +53,7 @@ fn derivation_blocks(nonce: __m128i) -> [__m128i; 6] {
 /// and the encryption key's two halves (the second is AES-256's).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn derived_keys(blocks: &[__m128i; 6]) -> [__m128i; 3] {
+pub(crate) fn derived_keys(blocks: &[__m128i; 6]) -> [__m128i; 3] {
     [
         _mm_unpacklo_epi64(blocks[0], blocks[1]),
         _mm_unpacklo_epi64(blocks[2], blocks[3]),
@@ -88,15 +61,22 @@ fn derived_keys(blocks: &[__m128i; 6]) -> [__m128i; 3] {
     ]
 }
 
-/// The per-nonce keys ([`derive_key_blocks`]): the authentication key and
-/// the expanded encryption key.
+/// RFC 8452 §4, per-nonce key derivation: "message_authentication_key =
+/// AES(key_generating_key, little_endian_uint32(0) || nonce)\[:8\] ||
+/// AES(key_generating_key, little_endian_uint32(1) || nonce)\[:8\]" and the
+/// message-encryption key from the first 8 bytes of the blocks for counters
+/// 2 and 3 (and, "if the key-generating key is 256 bits", 4 and 5), all
+/// blocks in one batch ([`key_blocks_in`]). Returns the authentication key
+/// and the expanded encryption key.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 fn derive_keys<const ROUND_KEYS: usize>(
-    rk: &[__m128i; ROUND_KEYS],
+    keys: &RoundKeys<ROUND_KEYS>,
     nonce: __m128i,
 ) -> (__m128i, [__m128i; ROUND_KEYS]) {
-    let [auth, enc0, enc1] = derive_key_blocks(rk, nonce);
+    let mut blocks = key_blocks_in::<false, ROUND_KEYS>(keys, nonce);
+    let [auth, enc0, enc1] = derived_keys(&blocks);
+    blocks.zeroize();
     (auth, expand_regs::<ROUND_KEYS>(enc0, enc1))
 }
 
@@ -118,7 +98,7 @@ fn compute_tag<const ROUND_KEYS: usize>(
 /// The block [`compute_tag`] encrypts: S_s XOR the nonce, top bit cleared.
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn tag_input(s: __m128i, nonce: __m128i) -> __m128i {
+pub(crate) fn tag_input(s: __m128i, nonce: __m128i) -> __m128i {
     let clear_top_bit = _mm_set_epi32(0x7fff_ffff, -1, -1, -1);
     _mm_and_si128(_mm_xor_si128(s, nonce), clear_top_bit)
 }
@@ -128,7 +108,7 @@ fn tag_input(s: __m128i, nonce: __m128i) -> __m128i {
 /// 32 bits, little-endian, wrapping (`ctr.rs`, GCM-SIV convention).
 #[inline]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-fn initial_counter(tag: __m128i) -> __m128i {
+pub(crate) fn initial_counter(tag: __m128i) -> __m128i {
     _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0))
 }
 
@@ -282,6 +262,30 @@ pub(crate) fn one_group_batch<
     store(tag)
 }
 
+/// [`derivation_blocks`] encrypted under the key-generating key `keys`
+/// in one batch (AES-128's key takes the first four; the last two stay
+/// as they are, unused), for the short paths: `VEX` as in
+/// [`one_group_blocks`]. The caller takes the keys with
+/// [`derived_keys`] and wipes the blocks.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn key_blocks_in<const VEX: bool, const ROUND_KEYS: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: __m128i,
+) -> [__m128i; 6] {
+    let mut blocks = derivation_blocks(nonce);
+    let kgk = load_round_keys(keys);
+    if ROUND_KEYS == 15 {
+        encrypt_blocks_in::<VEX, _, _>(&kgk, &mut blocks);
+    } else {
+        let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
+        encrypt_blocks_in::<VEX, _, _>(&kgk, &mut four);
+        blocks[..4].copy_from_slice(&four);
+        four.zeroize();
+    }
+    blocks
+}
+
 /// RFC 8452 §4 for a message [`is_one_group`] takes, on blocks in
 /// registers: every x86 tier's short path ([`one_group_batch`] on the
 /// AES-NI and AVX2 tiers, the masked leaf of `vaes/avx512.rs`), each
@@ -323,17 +327,7 @@ pub(crate) fn one_group_blocks<
 ) -> (__m128i, [__m128i; NB]) {
     const { assert!(NB <= 8) };
     let nonce = from_u128(nonce);
-    let mut blocks = derivation_blocks(nonce);
-    let kgk = load_round_keys(keys);
-    if ROUND_KEYS == 15 {
-        encrypt_blocks_in::<VEX, _, _>(&kgk, &mut blocks);
-    } else {
-        // AES-128's key takes the first four.
-        let mut four = [blocks[0], blocks[1], blocks[2], blocks[3]];
-        encrypt_blocks_in::<VEX, _, _>(&kgk, &mut four);
-        blocks[..4].copy_from_slice(&four);
-        four.zeroize();
-    }
+    let mut blocks = key_blocks_in::<VEX, ROUND_KEYS>(keys, nonce);
     let [auth, enc0, enc1] = derived_keys(&blocks);
     let mut h = powers_upto(auth, (NB + 1).min(8));
     let lengths = from_u128(len_block);
@@ -443,9 +437,8 @@ pub(crate) fn state_new<const ROUND_KEYS: usize>(
     aad: &[u8],
     text_len: usize,
 ) -> State<ROUND_KEYS> {
-    let rk = load_round_keys(keys);
     let nonce = from_u128(nonce);
-    let (auth, enc) = derive_keys(&rk, nonce);
+    let (auth, enc) = derive_keys(keys, nonce);
     // No fold of this message covers more blocks than the AAD's or the
     // text's, plus the length block (capped at eight): a short message
     // skips the powers it would not use, which are on its critical path.

@@ -575,8 +575,10 @@ impl Wide<RB> for VaesAvx2 {
         unsafe { gcm_leftover::<ROUND_KEYS, SEAL>(self, s, data, start, len_block) }
     }
 
+    const SIV_SHORT_MAX: usize = aesni::ctr::GROUP;
+
     #[inline(always)]
-    fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+    fn siv_short<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
         keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,

@@ -25,8 +25,10 @@ use zeroize::Zeroize;
 use super::vaes_register_pieces;
 use super::{SMALL, Wide};
 use crate::backend::x86_64::KeyBlock;
+use crate::backend::x86_64::aes::{encrypt_blocks_in, expand_regs, expand_regs_riding};
 use crate::backend::x86_64::aesni;
 use crate::backend::x86_64::aesni::ctr::for_hash;
+use crate::backend::x86_64::aesni::siv;
 use crate::backend::x86_64::clmul;
 use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
 use crate::backend::x86_64::vaes;
@@ -949,6 +951,208 @@ fn siv_xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize>(
     crate::backend::x86_64::store(tag)
 }
 
+/// The longest GCM-SIV text `Wide::siv_short` takes (with an AAD of at
+/// most 16 bytes): one small group, sixteen blocks. Up to eight blocks
+/// [`siv_xmm_short`], from nine [`siv_group`].
+const SIV_SHORT_MAX: usize = RB * SMALL;
+
+/// GCM-SIV (RFC 8452 §4) of a text of 129..=256 bytes (nine to sixteen
+/// blocks) with an AAD of at most 16 (seal if `SEAL`, else open with the
+/// received `tag`), in four registers read and written by byte-masked
+/// loads and stores, so nothing outside the caller's slices is touched
+/// and no byte of the message is copied. Returns the tag as
+/// `siv::one_group_blocks` does (open's caller compares it).
+///
+/// Each step as in `siv::one_group_blocks`, wider: the per-nonce key
+/// blocks; beside the encryption key's schedule, the sixteen places'
+/// powers ([`siv_place_powers`]) and S_s as one sum of products
+/// ([`siv_sum`]); seal's tag rides the schedule and the keystream
+/// ([`siv_keystream`]) follows; open's keystream follows the schedule and
+/// its plaintext's S_s and tag come last. The key material held in arrays
+/// (derivation blocks, powers, round keys) is wiped before returning.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_group<const ROUND_KEYS: usize, const SEAL: bool>(
+    _token: VaesAvx512,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    let len = data.len();
+    assert!(len > aesni::ctr::GROUP && len <= SIV_SHORT_MAX && aad.len() <= 16);
+    let (src, dst) = data.raw_ptrs();
+    // Register i's mask selects its bytes below `len`.
+    let masks: [u64; SMALL] = core::array::from_fn(|i| {
+        let n = len.saturating_sub(RB * i).min(RB);
+        ((1u128 << n) - 1) as u64
+    });
+    // No load for an empty AAD (see `siv_xmm_batch`).
+    let aad_block = (!aad.is_empty()).then(|| {
+        // SAFETY: the mask selects the AAD's bytes (at most 16): all inside it.
+        unsafe { _mm_maskz_loadu_epi8(((1u32 << aad.len()) - 1) as __mmask16, aad.as_ptr().cast()) }
+    });
+    let input: [Reg; SMALL] = core::array::from_fn(|i| {
+        // SAFETY: the mask selects bytes RB·i.. RB·i + n of the input with
+        // RB·i + n ≤ len (none when RB·i ≥ len): all inside it. Masked-off
+        // bytes are not read.
+        unsafe { _mm512_maskz_loadu_epi8(masks[i], src.wrapping_add(RB * i).cast()) }
+    });
+
+    let nonce = crate::backend::x86_64::from_u128(nonce);
+    let mut blocks = aesni::siv::key_blocks_in::<true, ROUND_KEYS>(keys, nonce);
+    let [auth, enc0, enc1] = aesni::siv::derived_keys(&blocks);
+    let mut pw = siv_place_powers(auth);
+    // The AAD block's product with H, for Horner's step into block 0.
+    let aad_h = aad_block.map(|a| clmul::mul(a, auth));
+    let lengths = crate::backend::x86_64::from_u128(len_block);
+    let up = SIV_SHORT_MAX.div_ceil(16) - len.div_ceil(16);
+    let (tag, output) = if SEAL {
+        let s_s = siv_sum(&input, aad_h, up, lengths, auth, &pw);
+        let mut t = [aesni::siv::tag_input(s_s, nonce)];
+        let mut enc = expand_regs_riding::<ROUND_KEYS, 1>(enc0, enc1, &mut t);
+        let ks = siv_keystream(&enc, aesni::siv::initial_counter(t[0]));
+        enc.zeroize();
+        let output: [Reg; SMALL] = core::array::from_fn(|i| xor(input[i], ks[i]));
+        (t[0], output)
+    } else {
+        let mut enc = expand_regs::<ROUND_KEYS>(enc0, enc1);
+        let ks = siv_keystream(&enc, aesni::siv::initial_counter_from(tag));
+        // POLYVAL takes the plaintext's `len` bytes, zero-padded.
+        let output: [Reg; SMALL] =
+            core::array::from_fn(|i| _mm512_maskz_mov_epi8(masks[i], xor(input[i], ks[i])));
+        let s_s = siv_sum(&output, aad_h, up, lengths, auth, &pw);
+        let mut t = [aesni::siv::tag_input(s_s, nonce)];
+        encrypt_blocks_in::<true, ROUND_KEYS, 1>(&enc, &mut t);
+        enc.zeroize();
+        (t[0], output)
+    };
+    // All loads are done before the first store (in place, `dst` is `src`).
+    for (i, (mask, out)) in masks.iter().zip(&output).enumerate() {
+        // SAFETY: as for the loads: only bytes inside the output, which is
+        // as long as the input. Masked-off bytes are not written.
+        unsafe { _mm512_mask_storeu_epi8(dst.wrapping_add(RB * i).cast(), *mask, *out) };
+    }
+    pw.zeroize();
+    blocks.zeroize();
+    crate::backend::x86_64::store(tag)
+}
+
+/// The multipliers of [`siv_sum`]'s sixteen places from H: place p
+/// (lane p mod 4 of register p / 4) takes H^(16 − p), so register 0
+/// holds H^16..H^13 and register 3 H^4..H^1, lane 0 the highest. Every
+/// `vpclmulqdq` costs a 512-bit one's time on Zen 4 (one every two
+/// cycles, xmm or zmm), so the powers are built four lanes at a time:
+/// H^2 (a square); H^4 and H^3 as two lanes of one product; H^8..H^5
+/// from H^4..H^1 times H^4; the first two registers the last two times
+/// H^8. Four products after the square, the first three on the chain.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_place_powers(h: __m128i) -> [Reg; SMALL] {
+    let h2 = clmul::square(h);
+    // Lanes 0 and 1: H^2·H^2 and H·H^2.
+    let h4_h3 = mul4(_mm512_inserti32x4::<1>(splat(h2), h), splat(h2));
+    let low = _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(h4_h3, h2), h);
+    let high = mul4(low, _mm512_shuffle_i64x2::<0>(h4_h3, h4_h3));
+    let h8 = _mm512_shuffle_i64x2::<0>(high, high);
+    [mul4(high, h8), mul4(low, h8), high, low]
+}
+
+/// S_s of [`siv_group`]: POLYVAL from zero of the AAD block (as its
+/// product with H, `aad_h`), the text (`text`, zero past its end) and
+/// the length block, with `pw` from [`siv_place_powers`] and `h` = H.
+/// The text moves `up` places (16 minus its block count) so that its
+/// last block is in place 15 ([`blocks_up`]); the AAD's product joins
+/// block 0 before the move (Horner's step: (AAD·H + X_0)·H^n). Then
+/// S_s = (Σ place·power + length block)·H: one sum of products (three
+/// multiplies each), the length block added unreduced as L·x^128 (the
+/// reduction divides by x^128, so L comes out as it went in), one
+/// reduction, one product with H.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_sum(
+    text: &[Reg; SMALL],
+    aad_h: Option<__m128i>,
+    up: usize,
+    lengths: __m128i,
+    h: __m128i,
+    pw: &[Reg; SMALL],
+) -> __m128i {
+    let mut x = *text;
+    if let Some(a) = aad_h {
+        x[0] = xor(x[0], widen(a));
+    }
+    let y = blocks_up(&x, up);
+    let mut w = unreduced_zero();
+    for (y, p) in y.iter().zip(pw) {
+        mul_acc::<3>(&mut w, *y, *p, karatsuba_factor(*p));
+    }
+    let mut w = sum_done::<3>(w);
+    w.hi = xor(w.hi, widen(lengths));
+    clmul::mul(sum_value(w), h)
+}
+
+/// The sixteen blocks of `x` (block j in lane j mod 4 of register j / 4)
+/// moved `n` (0..8) places up: block j to place j + n, zeros in places
+/// below n, the top n blocks dropped. One two-source permute a register
+/// (`vpermt2q`): with n = 4q + e, place p takes qword pair p − n of
+/// registers p / 4 − q − 1 and p / 4 − q side by side, that is qword
+/// index (i + 8 − 2e) mod 16 of the pair for qword i of the register.
+/// `n` is public (the message length).
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn blocks_up(x: &[Reg; SMALL], n: usize) -> [Reg; SMALL] {
+    assert!(n < 8);
+    let z = _mm512_setzero_si512();
+    let pairs = if n < 4 {
+        [z, x[0], x[1], x[2], x[3]]
+    } else {
+        [z, z, x[0], x[1], x[2]]
+    };
+    let e = (n % 4) as i64;
+    let index = _mm512_add_epi64(
+        _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+        _mm512_set1_epi64(8 - 2 * e),
+    );
+    core::array::from_fn(|k| _mm512_permutex2var_epi64(pairs[k], index, pairs[k + 1]))
+}
+
+/// The keystream of [`siv_group`]: sixteen counter blocks from `ctr`
+/// (GCM-SIV's 32-bit little-endian counter), encrypted under `enc`.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_keystream<const ROUND_KEYS: usize>(
+    enc: &[__m128i; ROUND_KEYS],
+    ctr: __m128i,
+) -> [Reg; SMALL] {
+    let mut b: [Reg; SMALL] = counters_exact::<false, SMALL>(ctr);
+    let k = splat(enc[0]);
+    for x in b.iter_mut() {
+        *x = xor(*x, k);
+    }
+    for key in &enc[1..ROUND_KEYS - 1] {
+        let k = splat(*key);
+        for x in b.iter_mut() {
+            *x = _mm512_aesenc_epi128(*x, k);
+        }
+    }
+    let k = splat(enc[ROUND_KEYS - 1]);
+    b.map(|x| aes_last(x, k))
+}
+
 vaes_register_pieces!(
     features = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl",
     reg = __m512i,
@@ -1190,8 +1394,10 @@ impl Wide<RB> for VaesAvx512 {
         unsafe { gcm_leftover::<ROUND_KEYS, SEAL>(self, s, data, start, len_block) }
     }
 
+    const SIV_SHORT_MAX: usize = SIV_SHORT_MAX;
+
     #[inline(always)]
-    fn siv_one_group<const ROUND_KEYS: usize, const SEAL: bool>(
+    fn siv_short<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
         keys: &RoundKeys<ROUND_KEYS>,
         nonce: u128,
@@ -1201,7 +1407,13 @@ impl Wide<RB> for VaesAvx512 {
         len_block: u128,
     ) -> Block {
         // SAFETY: `self` proves the tier's features.
-        unsafe { siv_xmm_short::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block) }
+        unsafe {
+            if siv::is_one_group(aad, data) {
+                siv_xmm_short::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
+            } else {
+                siv_group::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
+            }
+        }
     }
 }
 
