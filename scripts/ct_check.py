@@ -28,8 +28,9 @@ It then fails on:
 * a gather, a division by SECRET data, an indirect jump or call through a
   SECRET register, a `rep` string operation with a SECRET count;
 * a `pshufb`/`vpshufb` whose mask is not a compile-time constant;
-* a variable-index permute (`vpermb`, `vpermi2*`, ...), which the analysis
-  does not model: it is refused so that a reviewer looks at it;
+* a permute whose index operand (`vpermb`, `vpermt2*`, `vpermi2*`, ...) is
+  not a compile-time constant (the test of a `pshufb` mask), which the
+  analysis does not model: it is refused so that a reviewer looks at it;
 * a hot function that is missing from the binary.
 
 It lists every conditional branch with its level and source line, and every
@@ -351,6 +352,23 @@ ZERO_IDIOM = re.compile(
 ONES_IDIOM = re.compile(r"^(pcmpeq[bwdq]|vpcmpeq[bwdq])$")
 VAR_PERMUTE = re.compile(r"^(vpermb|vpermw|vpermd|vpermps|vpermi2\w+|vpermt2\w+|vpermilps|vpermilpd|"
                          r"vpshufbitqmb|vpmultishiftqb)$")
+
+
+def permute_index(m: str, ops: list):
+    """The operand of a variable permute (AT&T order) that holds its index,
+    or None where the instruction has none to check (`vpshufbitqmb`,
+    `vpmultishiftqb`): `vpermt2*` index, table, table-and-destination;
+    `vpermi2*` table, table, index-and-destination; `vpermb`/`w`/`d`/`ps`
+    table, index, destination; `vpermilps`/`pd` control first."""
+    if m.startswith("vpermi2") and len(ops) >= 3:
+        return ops[2]
+    if m in ("vpermilps", "vpermilpd") and ops:
+        return ops[0]
+    if (m.startswith("vpermt2") or m in ("vpermb", "vpermw", "vpermd", "vpermps")) and len(ops) >= 3:
+        return ops[1]
+    return None
+
+
 GATHER = re.compile(r"^(v?p?gather\w+|vpscatter\w+|vscatter\w+)$")
 AES_ROUND = re.compile(r"^v?aesenc$")
 AES_LAST = re.compile(r"^v?aesenclast$")
@@ -645,6 +663,21 @@ class Analyzer:
         st.const_regs = frozenset(cr)
         st.stack_ptr.pop(r.family, None)
 
+    def constant_operand(self, st: State, insn: Insn, op: Operand) -> bool:
+        """Whether a shuffle's control operand holds a compile-time constant:
+        a register loaded with one, read-only data, or stack bytes stored
+        from one."""
+        if op.kind == "reg":
+            return op.reg.family in st.const_regs
+        if op.kind == "mem":
+            if op.mem.base == "rip":
+                return True
+            slot = self.stack_slot(st, op.mem)
+            w = mem_width(insn)
+            return isinstance(slot, tuple) and all(
+                (slot[0], slot[1] + i) in st.const_stack for i in range(w))
+        return False
+
     # -- the transfer function --------------------------------------------
     def step(self, st: State, insn: Insn):
         m = insn.mnemonic
@@ -664,8 +697,15 @@ class Analyzer:
         # shuffle (LLVM emits it for `pshufd` in AVX code); only the form whose
         # control is a register is a variable permute.
         if VAR_PERMUTE.match(m) and not (m in ("vpermilps", "vpermilpd") and ops and ops[0].kind == "imm"):
-            self.find("variable-permute", insn,
-                      "variable-index permute: not modelled, needs a reviewer")
+            index = permute_index(m, ops)
+            if index is not None and self.constant_operand(st, insn, index):
+                # A compile-time constant index: a fixed shuffle (LLVM merges
+                # constant lane shuffles into `vpermt2q` and the like).
+                if self.recording:
+                    self.const_shuffles += 1
+            else:
+                self.find("variable-permute", insn,
+                          "variable-index permute: not modelled, needs a reviewer")
         for op in ops:
             if op.kind in ("mem", "indirect-mem") and not m.startswith("lea") and not m.startswith("nop"):
                 self.check_address(st, insn, op.mem)
@@ -771,18 +811,7 @@ class Analyzer:
             return
         if PSHUFB.match(m) and ops:
             mask = ops[0]
-            if mask.kind == "reg":
-                ok = mask.reg.family in st.const_regs
-            elif mask.kind == "mem":
-                if mask.mem.base == "rip":
-                    ok = True
-                else:
-                    slot = self.stack_slot(st, mask.mem)
-                    w = mem_width(insn)
-                    ok = isinstance(slot, tuple) and all(
-                        (slot[0], slot[1] + i) in st.const_stack for i in range(w))
-            else:
-                ok = False
+            ok = self.constant_operand(st, insn, mask)
             if not ok:
                 self.find("pshufb-variable-mask", insn,
                           f"shuffle mask {mask.text} is not a compile-time constant")

@@ -106,6 +106,23 @@ fn good_permute_immediate(x: &[u8; 16]) -> [u8; 16] {
     out
 }
 
+/// A two-source permute whose index is a compile-time constant: a fixed
+/// shuffle (`vpermt2q` or `vpermi2q` with the index from read-only data).
+#[target_feature(enable = "avx512f")]
+#[inline(never)]
+fn good_permute_constant_index(x: &[u8; 64], y: &[u8; 64]) -> [u8; 64] {
+    // SAFETY: 64 readable bytes each, unaligned loads.
+    let (a, b) = unsafe {
+        (_mm512_loadu_si512(x.as_ptr().cast()), _mm512_loadu_si512(y.as_ptr().cast()))
+    };
+    let index = _mm512_set_epi64(13, 0, 11, 6, 14, 1, 8, 3);
+    let r = _mm512_permutex2var_epi64(a, index, b);
+    let mut out = [0u8; 64];
+    // SAFETY: 64 writable bytes.
+    unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), r) };
+    out
+}
+
 /// AES rounds split by a branch on the state.
 #[target_feature(enable = "aes,sse4.1")]
 #[inline(never)]
@@ -198,6 +215,11 @@ fn main() {
             black_box(bad_permute_variable_index(&x, &y));
             black_box(good_permute_immediate(&x));
         }
+    }
+    if is_x86_feature_detected!("avx512f") {
+        let (x, y) = (black_box([4u8; 64]), black_box([5u8; 64]));
+        // SAFETY: AVX-512F was detected just above.
+        unsafe { black_box(good_permute_constant_index(&x, &y)) };
     }
     black_box(bad_secret_address_byte(&x));
     black_box(bad_compare_early_exit(&x, &y));

@@ -484,6 +484,44 @@ fn aes_last(b: __m512i, k: __m512i) -> __m512i {
     _mm512_aesenclast_epi128(b, k)
 }
 
+/// The bytes `mask` selects of the 64 from `src`, zero elsewhere; no
+/// load at all for an empty mask: a masked access that selects no byte
+/// still costs (on Zen 4, a GCM-SIV seal of 144 bytes, whose fourth
+/// register is empty, took 1.2× the time in a buffer 48 bytes past a
+/// 64-byte boundary: docs/design.md, "GCM-SIV of 129 to 256 bytes on
+/// AVX-512"). Masked-off bytes are not read.
+///
+/// # Safety
+/// Every byte `mask` selects, at `src` plus its bit index, is readable.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+unsafe fn load_masked(mask: u64, src: *const u8) -> Reg {
+    if mask == 0 {
+        return _mm512_setzero_si512();
+    }
+    // SAFETY: the caller's.
+    unsafe { _mm512_maskz_loadu_epi8(mask, src.cast()) }
+}
+
+/// Writes the bytes of `v` that `mask` selects to the 64 from `dst`; no
+/// store at all for an empty mask (as [`load_masked`]). Masked-off bytes
+/// are not written.
+///
+/// # Safety
+/// Every byte `mask` selects, at `dst` plus its bit index, is writable.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+unsafe fn store_masked(mask: u64, dst: *mut u8, v: Reg) {
+    if mask != 0 {
+        // SAFETY: the caller's.
+        unsafe { _mm512_mask_storeu_epi8(dst.cast(), mask, v) };
+    }
+}
+
 /// GCM of a message of at most `GCM_SHORT_MAX` bytes: up to `XMM_REST`
 /// bytes the AES-NI tier's code, longer ones [`short_batch`].
 #[inline]
@@ -826,8 +864,7 @@ fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
         // SAFETY: the mask selects bytes RB·i.. RB·i + n of the `rest`
         // bytes from `src` (the input from `start ≤ len`) with n ≤ rest
         // − RB·i (none when RB·i ≥ rest): all inside the input.
-        // Masked-off bytes are not read.
-        unsafe { _mm512_maskz_loadu_epi8(masks[i], src.wrapping_add(RB * i).cast()) }
+        unsafe { load_masked(masks[i], src.wrapping_add(RB * i)) }
     });
     let output: [Reg; N] =
         core::array::from_fn(|i| _mm512_maskz_mov_epi8(masks[i], aes_last(b[i], xor(k, input[i]))));
@@ -835,9 +872,8 @@ fn one_batch<const ROUND_KEYS: usize, const SEAL: bool, const N: usize>(
     // All loads are done before the first store (in place, `dst` is `src`).
     for (i, (mask, out)) in masks.iter().zip(&output).enumerate() {
         // SAFETY: as for the loads, the mask selects only bytes inside
-        // the output, which is as long as the input; masked-off bytes are
-        // not written.
-        unsafe { _mm512_mask_storeu_epi8(dst.wrapping_add(RB * i).cast(), *mask, *out) };
+        // the output, which is as long as the input.
+        unsafe { store_masked(*mask, dst.wrapping_add(RB * i), *out) };
     }
 
     // GHASH runs over the ciphertext: the output when sealing, the input when opening.
@@ -999,14 +1035,27 @@ fn siv_group<const ROUND_KEYS: usize, const SEAL: bool>(
     });
     let input: [Reg; SMALL] = core::array::from_fn(|i| {
         // SAFETY: the mask selects bytes RB·i.. RB·i + n of the input with
-        // RB·i + n ≤ len (none when RB·i ≥ len): all inside it. Masked-off
-        // bytes are not read.
-        unsafe { _mm512_maskz_loadu_epi8(masks[i], src.wrapping_add(RB * i).cast()) }
+        // RB·i + n ≤ len (none when RB·i ≥ len): all inside it.
+        unsafe { load_masked(masks[i], src.wrapping_add(RB * i)) }
     });
 
     let nonce = crate::backend::x86_64::from_u128(nonce);
-    let mut blocks = aesni::siv::key_blocks_in::<true, ROUND_KEYS>(keys, nonce);
-    let [auth, enc0, enc1] = aesni::siv::derived_keys(&blocks);
+    // The per-nonce key blocks: seal's in zmm registers, which leave the
+    // AES units to the hash's multiplies sooner (on Zen 4 both share
+    // them; seal's hash is on its chain); open's in xmm registers, whose
+    // encryption key comes without the zmm registers' extra shuffles
+    // (open's chain runs through the schedule). docs/design.md, "GCM-SIV
+    // of 129 to 256 bytes on AVX-512".
+    let mut seal_blocks = [_mm512_setzero_si512(); 2];
+    let mut open_blocks = [_mm_setzero_si128(); 6];
+    let [auth, enc0, enc1] = if SEAL {
+        let derived;
+        (seal_blocks, derived) = siv_key_blocks(keys, nonce);
+        derived
+    } else {
+        open_blocks = aesni::siv::key_blocks_in::<true, ROUND_KEYS>(keys, nonce);
+        aesni::siv::derived_keys(&open_blocks)
+    };
     let mut pw = siv_place_powers(auth);
     // The AAD block's product with H, for Horner's step into block 0.
     let aad_h = aad_block.map(|a| clmul::mul(a, auth));
@@ -1035,12 +1084,80 @@ fn siv_group<const ROUND_KEYS: usize, const SEAL: bool>(
     // All loads are done before the first store (in place, `dst` is `src`).
     for (i, (mask, out)) in masks.iter().zip(&output).enumerate() {
         // SAFETY: as for the loads: only bytes inside the output, which is
-        // as long as the input. Masked-off bytes are not written.
-        unsafe { _mm512_mask_storeu_epi8(dst.wrapping_add(RB * i).cast(), *mask, *out) };
+        // as long as the input.
+        unsafe { store_masked(*mask, dst.wrapping_add(RB * i), *out) };
     }
     pw.zeroize();
-    blocks.zeroize();
+    if SEAL {
+        seal_blocks.zeroize();
+    } else {
+        open_blocks.zeroize();
+    }
     crate::backend::x86_64::store(tag)
+}
+
+/// RFC 8452 §4's per-nonce key blocks (`aesni::siv::key_blocks_in`)
+/// encrypted in one register of four lanes (and, for AES-256's key, one
+/// of two), and the keys from them: `[:8] || [:8]` of blocks 0 and 1
+/// (the authentication key), 2 and 3, 4 and 5 (the encryption key's
+/// halves; AES-128's second half unused). Returns the registers, for
+/// the caller to wipe, and the keys.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_key_blocks<const ROUND_KEYS: usize>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: __m128i,
+) -> ([Reg; 2], [__m128i; 3]) {
+    let base = splat(_mm_slli_si128::<4>(nonce));
+    let mut b = [
+        _mm512_or_si512(
+            base,
+            _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0),
+        ),
+        _mm512_or_si512(
+            base,
+            _mm512_set_epi32(0, 0, 0, 7, 0, 0, 0, 6, 0, 0, 0, 5, 0, 0, 0, 4),
+        ),
+    ];
+    // AES-128's key takes blocks 0..4, all in `b[0]`.
+    let mut hi = _mm512_castsi512_si256(b[1]);
+    let rk = &keys.0;
+    let k = broadcast_block(&rk[0]);
+    b[0] = xor(b[0], k);
+    if ROUND_KEYS == 15 {
+        hi = _mm256_xor_si256(hi, _mm512_castsi512_si256(k));
+    }
+    for key in &rk[1..ROUND_KEYS - 1] {
+        let k = broadcast_block(key);
+        b[0] = _mm512_aesenc_epi128(b[0], k);
+        if ROUND_KEYS == 15 {
+            hi = _mm256_aesenc_epi128(hi, _mm512_castsi512_si256(k));
+        }
+    }
+    let k = broadcast_block(&rk[ROUND_KEYS - 1]);
+    b[0] = aes_last(b[0], k);
+    if ROUND_KEYS == 15 {
+        hi = _mm256_aesenclast_epi128(hi, _mm512_castsi512_si256(k));
+    }
+    b[1] = _mm512_castsi256_si512(hi);
+    // Each lane's low qword beside the next lane's (the lanes rotated by
+    // one): lane 0 then holds blocks 0 and 1's, lane 2 blocks 2 and 3's.
+    let next = _mm512_shuffle_i64x2::<0b00_11_10_01>(b[0], b[0]);
+    let pairs = _mm512_unpacklo_epi64(b[0], next);
+    let k45 = _mm_unpacklo_epi64(
+        _mm256_castsi256_si128(hi),
+        _mm256_extracti128_si256::<1>(hi),
+    );
+    (
+        b,
+        [
+            _mm512_castsi512_si128(pairs),
+            _mm512_extracti32x4_epi32::<2>(pairs),
+            k45,
+        ],
+    )
 }
 
 /// The multipliers of [`siv_sum`]'s sixteen places from H: place p
@@ -1103,11 +1220,11 @@ fn siv_sum(
 
 /// The sixteen blocks of `x` (block j in lane j mod 4 of register j / 4)
 /// moved `n` (0..8) places up: block j to place j + n, zeros in places
-/// below n, the top n blocks dropped. One two-source permute a register
-/// (`vpermt2q`): with n = 4q + e, place p takes qword pair p − n of
-/// registers p / 4 − q − 1 and p / 4 − q side by side, that is qword
-/// index (i + 8 − 2e) mod 16 of the pair for qword i of the register.
-/// `n` is public (the message length).
+/// below n, the top n blocks dropped. With n = 4q + e, register k takes
+/// registers k − q − 1 and k − q side by side shifted down by 8 − 2e
+/// qwords (`valignq`, an immediate per e: `n` is public, the message
+/// length, and a permute with a variable index is something `ct-check`
+/// does not model).
 #[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
@@ -1120,12 +1237,24 @@ fn blocks_up(x: &[Reg; SMALL], n: usize) -> [Reg; SMALL] {
     } else {
         [z, z, x[0], x[1], x[2]]
     };
-    let e = (n % 4) as i64;
-    let index = _mm512_add_epi64(
-        _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
-        _mm512_set1_epi64(8 - 2 * e),
-    );
-    core::array::from_fn(|k| _mm512_permutex2var_epi64(pairs[k], index, pairs[k + 1]))
+    // Range tests, not a `match`, which LLVM makes a jump table (an
+    // indirect jump on data to `ct-check`).
+    let e = n % 4;
+    let up = |k: usize| -> Reg {
+        let (low, high) = (pairs[k], pairs[k + 1]);
+        if e < 2 {
+            if e < 1 {
+                high
+            } else {
+                _mm512_alignr_epi64::<6>(high, low)
+            }
+        } else if e < 3 {
+            _mm512_alignr_epi64::<4>(high, low)
+        } else {
+            _mm512_alignr_epi64::<2>(high, low)
+        }
+    };
+    core::array::from_fn(up)
 }
 
 /// The keystream of [`siv_group`]: sixteen counter blocks from `ctr`
@@ -1406,6 +1535,7 @@ impl Wide<RB> for VaesAvx512 {
         tag: u128,
         len_block: u128,
     ) -> Block {
+        // SAFETY: `self` proves the tier's features.
         // SAFETY: `self` proves the tier's features.
         unsafe {
             if siv::is_one_group(aad, data) {
