@@ -8,9 +8,10 @@
 //! cargo run --release -p hardware-aead-bench --example page_end -- [ROUNDS]
 //! ```
 //!
-//! Per algorithm and length: in-place seals of the same message placed in
-//! the middle of a mapping (`mid`) and ending where an inaccessible page
-//! begins (`end`), alternating in rounds of about 2 ms each; the median over
+//! Per algorithm and length: in-place seals of the same message placed
+//! where an inaccessible page ends (`mid`: its windows reach forward into
+//! mapped memory) and ending where one begins (`end`), alternating in
+//! rounds of about 2 ms each; the median over
 //! the rounds of each placement's time per call, and of `end / mid` within
 //! a round. The default tier (`new`).
 
@@ -21,58 +22,9 @@ use hardware_aead::AeadKey;
 use hardware_aead::aes_gcm::Aes256Gcm;
 use hardware_aead::aes_gcm_siv::Aes256GcmSiv;
 
-/// Three pages, the last inaccessible.
-struct Pages {
-    base: *mut u8,
-    page: usize,
-}
-
-impl Pages {
-    fn new() -> Self {
-        // SAFETY: sysconf has no preconditions.
-        let page =
-            usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).expect("page size");
-        // SAFETY: an anonymous private mapping of three pages, checked; the
-        // last made inaccessible.
-        unsafe {
-            let base = libc::mmap(
-                core::ptr::null_mut(),
-                3 * page,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            );
-            assert_ne!(base, libc::MAP_FAILED, "mmap");
-            let base = base.cast::<u8>();
-            assert_eq!(
-                libc::mprotect(base.add(2 * page).cast(), page, libc::PROT_NONE),
-                0
-            );
-            Self { base, page }
-        }
-    }
-
-    /// `len` bytes in the middle of the first page (`at_end` false) or
-    /// ending where the inaccessible page starts.
-    fn slice(&mut self, len: usize, at_end: bool) -> &mut [u8] {
-        let start = if at_end {
-            2 * self.page - len
-        } else {
-            self.page / 2
-        };
-        // SAFETY: bytes `start..start + len` lie in the two accessible pages;
-        // `&mut self` makes the slice the only access while it lives.
-        unsafe { core::slice::from_raw_parts_mut(self.base.add(start), len) }
-    }
-}
-
-impl Drop for Pages {
-    fn drop(&mut self) {
-        // SAFETY: unmaps exactly the mapping made in `new`.
-        unsafe { libc::munmap(self.base.cast(), 3 * self.page) };
-    }
-}
+#[path = "../../tests/common/guarded.rs"]
+mod guarded;
+use guarded::Guarded;
 
 /// Nanoseconds per call of `f`, run for about 2 ms.
 fn time_per_call(iters: u32, mut f: impl FnMut()) -> f64 {
@@ -90,7 +42,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// The rows of one key type: each length at both placements.
 fn rows<K: AeadKey<Nonce = [u8; 12]>>(name: &str, key: &K, rounds: usize) {
-    let mut pages = Pages::new();
+    let mut pages = Guarded::new();
     let nonce = [9u8; 12];
     for len in [16, 20, 50, 64, 80, 100, 128, 144, 200, 256] {
         let iters = 20_000;
