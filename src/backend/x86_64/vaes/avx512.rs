@@ -14,7 +14,10 @@
 //! leave (less than one small group) is one masked batch too
 //! (`rest_batch`) from 33 bytes, the AES-NI tier's pieces below that and
 //! for GCM-SIV (`aesni::gcm`, `aesni::siv`); all called out of line
-//! (`vaes.rs`: no legacy-SSE instruction runs after wide code).
+//! (`vaes.rs`: no legacy-SSE instruction runs after wide code). A GCM-SIV
+//! message with at most 16 bytes of AAD is a leaf of xmm registers up to
+//! 128 bytes (`siv_xmm_short`) and one masked batch of four registers up
+//! to 256 (`siv_group`).
 //! The contracts of the entry points are those of `aesni/gcm.rs` and
 //! `aesni/siv.rs`.
 
