@@ -528,6 +528,47 @@ unsafe fn store_masked(mask: u64, dst: *mut u8, v: Reg) {
     }
 }
 
+/// Whether masked accesses of `W`-byte windows from `p` over `len` bytes
+/// (window i at `p + W·i`, the last one partly past the end) reach past
+/// byte `len − 1` into the next 4 KiB page (the smallest page; a larger
+/// one only joins them, so a window inside the same 4 KiB page as a byte
+/// of the caller's slice is mapped). Addresses and lengths are public.
+#[inline(always)]
+fn reaches_next_page<const W: usize>(p: *const u8, len: usize) -> bool {
+    const { assert!(W.is_power_of_two()) };
+    let last = (p as usize).wrapping_add(len).wrapping_sub(1);
+    let past = len.wrapping_neg() & (W - 1);
+    len != 0 && last >> 12 != last.wrapping_add(past) >> 12
+}
+
+/// Whether a leaf's byte-masked loads and stores (`W`-byte windows over
+/// the text of `data` from `start`, 16-byte ones over `masked_aad`, empty
+/// for a leaf that reads its AAD otherwise) stay on the pages of the
+/// message's own bytes ([`reaches_next_page`]). A masked-off byte is
+/// never read or written, but a window over a page that is not mapped (a
+/// guard page, the end of a mapping) takes a fault-suppression assist,
+/// hundreds of cycles a call (docs/design.md, "Masked loads and stores
+/// near a page's end"). Where they would not, the leaf hands the message
+/// to the AES-NI tier's code, which copies a partial block through the
+/// stack. Tested by the leaves whose calls are long enough for the test
+/// not to show (GCM-SIV's, GCM's batches of zmm registers), not by GCM's
+/// xmm leaf (`xmm_short`), where it cost 8–13 % of a 20-byte call.
+#[inline(always)]
+fn masks_stay_on_pages<const W: usize>(
+    masked_aad: &[u8],
+    data: &mut InOut<'_>,
+    start: usize,
+) -> bool {
+    let n = data.len() - start;
+    if n.is_multiple_of(W) && masked_aad.len().is_multiple_of(16) {
+        return true;
+    }
+    let (src, dst) = data.raw_ptrs();
+    !(reaches_next_page::<16>(masked_aad.as_ptr(), masked_aad.len())
+        | reaches_next_page::<W>(src.wrapping_add(start), n)
+        | reaches_next_page::<W>(dst.wrapping_add(start), n))
+}
+
 /// GCM of a message of at most `GCM_SHORT_MAX` bytes: up to `XMM_REST`
 /// bytes the AES-NI tier's code, longer ones [`short_batch`].
 #[inline]
@@ -731,7 +772,7 @@ fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
 fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
-    _token: VaesAvx512,
+    token: VaesAvx512,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
     j0: u128,
@@ -739,8 +780,41 @@ fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
+    // The AAD is hashed from memory (`aesni::gcm::state_new`), not masked.
+    if !masks_stay_on_pages::<RB>(&[], data, 0) {
+        return gcm_unmasked::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block);
+    }
     let s = aesni::gcm::state_new(keys, h_powers, j0, aad);
     batch_from::<ROUND_KEYS, SEAL>(&s, data, 0, len_block)
+}
+
+/// GCM on the AES-NI tier's code (`aesni::gcm::seal_or_open`) for a
+/// message whose masked windows would not stay on its pages
+/// ([`masks_stay_on_pages`]); out of line, off the short path.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn gcm_unmasked<const ROUND_KEYS: usize, const SEAL: bool>(
+    token: VaesAvx512,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    len_block: u128,
+) -> Block {
+    aesni::gcm::seal_or_open::<ROUND_KEYS, SEAL>(
+        token.aesni(),
+        keys,
+        h_powers,
+        j0,
+        aad,
+        data,
+        len_block,
+    )
 }
 
 /// What the groups leave (`start..`, less than a small group): more
@@ -759,7 +833,7 @@ fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     len_block: u128,
 ) -> Block {
     if data.len() - start > XMM_REST {
-        rest_batch::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+        rest_batch::<ROUND_KEYS, SEAL>(t, s, data, start, len_block)
     } else {
         vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
     }
@@ -771,12 +845,34 @@ fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
 fn rest_batch<const ROUND_KEYS: usize, const SEAL: bool>(
-    s: &aesni::gcm::State<'_, ROUND_KEYS>,
+    t: Token,
+    s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
     len_block: u128,
 ) -> Block {
+    if !masks_stay_on_pages::<RB>(&[], data, start) {
+        return rest_unmasked::<ROUND_KEYS, SEAL>(t, s, data, start, len_block);
+    }
     batch_from::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+}
+
+/// What the groups leave, on the AES-NI tier's pieces (`vaes::aesni_rest`),
+/// where [`rest_batch`]'s masked windows would not stay on the message's
+/// pages; out of line.
+#[cold]
+#[inline(never)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn rest_unmasked<const ROUND_KEYS: usize, const SEAL: bool>(
+    t: Token,
+    s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
 }
 
 /// The message from `start` (at most a small group) in [`one_batch`]
@@ -943,6 +1039,32 @@ fn siv_xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
         data.len(),
         siv_xmm_batch::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     )
+}
+
+/// GCM-SIV on the AES-NI tier's code (`aesni::siv::seal`, `open`) for a
+/// message whose masked windows would not stay on its pages
+/// ([`masks_stay_on_pages`]); out of line, off the short paths.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_unmasked<const ROUND_KEYS: usize, const SEAL: bool>(
+    token: VaesAvx512,
+    keys: &RoundKeys<ROUND_KEYS>,
+    nonce: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+    tag: u128,
+    len_block: u128,
+) -> Block {
+    let a = token.aesni();
+    if SEAL {
+        siv::seal(a, keys, nonce, aad, data, len_block)
+    } else {
+        siv::open(a, keys, nonce, aad, data, tag, len_block)
+    }
 }
 
 /// [`siv_xmm_short`] for a text of `NB` blocks (`16·(NB − 1) < len ≤
@@ -1543,12 +1665,17 @@ impl Wide<RB> for VaesAvx512 {
         len_block: u128,
     ) -> Block {
         // SAFETY: `self` proves the tier's features.
-        // SAFETY: `self` proves the tier's features.
+        // The leaves' masked windows are tested here, in the entry point,
+        // not in the leaves, whose registers the test cost (GCM-SIV opens of
+        // 144–256 bytes at 1.11–1.13 of the time with it inside
+        // `siv_group`). SAFETY: `self` proves the tier's features.
         unsafe {
-            if siv::is_one_group(aad, data) {
+            if siv::is_one_group(aad, data) && masks_stay_on_pages::<16>(aad, data, 0) {
                 siv_xmm_short::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
-            } else {
+            } else if !siv::is_one_group(aad, data) && masks_stay_on_pages::<RB>(aad, data, 0) {
                 siv_group::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
+            } else {
+                siv_unmasked::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
             }
         }
     }
@@ -1666,4 +1793,30 @@ pub(crate) fn siv_open<const ROUND_KEYS: usize>(
     len_block: u128,
 ) -> Block {
     vaes::siv_open::<_, RB, ROUND_KEYS>(token, keys, nonce, aad, data, tag, len_block)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reaches_next_page;
+
+    /// A pointer at address `a`, never dereferenced.
+    fn at(a: usize) -> *const u8 {
+        core::ptr::without_provenance(a)
+    }
+
+    #[test]
+    fn a_window_reaches_the_next_page_only_past_a_last_byte_near_its_end() {
+        // 20 bytes: the second 16-byte window runs 12 bytes past the end.
+        assert!(reaches_next_page::<16>(at(0x1000 - 20), 20));
+        assert!(reaches_next_page::<16>(at(0x1000 - 31), 20));
+        assert!(!reaches_next_page::<16>(at(0x1000 - 32), 20));
+        // Whole windows, or nothing, never reach past the end.
+        assert!(!reaches_next_page::<16>(at(0x1000 - 32), 32));
+        assert!(!reaches_next_page::<16>(at(0x1000 - 20), 0));
+        // 144 bytes in 64-byte windows: the last runs 48 bytes past the end.
+        assert!(reaches_next_page::<64>(at(0x2000 - 144), 144));
+        assert!(reaches_next_page::<64>(at(0x2000 - 191), 144));
+        assert!(!reaches_next_page::<64>(at(0x2000 - 192), 144));
+        assert!(!reaches_next_page::<64>(at(0x2000 - 256), 256));
+    }
 }
