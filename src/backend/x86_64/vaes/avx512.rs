@@ -548,11 +548,12 @@ fn reaches_next_page<const W: usize>(p: *const u8, len: usize) -> bool {
 /// never read or written, but a window over a page that is not mapped (a
 /// guard page, the end of a mapping) takes a fault-suppression assist,
 /// hundreds of cycles a call (docs/design.md, "Masked loads and stores
-/// near a page's end"). Where they would not, the leaf hands the message
-/// to the AES-NI tier's code, which copies a partial block through the
-/// stack. Tested by the leaves whose calls are long enough for the test
-/// not to show (GCM-SIV's, GCM's batches of zmm registers), not by GCM's
-/// xmm leaf (`xmm_short`), where it cost 8–13 % of a 20-byte call.
+/// near a page's end"). Where they would not, the message goes to the
+/// AES-NI tier's code, which copies a partial block through the stack.
+/// Tested where the calls are long enough for the test not to show: in
+/// GCM's zmm batches (`short_batch`, `rest_batch`) and at GCM-SIV's entry
+/// (`Wide::siv_short`); not for GCM's xmm leaf (`xmm_short`), where it
+/// cost 8–13 % of a 20-byte call.
 #[inline(always)]
 fn masks_stay_on_pages<const W: usize>(
     masked_aad: &[u8],
