@@ -133,6 +133,15 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// or on AVX-512 a small group's sixteen.
     const SIV_SHORT_MAX: usize;
 
+    /// Whether the byte-masked loads and stores of this tier's
+    /// [`siv_short`](Self::siv_short) over a message it takes stay on the
+    /// pages of the message's own bytes: always where it has none (AVX2);
+    /// on AVX-512, unless a window would reach into the next page, where
+    /// the masked-off bytes cost a fault-suppression assist if that page is
+    /// not mapped (docs/design.md, "Masked loads and stores near a page's
+    /// end"). Addresses and lengths are public.
+    fn siv_masks_stay_on_pages(self, aad: &[u8], data: &mut InOut<'_>) -> bool;
+
     /// GCM-SIV of a text of at most `SIV_SHORT_MAX` bytes with an AAD of
     /// at most 16 ([`siv_is_short`]; seal if `SEAL`, else open with the
     /// received `tag`), compiled for this tier, out of line.
@@ -287,10 +296,12 @@ pub(super) fn aesni_rest<const ROUND_KEYS: usize, const SEAL: bool>(
 
 /// Whether the tier's [`Wide::siv_short`] takes a GCM-SIV message: an
 /// AAD of at most one block and a text of at most `SIV_SHORT_MAX` bytes
-/// (the lengths are public).
+/// (the lengths are public), whose masked windows stay on the message's
+/// pages ([`Wide::siv_masks_stay_on_pages`]). A message it does not take
+/// goes on below, to the AES-NI tier's passes up to a small group.
 #[inline(always)]
-fn siv_is_short<T: Wide<RB>, const RB: usize>(aad: &[u8], data: &InOut<'_>) -> bool {
-    aad.len() <= 16 && data.len() <= T::SIV_SHORT_MAX
+fn siv_is_short<T: Wide<RB>, const RB: usize>(t: T, aad: &[u8], data: &mut InOut<'_>) -> bool {
+    aad.len() <= 16 && data.len() <= T::SIV_SHORT_MAX && t.siv_masks_stay_on_pages(aad, data)
 }
 
 /// The tier's `siv_seal` (contract: `siv::seal`): the POLYVAL pass, then CTR.
@@ -304,7 +315,7 @@ pub(super) fn siv_seal<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize>(
     len_block: u128,
 ) -> Block {
     let a = t.aesni();
-    if siv_is_short::<T, RB>(aad, data) {
+    if siv_is_short::<T, RB>(t, aad, data) {
         return t.siv_short::<ROUND_KEYS, true>(keys, nonce, aad, data, 0, len_block);
     }
     if data.len() < RB * SMALL {
@@ -353,7 +364,7 @@ pub(super) fn siv_open<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize>(
     len_block: u128,
 ) -> Block {
     let a = t.aesni();
-    if siv_is_short::<T, RB>(aad, data) {
+    if siv_is_short::<T, RB>(t, aad, data) {
         return t.siv_short::<ROUND_KEYS, false>(keys, nonce, aad, data, tag, len_block);
     }
     if data.len() < RB * SMALL {

@@ -577,6 +577,12 @@ impl Wide<RB> for VaesAvx2 {
 
     const SIV_SHORT_MAX: usize = aesni::ctr::GROUP;
 
+    /// `siv_short` copies a partial block through the stack: no masks.
+    #[inline(always)]
+    fn siv_masks_stay_on_pages(self, _aad: &[u8], _data: &mut InOut<'_>) -> bool {
+        true
+    }
+
     #[inline(always)]
     fn siv_short<const ROUND_KEYS: usize, const SEAL: bool>(
         self,

@@ -489,11 +489,9 @@ fn aes_last(b: __m512i, k: __m512i) -> __m512i {
 
 /// The bytes `mask` selects of the 64 from `src`, zero elsewhere; no
 /// load at all for an empty mask: a masked access that selects no byte
-/// still costs (on Zen 4, a GCM-SIV seal of 144 bytes, whose fourth
-/// register is empty, took 1.2× the time in a buffer 48 bytes past a
-/// 64-byte boundary: docs/design.md, "GCM-SIV of 129 to 256 bytes on
+/// still costs (docs/design.md, "GCM-SIV of 129 to 256 bytes on
 /// AVX-512"). For [`siv_group`]; [`one_batch`]'s loads stay plain masked
-/// loads, which its seals measured faster with. Masked-off bytes are not
+/// loads, with which its seals measured faster. Masked-off bytes are not
 /// read.
 ///
 /// # Safety
@@ -506,14 +504,14 @@ unsafe fn load_masked(mask: u64, src: *const u8) -> Reg {
     if mask == 0 {
         return _mm512_setzero_si512();
     }
-    // SAFETY: the caller's.
+    // SAFETY: the caller vouches that every byte `mask` selects is
+    // readable (this function's contract); masked-off bytes are not read.
     unsafe { _mm512_maskz_loadu_epi8(mask, src.cast()) }
 }
 
 /// Writes the bytes of `v` that `mask` selects to the 64 from `dst`; no
-/// store at all for an empty mask (as [`load_masked`]; GCM opens of 129
-/// to 192 bytes, whose last register is empty, took 0.89–0.96 of the time
-/// with it). Masked-off bytes are not written.
+/// store at all for an empty mask (as [`load_masked`]). Masked-off bytes
+/// are not written.
 ///
 /// # Safety
 /// Every byte `mask` selects, at `dst` plus its bit index, is writable.
@@ -523,7 +521,9 @@ unsafe fn load_masked(mask: u64, src: *const u8) -> Reg {
 )]
 unsafe fn store_masked(mask: u64, dst: *mut u8, v: Reg) {
     if mask != 0 {
-        // SAFETY: the caller's.
+        // SAFETY: the caller vouches that every byte `mask` selects is
+        // writable (this function's contract); masked-off bytes are not
+        // written.
         unsafe { _mm512_mask_storeu_epi8(dst.cast(), mask, v) };
     }
 }
@@ -550,10 +550,11 @@ fn reaches_next_page<const W: usize>(p: *const u8, len: usize) -> bool {
 /// hundreds of cycles a call (docs/design.md, "Masked loads and stores
 /// near a page's end"). Where they would not, the message goes to the
 /// AES-NI tier's code, which copies a partial block through the stack.
-/// Tested where the calls are long enough for the test not to show: in
-/// GCM's zmm batches (`short_batch`, `rest_batch`) and at GCM-SIV's entry
-/// (`Wide::siv_short`); not for GCM's xmm leaf (`xmm_short`), where it
-/// cost 8–13 % of a 20-byte call.
+/// Tested where the path is chosen ([`gcm_leftover`], GCM-SIV's
+/// `Wide::siv_masks_stay_on_pages`), or at the top of the leaf where that
+/// was faster ([`short_batch`]); not for GCM's xmm leaf ([`xmm_short`]),
+/// whose frameless call the test's registers slowed more than the test
+/// saves (docs/design.md).
 #[inline(always)]
 fn masks_stay_on_pages<const W: usize>(
     masked_aad: &[u8],
@@ -781,7 +782,9 @@ fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
-    // The AAD is hashed from memory (`aesni::gcm::state_new`), not masked.
+    // Tested here rather than in `gcm_short`, where, inlined into the
+    // entry point's frame, it slowed AES-256 seals of 65–128 bytes; the
+    // AAD is hashed from memory (`aesni::gcm::state_new`), not masked.
     if !masks_stay_on_pages::<RB>(&[], data, 0) {
         return gcm_unmasked::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block);
     }
@@ -789,9 +792,10 @@ fn short_batch<const ROUND_KEYS: usize, const SEAL: bool>(
     batch_from::<ROUND_KEYS, SEAL>(&s, data, 0, len_block)
 }
 
-/// GCM on the AES-NI tier's code (`aesni::gcm::seal_or_open`) for a
-/// message whose masked windows would not stay on its pages
-/// ([`masks_stay_on_pages`]); out of line, off the short path.
+/// [`short_batch`]'s message on the AES-NI tier's code
+/// (`aesni::gcm::seal_or_open`) where its windows would not stay on the
+/// message's pages; a function of its own, so that the AES-NI code is
+/// not inlined into the batch.
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -819,7 +823,8 @@ fn gcm_unmasked<const ROUND_KEYS: usize, const SEAL: bool>(
 }
 
 /// What the groups leave (`start..`, less than a small group): more
-/// than `XMM_REST` bytes in [`batch_from`], fewer on the AES-NI tier's
+/// than `XMM_REST` bytes in [`rest_batch`] where its windows stay on the
+/// message's pages ([`masks_stay_on_pages`]), else the AES-NI tier's
 /// pieces (`vaes::aesni_rest`). Each out of line, called from
 /// `vaes::gcm_groups`, whose loops need the registers.
 #[inline]
@@ -833,8 +838,8 @@ fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     start: usize,
     len_block: u128,
 ) -> Block {
-    if data.len() - start > XMM_REST {
-        rest_batch::<ROUND_KEYS, SEAL>(t, s, data, start, len_block)
+    if data.len() - start > XMM_REST && masks_stay_on_pages::<RB>(&[], data, start) {
+        rest_batch::<ROUND_KEYS, SEAL>(s, data, start, len_block)
     } else {
         vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
     }
@@ -846,34 +851,12 @@ fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
 fn rest_batch<const ROUND_KEYS: usize, const SEAL: bool>(
-    t: Token,
-    s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
+    s: &aesni::gcm::State<'_, ROUND_KEYS>,
     data: &mut InOut<'_>,
     start: usize,
     len_block: u128,
 ) -> Block {
-    if !masks_stay_on_pages::<RB>(&[], data, start) {
-        return rest_unmasked::<ROUND_KEYS, SEAL>(t, s, data, start, len_block);
-    }
     batch_from::<ROUND_KEYS, SEAL>(s, data, start, len_block)
-}
-
-/// What the groups leave, on the AES-NI tier's pieces (`vaes::aesni_rest`),
-/// where [`rest_batch`]'s masked windows would not stay on the message's
-/// pages; out of line.
-#[cold]
-#[inline(never)]
-#[target_feature(
-    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
-)]
-fn rest_unmasked<const ROUND_KEYS: usize, const SEAL: bool>(
-    t: Token,
-    s: &mut aesni::gcm::State<'_, ROUND_KEYS>,
-    data: &mut InOut<'_>,
-    start: usize,
-    len_block: u128,
-) -> Block {
-    vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
 }
 
 /// The message from `start` (at most a small group) in [`one_batch`]
@@ -1040,32 +1023,6 @@ fn siv_xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
         data.len(),
         siv_xmm_batch::<ROUND_KEYS, SEAL>(keys, nonce, aad, data, tag, len_block)
     )
-}
-
-/// GCM-SIV on the AES-NI tier's code (`aesni::siv::seal`, `open`) for a
-/// message whose masked windows would not stay on its pages
-/// ([`masks_stay_on_pages`]); out of line, off the short paths.
-#[cold]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-#[target_feature(
-    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
-)]
-fn siv_unmasked<const ROUND_KEYS: usize, const SEAL: bool>(
-    token: VaesAvx512,
-    keys: &RoundKeys<ROUND_KEYS>,
-    nonce: u128,
-    aad: &[u8],
-    data: &mut InOut<'_>,
-    tag: u128,
-    len_block: u128,
-) -> Block {
-    let a = token.aesni();
-    if SEAL {
-        siv::seal(a, keys, nonce, aad, data, len_block)
-    } else {
-        siv::open(a, keys, nonce, aad, data, tag, len_block)
-    }
 }
 
 /// [`siv_xmm_short`] for a text of `NB` blocks (`16·(NB − 1) < len ≤
@@ -1656,6 +1613,16 @@ impl Wide<RB> for VaesAvx512 {
     const SIV_SHORT_MAX: usize = SIV_SHORT_MAX;
 
     #[inline(always)]
+    fn siv_masks_stay_on_pages(self, aad: &[u8], data: &mut InOut<'_>) -> bool {
+        // `siv_xmm_short`'s windows are blocks, `siv_group`'s registers.
+        if data.len() <= aesni::ctr::GROUP {
+            masks_stay_on_pages::<16>(aad, data, 0)
+        } else {
+            masks_stay_on_pages::<RB>(aad, data, 0)
+        }
+    }
+
+    #[inline(always)]
     fn siv_short<const ROUND_KEYS: usize, const SEAL: bool>(
         self,
         keys: &RoundKeys<ROUND_KEYS>,
@@ -1666,17 +1633,11 @@ impl Wide<RB> for VaesAvx512 {
         len_block: u128,
     ) -> Block {
         // SAFETY: `self` proves the tier's features.
-        // The leaves' masked windows are tested here, in the entry point,
-        // not in the leaves, whose registers the test cost (GCM-SIV opens of
-        // 144–256 bytes at 1.11–1.13 of the time with it inside
-        // `siv_group`). SAFETY: `self` proves the tier's features.
         unsafe {
-            if siv::is_one_group(aad, data) && masks_stay_on_pages::<16>(aad, data, 0) {
+            if siv::is_one_group(aad, data) {
                 siv_xmm_short::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
-            } else if !siv::is_one_group(aad, data) && masks_stay_on_pages::<RB>(aad, data, 0) {
-                siv_group::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
             } else {
-                siv_unmasked::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
+                siv_group::<ROUND_KEYS, SEAL>(self, keys, nonce, aad, data, tag, len_block)
             }
         }
     }
