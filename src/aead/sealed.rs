@@ -92,8 +92,8 @@ pub trait Core: Sized {
 }
 
 /// The one place that decides whether decrypted bytes are released: compares the
-/// tags in constant time and, if they differ, zeroes `plaintext` before returning
-/// [`Error::Authentication`]. The computed tag is wiped either way. A tag of
+/// tags in constant time and, if they differ, zeroes `plaintext` and the
+/// computed tag before returning [`Error::Authentication`]. A tag of
 /// KC-XAES-256-GCM (GCM's tag and the key commitment, 48 bytes) is compared
 /// whole: the two checks are one comparison, with one outcome. The decision
 /// is [`tags_match_or_wipe`], out of line; this wrapper, inlined, only turns
@@ -101,56 +101,68 @@ pub trait Core: Sized {
 /// through memory).
 #[inline(always)]
 pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
-    computed: T,
+    mut computed: T,
     received: &T,
     plaintext: &mut [u8],
 ) -> Result<(), Error> {
-    if tags_match_or_wipe(computed, received, plaintext) {
+    if tags_match_or_wipe(&mut computed, received, plaintext) {
         Ok(())
     } else {
         Err(Error::Authentication)
     }
 }
 
-/// [`verify_or_wipe`]'s comparison and wipes: whether the tags are equal;
-/// if not, `plaintext` is zeroed first. Kept out of line (one instance per
-/// tag type) so that `scripts/ct-check.sh` finds it and checks that it holds
-/// exactly one branch on tag data, the decision.
+/// [`verify_or_wipe`]'s comparison: whether the tags are equal; if not,
+/// [`wipe_rejected`] runs first. Kept out of line (one instance per tag
+/// type) so that `scripts/ct-check.sh` finds it and checks that it holds
+/// exactly one branch on tag data, the decision. The wipes are out of line
+/// and cold: the accepting path is a few instructions.
 #[inline(never)]
 fn tags_match_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
-    mut computed: T,
+    computed: &mut T,
     received: &T,
     plaintext: &mut [u8],
 ) -> bool {
-    // XOR the tags 16 bytes at a time, OR the differences together, fold
-    // them to one word and compare that with zero: no early exit, and the
-    // word passes through an empty `asm!` (`opaque`) first, so the compiler
-    // cannot turn the folding back into a byte-by-byte test. Both tags are
-    // the same type, so of the same length, a multiple of 16.
-    let (computed_words, _) = computed.as_ref().as_chunks::<16>();
-    let (received_words, _) = received.as_ref().as_chunks::<16>();
-    let mut diff = 0u128;
+    // XOR the tags 8 bytes at a time, OR the differences into one word and
+    // compare that with zero: no early exit, and the word passes through an
+    // empty `asm!` (`opaque`) first, so the compiler cannot turn the
+    // folding back into a byte-by-byte test. Both tags are the same type,
+    // so of the same length, a multiple of 8. Words of 8 bytes, not 16: the
+    // kernels return a tag as two 64-bit words, which reach `computed` as
+    // two 8-byte stores just before this runs, and a 16-byte load cannot
+    // take its data from two stores; it waits for them to reach the cache,
+    // between the last AES round and the decision (docs/constant-time.md,
+    // the tag compare).
+    let (computed_words, _) = computed.as_ref().as_chunks::<8>();
+    let (received_words, _) = received.as_ref().as_chunks::<8>();
+    let mut diff = 0u64;
     for (c, r) in computed_words.iter().zip(received_words) {
-        diff |= u128::from_le_bytes(*c) ^ u128::from_le_bytes(*r);
+        diff |= u64::from_le_bytes(*c) ^ u64::from_le_bytes(*r);
     }
-    let folded = opaque((diff as u64) | ((diff >> 64) as u64));
-    // After a forgery the computed tag is the valid tag for the forged
-    // ciphertext: do not leave it on the stack. (One volatile 16-byte store
-    // per block: `zeroize` on a 48-byte KC-XAES tag is 48 byte stores, which
-    // a 16-byte open feels: docs/measurements/2026-11-26-zen3-kc/tables.md.)
-    for block in computed.as_mut().as_chunks_mut::<16>().0 {
-        wipe(block);
-    }
-    if folded == 0 {
+    if opaque(diff) == 0 {
         true
     } else {
-        // Volatile word stores: `zeroize` on bytes stores one byte at a
-        // time, which makes a forged long message cost far more to reject
-        // than a genuine one to open (docs/benchmarks.md, "Rejecting
-        // forgeries on Zen 4").
-        wipe_bytes(plaintext);
+        wipe_rejected(computed, plaintext);
         false
     }
+}
+
+/// What a rejected open leaves: nothing. The plaintext is zeroed, and so is
+/// the computed tag, which after a forgery is the valid tag for the forged
+/// ciphertext (a tag that matched is the received one, which the caller
+/// holds). Out of line, so that the comparison's accepting path needs no
+/// call set-up.
+#[cold]
+#[inline(never)]
+fn wipe_rejected<T: AsMut<[u8]>>(computed: &mut T, plaintext: &mut [u8]) {
+    for word in computed.as_mut().as_chunks_mut::<8>().0 {
+        wipe(word);
+    }
+    // Volatile word stores: `zeroize` on bytes stores one byte at a time,
+    // which makes a forged long message cost far more to reject than a
+    // genuine one to open (docs/benchmarks.md, "Rejecting forgeries on Zen
+    // 4").
+    wipe_bytes(plaintext);
 }
 
 /// `x`, hidden from the optimiser: an empty `asm!` that takes it and gives
