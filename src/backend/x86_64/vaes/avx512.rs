@@ -12,8 +12,9 @@
 //! four registers (`one_batch`), or up to 32 bytes the AES-NI tier's code.
 //! What the groups of a longer GCM message
 //! leave (less than one small group) is one masked batch too
-//! (`rest_batch`) from 33 bytes, the AES-NI tier's pieces below that and
-//! for GCM-SIV (`aesni::gcm`, `aesni::siv`); all called out of line
+//! (`rest_batch`) from 33 bytes, and up to 32 bytes the xmm leaf's batch
+//! from the state after the groups (`xmm_rest`); GCM-SIV's, the AES-NI
+//! tier's pieces (`aesni::siv`); all called out of line
 //! (`vaes.rs`: no legacy-SSE instruction runs after wide code). A GCM-SIV
 //! message with at most 16 bytes of AAD is a leaf of xmm registers up to
 //! 128 bytes (`siv_xmm_short`) and one masked batch of four registers up
@@ -633,6 +634,77 @@ fn xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
     }
 }
 
+/// Where [`xmm_batch`] starts: J0 (as the block), the first counter block
+/// and the hash so far (both byte-reversed, as `aesni::gcm::State` holds
+/// them), the offset of the first byte it takes, and the length block
+/// (byte-reversed). For a whole message (`xmm_short`) the counter after
+/// J0, no hash and offset 0; for what the groups leave (`xmm_rest`) the
+/// state after them.
+#[derive(Clone, Copy)]
+struct XmmFrom {
+    j0: __m128i,
+    ctr: __m128i,
+    acc: __m128i,
+    start: usize,
+    lengths: __m128i,
+}
+
+impl XmmFrom {
+    /// The start of a whole message with pre-counter block `j0` (as
+    /// `u128::from_le_bytes`). Made in each arm of [`xmm_blocks`], next to
+    /// its use: made once before them, its values were computed ahead of
+    /// the branches and held across them, which cost a 16-byte open 3 %.
+    #[inline]
+    #[target_feature(
+        enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+    )]
+    fn message(j0: u128, aad: &[u8], data: &InOut<'_>) -> Self {
+        let j0 = crate::backend::x86_64::from_u128(j0);
+        XmmFrom {
+            j0,
+            ctr: _mm_add_epi32(clmul::byte_reverse(j0), _mm_set_epi32(0, 0, 0, 1)),
+            acc: _mm_setzero_si128(),
+            start: 0,
+            // The length block [len(A)]64 ‖ [len(C)]64 in bits, big-endian,
+            // byte-reversed: the bit lengths little-endian, C's in the low half.
+            lengths: _mm_set_epi64x((aad.len() as i64) << 3, (data.len() as i64) << 3),
+        }
+    }
+}
+
+/// GCM of what the groups leave when it is 1 to `XMM_REST` bytes:
+/// [`xmm_batch`] from the state after the groups, the text read and
+/// written with byte masks (the AES-NI tier's tail copies it through the
+/// stack, and a 16-byte load of a block assembled there by narrower
+/// stores waits for them to reach the cache: a TLS 1.3 record, whose
+/// text is the content and one more byte, always has such a tail).
+/// Out of line, a leaf: the group loops' registers are not its concern.
+#[inline(never)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn xmm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
+    s: &aesni::gcm::State<'_, ROUND_KEYS>,
+    data: &mut InOut<'_>,
+    start: usize,
+    len_block: u128,
+) -> Block {
+    use crate::backend::x86_64::from_u128;
+    let from = XmmFrom {
+        j0: clmul::byte_reverse(s.j0),
+        ctr: s.ctr,
+        acc: s.acc,
+        start,
+        lengths: clmul::byte_reverse(from_u128(len_block)),
+    };
+    let tag = if data.len() - start <= 16 {
+        xmm_batch::<ROUND_KEYS, SEAL, 1, 0>(s.keys, &s.h_powers.0, &from, &[], data)
+    } else {
+        xmm_batch::<ROUND_KEYS, SEAL, 2, 0>(s.keys, &s.h_powers.0, &from, &[], data)
+    };
+    tag.to_le_bytes()
+}
+
 /// [`xmm_batch`] with as many blocks as the message fills (a branch per
 /// 16 bytes of length, most likely first, rather than a jump table).
 #[inline]
@@ -647,31 +719,33 @@ fn xmm_blocks<const ROUND_KEYS: usize, const SEAL: bool, const A: usize>(
     data: &mut InOut<'_>,
 ) -> u128 {
     let len = data.len();
+    let from = |data: &InOut<'_>| XmmFrom::message(j0, aad, data);
     if len <= 16 {
         if len > 0 {
-            xmm_batch::<ROUND_KEYS, SEAL, 1, A>(keys, h, j0, aad, data)
+            xmm_batch::<ROUND_KEYS, SEAL, 1, A>(keys, h, &from(data), aad, data)
         } else {
-            xmm_batch::<ROUND_KEYS, SEAL, 0, A>(keys, h, j0, aad, data)
+            xmm_batch::<ROUND_KEYS, SEAL, 0, A>(keys, h, &from(data), aad, data)
         }
     } else if len <= 32 {
-        xmm_batch::<ROUND_KEYS, SEAL, 2, A>(keys, h, j0, aad, data)
+        xmm_batch::<ROUND_KEYS, SEAL, 2, A>(keys, h, &from(data), aad, data)
     } else if len <= 48 {
-        xmm_batch::<ROUND_KEYS, SEAL, 3, A>(keys, h, j0, aad, data)
+        xmm_batch::<ROUND_KEYS, SEAL, 3, A>(keys, h, &from(data), aad, data)
     } else {
-        xmm_batch::<ROUND_KEYS, SEAL, 4, A>(keys, h, j0, aad, data)
+        xmm_batch::<ROUND_KEYS, SEAL, 4, A>(keys, h, &from(data), aad, data)
     }
 }
 
-/// GCM of a message of `NB` blocks (`16·(NB − 1) < len ≤ 16·NB`) and an
-/// AAD of `A` blocks (none, or 1 to 16 bytes) in xmm registers: the `NB`
-/// counter blocks and J0 in one AES batch, the message read and written
-/// with byte-masked loads and stores (nothing outside the caller's slices
-/// is touched, nothing goes through the stack), then the AAD, the
-/// ciphertext (zero past its end) and the length block hashed as one sum
-/// with one reduction: of the `A + NB + 1` blocks, block b (from 0) takes
-/// H^(A + NB + 1 − b) from the key's powers. Opening hashes the input,
-/// which is there before the AES batch ends, so its hash and AES run side
-/// by side; sealing hashes the output.
+/// GCM of the text from `from.start` of `NB` blocks (`16·(NB − 1) < n ≤
+/// 16·NB` bytes) and an AAD of `A` blocks (none, or 1 to 16 bytes) in xmm
+/// registers: the `NB` counter blocks from `from.ctr` and J0 in one AES
+/// batch, the text read and written with byte-masked loads and stores
+/// (nothing outside the caller's slices is touched, nothing goes through
+/// the stack), then the AAD, the ciphertext (zero past its end) and the
+/// length block hashed as one sum with one reduction, the hash so far
+/// (`from.acc`) added to the first of them: of the `A + NB + 1` blocks,
+/// block b (from 0) takes H^(A + NB + 1 − b) from the key's powers.
+/// Opening hashes the input, which is there before the AES batch ends, so
+/// its hash and AES run side by side; sealing hashes the output.
 #[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
@@ -679,33 +753,31 @@ fn xmm_blocks<const ROUND_KEYS: usize, const SEAL: bool, const A: usize>(
 fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A: usize>(
     keys: &RoundKeys<ROUND_KEYS>,
     h: &[Block; 8],
-    j0: u128,
+    from: &XmmFrom,
     aad: &[u8],
     data: &mut InOut<'_>,
 ) -> u128 {
-    use crate::backend::x86_64::{from_u128, load};
+    use crate::backend::x86_64::load;
     const { assert!(NB <= 4 && A <= 1) };
-    let len = data.len();
+    assert!(from.start <= data.len());
+    let len = data.len() - from.start;
     assert!(len <= 16 * NB && len + 16 > 16 * NB);
     assert!(A == usize::from(!aad.is_empty()) && aad.len() <= 16);
     let (src, dst) = data.raw_ptrs();
+    let (src, dst) = (src.wrapping_add(from.start), dst.wrapping_add(from.start));
     // Block i's mask selects its bytes below `len`.
     let masks: [__mmask16; NB] = core::array::from_fn(|i| {
         let n = (len - 16 * i).min(16);
         ((1u32 << n) - 1) as __mmask16
     });
 
-    // The counters inc32(J0)..inc32^NB(J0): the low 32 bits big-endian.
-    let j0 = from_u128(j0);
-    let j0_reversed = clmul::byte_reverse(j0);
+    // The counters from `from.ctr` (byte-reversed: its low 32 bits are
+    // the counter), one apart.
     let mut ctr: [__m128i; NB] = core::array::from_fn(|i| {
-        clmul::byte_reverse(_mm_add_epi32(
-            j0_reversed,
-            _mm_set_epi32(0, 0, 0, i as i32 + 1),
-        ))
+        clmul::byte_reverse(_mm_add_epi32(from.ctr, _mm_set_epi32(0, 0, 0, i as i32)))
     });
     let rk = &keys.0;
-    let mut j = _mm_xor_si128(j0, load(&rk[0]));
+    let mut j = _mm_xor_si128(from.j0, load(&rk[0]));
     for c in ctr.iter_mut() {
         *c = _mm_xor_si128(*c, load(&rk[0]));
     }
@@ -718,8 +790,9 @@ fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A
     }
     let last = load(&rk[ROUND_KEYS - 1]);
     let input: [__m128i; NB] = core::array::from_fn(|i| {
-        // SAFETY: the mask selects bytes 16·i.. 16·i + n of the input with
-        // 16·i + n ≤ len: all inside it. Masked-off bytes are not read.
+        // SAFETY: the mask selects bytes 16·i.. 16·i + n of the text from
+        // `from.start` with 16·i + n ≤ len: all inside the input.
+        // Masked-off bytes are not read.
         unsafe { _mm_maskz_loadu_epi8(masks[i], src.wrapping_add(16 * i).cast()) }
     });
     // aesenclast(c, last ^ x) = E(K, counter) ^ x: the XOR rides the last round.
@@ -737,27 +810,27 @@ fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A
         unsafe { _mm_mask_storeu_epi8(dst.wrapping_add(16 * i).cast(), masks[i], *out) };
     }
 
-    // GHASH runs over the ciphertext: the output when sealing, the input when opening.
+    // GHASH runs over the ciphertext: the output when sealing, the input
+    // when opening. The hash so far joins the first block hashed (a zero
+    // that the compiler drops for a whole message).
     let hashed = if SEAL { output } else { input };
     let blocks = A + NB + 1;
     let mut w = clmul::unreduced_zero();
+    let mut carry = from.acc;
     if A == 1 {
         let mask = ((1u32 << aad.len()) - 1) as __mmask16;
         // SAFETY: the mask selects the AAD's bytes (at most 16): all inside it.
         let a = unsafe { _mm_maskz_loadu_epi8(mask, aad.as_ptr().cast()) };
-        clmul::mul_acc(&mut w, clmul::byte_reverse(a), load(&h[blocks - 1]));
+        let x = _mm_xor_si128(clmul::byte_reverse(a), carry);
+        clmul::mul_acc(&mut w, x, load(&h[blocks - 1]));
+        carry = _mm_setzero_si128();
     }
     for (i, x) in hashed.iter().enumerate() {
-        clmul::mul_acc(
-            &mut w,
-            clmul::byte_reverse(*x),
-            load(&h[blocks - 1 - A - i]),
-        );
+        let x = _mm_xor_si128(clmul::byte_reverse(*x), carry);
+        clmul::mul_acc(&mut w, x, load(&h[blocks - 1 - A - i]));
+        carry = _mm_setzero_si128();
     }
-    // The length block [len(A)]64 ‖ [len(C)]64 in bits, big-endian,
-    // byte-reversed: the bit lengths little-endian, C's in the low half.
-    let lengths = _mm_set_epi64x((aad.len() as i64) << 3, (len as i64) << 3);
-    clmul::mul_acc(&mut w, lengths, load(&h[0]));
+    clmul::mul_acc(&mut w, _mm_xor_si128(from.lengths, carry), load(&h[0]));
     let tag = _mm_xor_si128(clmul::byte_reverse(clmul::reduce(w)), tag_mask);
     u128::from(_mm_extract_epi64::<0>(tag) as u64)
         | u128::from(_mm_extract_epi64::<1>(tag) as u64) << 64
@@ -823,8 +896,9 @@ fn gcm_unmasked<const ROUND_KEYS: usize, const SEAL: bool>(
 }
 
 /// What the groups leave (`start..`, less than a small group): more
-/// than `XMM_REST` bytes in [`rest_batch`] where its windows stay on the
-/// message's pages ([`masks_stay_on_pages`]), else the AES-NI tier's
+/// than `XMM_REST` bytes in [`rest_batch`], 1 to `XMM_REST` in
+/// [`xmm_rest`], each where its windows stay on the message's pages
+/// ([`masks_stay_on_pages`]); else (and for none) the AES-NI tier's
 /// pieces (`vaes::aesni_rest`). Each out of line, called from
 /// `vaes::gcm_groups`, whose loops need the registers.
 #[inline]
@@ -838,8 +912,11 @@ fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     start: usize,
     len_block: u128,
 ) -> Block {
-    if data.len() - start > XMM_REST && masks_stay_on_pages::<RB>(&[], data, start) {
+    let rest = data.len() - start;
+    if rest > XMM_REST && masks_stay_on_pages::<RB>(&[], data, start) {
         rest_batch::<ROUND_KEYS, SEAL>(s, data, start, len_block)
+    } else if rest > 0 && rest <= XMM_REST && masks_stay_on_pages::<16>(&[], data, start) {
+        xmm_rest::<ROUND_KEYS, SEAL>(s, data, start, len_block)
     } else {
         vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
     }
