@@ -73,7 +73,8 @@ const FULL_RATE_MULS: usize = 4;
 const RB: usize = 64;
 
 /// The longest message that the AES-NI tier's pieces seal or open faster
-/// than one masked batch: one or two xmm blocks are the shorter chain; at
+/// than one masked batch, and the longest tail after the groups that
+/// [`xmm_rest`] takes: one or two xmm blocks are the shorter chain; at
 /// 32 bytes the two are about even, and from 48 the batch is faster
 /// (`perf stat` of AES-256-GCM seals; docs/design.md, "Short GCM messages
 /// on AVX-512: one masked batch (`one_batch`)").
@@ -672,7 +673,8 @@ impl XmmFrom {
     }
 }
 
-/// GCM of what the groups leave when it is 1 to `XMM_REST` bytes:
+/// GCM of what the groups leave when it is at most `XMM_REST` bytes
+/// (none too: then only J0 and the length block):
 /// [`xmm_batch`] from the state after the groups, the text read and
 /// written with byte masks (the AES-NI tier's tail copies it through the
 /// stack, and a 16-byte load of a block assembled there by narrower
@@ -697,7 +699,10 @@ fn xmm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
         start,
         lengths: clmul::byte_reverse(from_u128(len_block)),
     };
-    let tag = if data.len() - start <= 16 {
+    let rest = data.len() - start;
+    let tag = if rest == 0 {
+        xmm_batch::<ROUND_KEYS, SEAL, 0, 0>(s.keys, &s.h_powers.0, &from, &[], data)
+    } else if rest <= 16 {
         xmm_batch::<ROUND_KEYS, SEAL, 1, 0>(s.keys, &s.h_powers.0, &from, &[], data)
     } else {
         xmm_batch::<ROUND_KEYS, SEAL, 2, 0>(s.keys, &s.h_powers.0, &from, &[], data)
@@ -896,10 +901,10 @@ fn gcm_unmasked<const ROUND_KEYS: usize, const SEAL: bool>(
 }
 
 /// What the groups leave (`start..`, less than a small group): more
-/// than `XMM_REST` bytes in [`rest_batch`], 1 to `XMM_REST` in
-/// [`xmm_rest`], each where its windows stay on the message's pages
-/// ([`masks_stay_on_pages`]); else (and for none) the AES-NI tier's
-/// pieces (`vaes::aesni_rest`). Each out of line, called from
+/// than `XMM_REST` bytes in [`rest_batch`], up to `XMM_REST` (none
+/// included: J0 and the length block) in [`xmm_rest`], each where its
+/// windows stay on the message's pages ([`masks_stay_on_pages`]); else
+/// the AES-NI tier's pieces (`vaes::aesni_rest`). Each out of line, called from
 /// `vaes::gcm_groups`, whose loops need the registers.
 #[inline]
 #[target_feature(
@@ -915,7 +920,7 @@ fn gcm_leftover<const ROUND_KEYS: usize, const SEAL: bool>(
     let rest = data.len() - start;
     if rest > XMM_REST && masks_stay_on_pages::<RB>(&[], data, start) {
         rest_batch::<ROUND_KEYS, SEAL>(s, data, start, len_block)
-    } else if rest > 0 && rest <= XMM_REST && masks_stay_on_pages::<16>(&[], data, start) {
+    } else if rest <= XMM_REST && masks_stay_on_pages::<16>(&[], data, start) {
         xmm_rest::<ROUND_KEYS, SEAL>(s, data, start, len_block)
     } else {
         vaes::aesni_rest::<ROUND_KEYS, SEAL>(t.aesni(), s, data, start, len_block)
