@@ -653,8 +653,9 @@ struct XmmFrom {
 impl XmmFrom {
     /// The start of a whole message with pre-counter block `j0` (as
     /// `u128::from_le_bytes`). Made in each arm of [`xmm_blocks`], next to
-    /// its use: made once before them, its values were computed ahead of
-    /// the branches and held across them, which cost a 16-byte open 3 %.
+    /// its use: made once before the arms, its values are computed ahead
+    /// of the branches and held in registers across them (docs/design.md,
+    /// "Short GCM messages on AVX-512").
     #[inline]
     #[target_feature(
         enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
