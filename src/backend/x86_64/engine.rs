@@ -116,6 +116,42 @@ pub(super) trait LoopShape {
     /// and spills the counter instead (AVX2 AES-256 seal, 343 → 347
     /// instructions a group, the counter stored and reloaded four times).
     const POWERS_IN_REGISTERS: bool;
+
+    /// Whether [`hash_output`] keeps each group it wrote in registers for
+    /// the next group's hash (`true`), or reads it back from the output.
+    /// Read back, each load waits on the store a group earlier
+    /// (docs/design.md, "Seal hashes what it wrote, held in registers");
+    /// held, the group takes `N` registers across the loop, which
+    /// AVX-512's 32 have room for and 16 do not.
+    const HOLD_WRITTEN: bool;
+}
+
+/// What a stitched group hashes ([`aes_hash_group`]): the input or the
+/// output as written at an offset, each register loaded where its unit
+/// takes it, or registers the loop holds.
+#[derive(Clone, Copy)]
+enum Hashed<'r, R, const N: usize> {
+    Input(usize),
+    Written(usize),
+    Held(&'r [R; N]),
+}
+
+/// [`Hashed`] resolved against the message: bytes to load, or registers.
+#[derive(Clone, Copy)]
+enum HashRegs<'a, R, const RB: usize, const N: usize> {
+    Bytes(&'a [[u8; RB]; N]),
+    Held(&'a [R; N]),
+}
+
+impl<R: Copy, const RB: usize, const N: usize> HashRegs<'_, R, RB, N> {
+    /// Register `i`, loaded here if it is in memory.
+    #[inline(always)]
+    fn get<T: Pieces<RB, Reg = R>>(self, t: T, i: usize) -> R {
+        match self {
+            HashRegs::Bytes(b) => t.load_reg(&b[i]),
+            HashRegs::Held(r) => r[i],
+        }
+    }
 }
 
 /// The contract between the engine and a tier: implemented by the tier's
@@ -381,14 +417,15 @@ fn encrypt_regs<
     }
 }
 
-/// Reads the group at `offset`, XORs the keystream, writes it.
+/// Reads the group at `offset`, XORs the keystream, writes it; returns
+/// it as written.
 #[inline(always)]
 fn xor_group<T: Pieces<RB>, const RB: usize, const N: usize>(
     t: T,
     data: &mut InOut<'_>,
     offset: usize,
     ks: &[T::Reg; N],
-) {
+) -> [T::Reg; N] {
     let input = data.input_regs::<RB, N>(offset);
     let mut c = *ks;
     for (c, input) in c.iter_mut().zip(input) {
@@ -397,6 +434,7 @@ fn xor_group<T: Pieces<RB>, const RB: usize, const N: usize>(
     for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
         t.store_reg(out, c);
     }
+    c
 }
 
 /// A group of hash-ready blocks added to the state, in its `ROLE`:
@@ -441,7 +479,30 @@ pub(super) fn hash_bytes<
 ) -> HashState<T::Reg> {
     let mut x = [t.widen(block_zero(t)); N];
     for (x, bytes) in x.iter_mut().zip(bytes) {
-        *x = t.for_hash_reg::<GCM>(t.load_reg(bytes));
+        *x = t.load_reg(bytes);
+    }
+    hash_regs::<T, RB, GCM, MULS, N, ROLE>(t, s, &x, pw)
+}
+
+/// One group of registers, as the message has them, added to the hash
+/// state.
+#[inline(always)]
+fn hash_regs<
+    T: Pieces<RB>,
+    const RB: usize,
+    const GCM: bool,
+    const MULS: usize,
+    const N: usize,
+    const ROLE: u8,
+>(
+    t: T,
+    s: &HashState<T::Reg>,
+    regs: &[T::Reg; N],
+    pw: &Powers<T::Reg, BIG>,
+) -> HashState<T::Reg> {
+    let mut x = *regs;
+    for x in x.iter_mut() {
+        *x = t.for_hash_reg::<GCM>(*x);
     }
     hash_group::<T, RB, MULS, N, ROLE>(t, s, &x, pw)
 }
@@ -464,7 +525,7 @@ fn stitch_round<
     t: T,
     st: &mut Stitch<T::Reg, N>,
     rk: &[B; ROUND_KEYS],
-    x: &[[u8; RB]; N],
+    x: HashRegs<'_, T::Reg, RB, N>,
     s: &HashState<T::Reg>,
     pw: &Powers<T::Reg, BIG>,
 ) {
@@ -480,7 +541,7 @@ fn stitch_round<
     let sum_live = ROLE == CLOSES_PAIR || ROUND > const { unit_round(1, ROUND_KEYS, N) };
     let data = match unit {
         Some(u) if u > 0 => {
-            let data = t.load_reg(&x[N - u]);
+            let data = x.get(t, N - u);
             if sum_live {
                 let mut pin = [data, st.w.lo, st.w.mid, st.w.hi];
                 t.aes_round_pinned(&mut st.b, &rk[ROUND], &mut pin);
@@ -528,13 +589,13 @@ fn stitch_round<
 }
 
 /// The CTR encryption of the group at `offset` (from the counter
-/// blocks `b`) with, spread over its AES rounds, the hash of the
-/// group at `hash_at` (of the output as written if `OUTPUT`, else of
-/// the input): the state's reduction first (none if the group
+/// blocks `b`) with, spread over its AES rounds, the hash of the group
+/// `hashed` names: the state's reduction first (none if the group
 /// [`CLOSES_PAIR`]: it continues the state's sum), then one register's
-/// multiplies per round, each loaded where it is used, the one that
-/// takes the reduced state last. The last round XORs the input into
-/// its round key. Returns the new (unreduced) state.
+/// multiplies per round, each loaded where it is used (if in memory),
+/// the one that takes the reduced state last. The last round XORs the
+/// input into its round key. Returns the new (unreduced) state and the
+/// group as written.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn aes_hash_group<
@@ -544,7 +605,6 @@ fn aes_hash_group<
     const ROUND_KEYS: usize,
     const GCM: bool,
     const MULS: usize,
-    const OUTPUT: bool,
     const N: usize,
     const ROLE: u8,
 >(
@@ -553,10 +613,10 @@ fn aes_hash_group<
     mut b: [T::Reg; N],
     data: &mut InOut<'_>,
     offset: usize,
-    hash_at: usize,
+    hashed: Hashed<'_, T::Reg, N>,
     s: &HashState<T::Reg>,
     pw: &Powers<T::Reg, BIG>,
-) -> HashState<T::Reg> {
+) -> (HashState<T::Reg>, [T::Reg; N]) {
     const {
         assert!(ROUND_KEYS == 11 || ROUND_KEYS == 15);
         // The units' products pair up (`mul_acc_in_pairs`).
@@ -564,10 +624,10 @@ fn aes_hash_group<
         // Every unit has a round: the last follows round ROUND_KEYS − 2.
         assert!(ROUND_KEYS - 2 > N);
     };
-    let x = if OUTPUT {
-        data.written_regs::<RB, N>(hash_at)
-    } else {
-        data.input_regs::<RB, N>(hash_at)
+    let x = match hashed {
+        Hashed::Input(at) => HashRegs::Bytes(data.input_regs::<RB, N>(at)),
+        Hashed::Written(at) => HashRegs::Bytes(data.written_regs::<RB, N>(at)),
+        Hashed::Held(r) => HashRegs::Held(r),
     };
     let k = t.broadcast_block(&rk[0]);
     for b in b.iter_mut() {
@@ -602,14 +662,15 @@ fn aes_hash_group<
     for (out, c) in data.output_regs::<RB, N>(offset).iter_mut().zip(c) {
         t.store_reg(out, c);
     }
-    state_after::<T, RB, MULS, ROLE>(t, st.w)
+    (state_after::<T, RB, MULS, ROLE>(t, st.w), c)
 }
 
 /// CTR over the whole `N`-register groups from `start`, hashing each
-/// group's output during the AES of the next group (reading it back
-/// from the output), and the last group's after the loop. (Two groups
-/// behind measured the same for long messages and slower for short
-/// ones, which have fewer groups to stitch.)
+/// group's output during the AES of the next group (held in registers
+/// or read back from the output: `LoopShape::HOLD_WRITTEN`), and the
+/// last group's after the loop. (Two groups behind measured the same
+/// for long messages and slower for short ones, which have fewer groups
+/// to stitch.)
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn hash_output<
@@ -640,12 +701,14 @@ pub(super) fn hash_output<
     let mut copy = None;
     let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut offset = start;
+    // The group written last, where the tier holds it (`HOLD_WRITTEN`).
+    let mut written = [t.widen(block_zero(t)); N];
     // The first group has nothing before it to hash: CTR alone, before
     // the loop or as a branch in it (`PEEL_FIRST`).
     if T::PEEL_FIRST && offset < end {
         let mut ks = t.counters_group::<GCM, N>(&mut next);
         encrypt_regs(t, rk, &mut ks);
-        xor_group(t, data, offset, &ks);
+        written = xor_group(t, data, offset, &ks);
         offset += group;
     }
     while offset < end {
@@ -653,24 +716,22 @@ pub(super) fn hash_output<
         if !T::PEEL_FIRST && offset == start {
             let mut ks = ctrs;
             encrypt_regs(t, rk, &mut ks);
-            xor_group(t, data, offset, &ks);
+            written = xor_group(t, data, offset, &ks);
         } else {
-            state = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, true, N, ALONE>(
-                t,
-                rk,
-                ctrs,
-                data,
-                offset,
-                offset - group,
-                &state,
-                pw,
+            let before = written_before::<T, RB, N>(&written, offset - group);
+            (state, written) = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ALONE>(
+                t, rk, ctrs, data, offset, before, &state, pw,
             );
         }
         offset += group;
     }
     if end > start {
-        let last = data.written_regs::<RB, N>(end - group);
-        state = hash_bytes::<T, RB, GCM, MULS, N, ALONE>(t, &state, last, pw);
+        state = if T::HOLD_WRITTEN {
+            hash_regs::<T, RB, GCM, MULS, N, ALONE>(t, &state, &written, pw)
+        } else {
+            let last = data.written_regs::<RB, N>(end - group);
+            hash_bytes::<T, RB, GCM, MULS, N, ALONE>(t, &state, last, pw)
+        };
     }
     *s = state;
     *ctr = next;
@@ -711,13 +772,34 @@ pub(super) fn hash_input<
     let mut offset = start;
     while offset < end {
         let ctrs = t.counters_group::<GCM, N>(&mut next);
-        state = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, false, N, ALONE>(
-            t, rk, ctrs, data, offset, offset, &state, pw,
+        (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ALONE>(
+            t,
+            rk,
+            ctrs,
+            data,
+            offset,
+            Hashed::Input(offset),
+            &state,
+            pw,
         );
         offset += group;
     }
     *s = state;
     *ctr = next;
+}
+
+/// The group written before the one at hand, for its hash: the registers
+/// the loop holds, or the output at `at` (`LoopShape::HOLD_WRITTEN`).
+#[inline(always)]
+fn written_before<T: Pieces<RB>, const RB: usize, const N: usize>(
+    written: &[T::Reg; N],
+    at: usize,
+) -> Hashed<'_, T::Reg, N> {
+    if T::HOLD_WRITTEN {
+        Hashed::Held(written)
+    } else {
+        Hashed::Written(at)
+    }
 }
 
 /// [`hash_output`] over big groups with one reduction for every two
@@ -763,7 +845,7 @@ pub(super) fn hash_output_paired<
     let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut ks = t.counters_group::<true, N>(&mut next);
     encrypt_regs(t, rk, &mut ks);
-    xor_group(t, data, start, &ks);
+    let mut written = xor_group(t, data, start, &ks);
     // Each step encrypts the group at `offset` and hashes the one before
     // it, which is written and not hashed yet; the last written group is
     // hashed after the loop, closing the pair its predecessor opened or
@@ -774,38 +856,33 @@ pub(super) fn hash_output_paired<
             break false;
         }
         let ctrs = t.counters_group::<true, N>(&mut next);
-        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, true, N, OPENS_PAIR>(
-            t,
-            rk,
-            ctrs,
-            data,
-            offset,
-            offset - group,
-            &state,
-            high,
+        let before = written_before::<T, RB, N>(&written, offset - group);
+        (state, written) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, OPENS_PAIR>(
+            t, rk, ctrs, data, offset, before, &state, high,
         );
         offset += group;
         if offset == end {
             break true;
         }
         let ctrs = t.counters_group::<true, N>(&mut next);
-        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, true, N, CLOSES_PAIR>(
-            t,
-            rk,
-            ctrs,
-            data,
-            offset,
-            offset - group,
-            &state,
-            pw,
+        let before = written_before::<T, RB, N>(&written, offset - group);
+        (state, written) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, CLOSES_PAIR>(
+            t, rk, ctrs, data, offset, before, &state, pw,
         );
         offset += group;
     };
-    let last = data.written_regs::<RB, N>(end - group);
+    if !T::HOLD_WRITTEN {
+        for (w, bytes) in written
+            .iter_mut()
+            .zip(data.written_regs::<RB, N>(end - group))
+        {
+            *w = t.load_reg(bytes);
+        }
+    }
     state = if pair_open {
-        hash_bytes::<T, RB, true, MULS, N, CLOSES_PAIR>(t, &state, last, pw)
+        hash_regs::<T, RB, true, MULS, N, CLOSES_PAIR>(t, &state, &written, pw)
     } else {
-        hash_bytes::<T, RB, true, MULS, N, ALONE>(t, &state, last, pw)
+        hash_regs::<T, RB, true, MULS, N, ALONE>(t, &state, &written, pw)
     };
     *s = state;
     *ctr = next;
@@ -842,19 +919,40 @@ pub(super) fn hash_input_paired<
     let mut offset = start;
     while offset + group < end {
         let ctrs = t.counters_group::<true, N>(&mut next);
-        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, false, N, OPENS_PAIR>(
-            t, rk, ctrs, data, offset, offset, &state, high,
+        (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, OPENS_PAIR>(
+            t,
+            rk,
+            ctrs,
+            data,
+            offset,
+            Hashed::Input(offset),
+            &state,
+            high,
         );
         let (o, ctrs) = (offset + group, t.counters_group::<true, N>(&mut next));
-        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, false, N, CLOSES_PAIR>(
-            t, rk, ctrs, data, o, o, &state, pw,
+        (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, CLOSES_PAIR>(
+            t,
+            rk,
+            ctrs,
+            data,
+            o,
+            Hashed::Input(o),
+            &state,
+            pw,
         );
         offset += 2 * group;
     }
     if offset < end {
         let ctrs = t.counters_group::<true, N>(&mut next);
-        state = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, false, N, ALONE>(
-            t, rk, ctrs, data, offset, offset, &state, pw,
+        (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, ALONE>(
+            t,
+            rk,
+            ctrs,
+            data,
+            offset,
+            Hashed::Input(offset),
+            &state,
+            pw,
         );
     }
     *s = state;

@@ -64,6 +64,9 @@ impl LoopShape for AesNiClmul {
     /// Read through the caller's reference: 16 registers cannot hold them
     /// (the same loops either way, measured).
     const POWERS_IN_REGISTERS: bool = false;
+
+    /// Read back: eight more xmm registers across the loop would spill.
+    const HOLD_WRITTEN: bool = false;
 }
 
 /// The AES-NI tier's pieces for the engine: a register is one block

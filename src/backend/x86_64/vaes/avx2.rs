@@ -365,6 +365,9 @@ impl LoopShape for VaesAvx2 {
     /// Read through the caller's reference: 16 registers cannot hold them
     /// beside a group.
     const POWERS_IN_REGISTERS: bool = false;
+
+    /// Read back: 16 registers cannot hold a group beside the next.
+    const HOLD_WRITTEN: bool = false;
 }
 
 /// This tier's pieces for the engine (2 blocks a register). Each

@@ -1467,6 +1467,9 @@ impl LoopShape for VaesAvx512 {
 
     /// Copied: 32 registers hold them.
     const POWERS_IN_REGISTERS: bool = true;
+
+    /// Held: 32 registers have room for a group beside the next.
+    const HOLD_WRITTEN: bool = true;
 }
 
 /// This tier's pieces for the engine (4 blocks a register). Each
