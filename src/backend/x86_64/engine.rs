@@ -462,32 +462,19 @@ fn hash_group<T: Pieces<RB>, const RB: usize, const MULS: usize, const N: usize,
     state_after::<T, RB, MULS, ROLE>(t, w)
 }
 
-/// One group of bytes added to the hash state.
+/// A group of `N` registers read from `bytes`.
 #[inline(always)]
-pub(super) fn hash_bytes<
-    T: Pieces<RB>,
-    const RB: usize,
-    const GCM: bool,
-    const MULS: usize,
-    const N: usize,
-    const ROLE: u8,
->(
+pub(super) fn load_group<T: Pieces<RB>, const RB: usize, const N: usize>(
     t: T,
-    s: &HashState<T::Reg>,
     bytes: &[[u8; RB]; N],
-    pw: &Powers<T::Reg, BIG>,
-) -> HashState<T::Reg> {
-    let mut x = [t.widen(block_zero(t)); N];
-    for (x, bytes) in x.iter_mut().zip(bytes) {
-        *x = t.load_reg(bytes);
-    }
-    hash_regs::<T, RB, GCM, MULS, N, ROLE>(t, s, &x, pw)
+) -> [T::Reg; N] {
+    core::array::from_fn(|i| t.load_reg(&bytes[i]))
 }
 
 /// One group of registers, as the message has them, added to the hash
 /// state.
 #[inline(always)]
-fn hash_regs<
+pub(super) fn hash_regs<
     T: Pieces<RB>,
     const RB: usize,
     const GCM: bool,
@@ -729,8 +716,8 @@ pub(super) fn hash_output<
         state = if T::HOLD_WRITTEN {
             hash_regs::<T, RB, GCM, MULS, N, ALONE>(t, &state, &written, pw)
         } else {
-            let last = data.written_regs::<RB, N>(end - group);
-            hash_bytes::<T, RB, GCM, MULS, N, ALONE>(t, &state, last, pw)
+            let last = load_group(t, data.written_regs::<RB, N>(end - group));
+            hash_regs::<T, RB, GCM, MULS, N, ALONE>(t, &state, &last, pw)
         };
     }
     *s = state;
@@ -772,15 +759,9 @@ pub(super) fn hash_input<
     let mut offset = start;
     while offset < end {
         let ctrs = t.counters_group::<GCM, N>(&mut next);
+        let input = Hashed::Input(offset);
         (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ALONE>(
-            t,
-            rk,
-            ctrs,
-            data,
-            offset,
-            Hashed::Input(offset),
-            &state,
-            pw,
+            t, rk, ctrs, data, offset, input, &state, pw,
         );
         offset += group;
     }
@@ -872,12 +853,7 @@ pub(super) fn hash_output_paired<
         offset += group;
     };
     if !T::HOLD_WRITTEN {
-        for (w, bytes) in written
-            .iter_mut()
-            .zip(data.written_regs::<RB, N>(end - group))
-        {
-            *w = t.load_reg(bytes);
-        }
+        written = load_group(t, data.written_regs::<RB, N>(end - group));
     }
     state = if pair_open {
         hash_regs::<T, RB, true, MULS, N, CLOSES_PAIR>(t, &state, &written, pw)
@@ -919,40 +895,22 @@ pub(super) fn hash_input_paired<
     let mut offset = start;
     while offset + group < end {
         let ctrs = t.counters_group::<true, N>(&mut next);
+        let input = Hashed::Input(offset);
         (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, OPENS_PAIR>(
-            t,
-            rk,
-            ctrs,
-            data,
-            offset,
-            Hashed::Input(offset),
-            &state,
-            high,
+            t, rk, ctrs, data, offset, input, &state, high,
         );
         let (o, ctrs) = (offset + group, t.counters_group::<true, N>(&mut next));
+        let input = Hashed::Input(o);
         (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, CLOSES_PAIR>(
-            t,
-            rk,
-            ctrs,
-            data,
-            o,
-            Hashed::Input(o),
-            &state,
-            pw,
+            t, rk, ctrs, data, o, input, &state, pw,
         );
         offset += 2 * group;
     }
     if offset < end {
         let ctrs = t.counters_group::<true, N>(&mut next);
+        let input = Hashed::Input(offset);
         (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, ALONE>(
-            t,
-            rk,
-            ctrs,
-            data,
-            offset,
-            Hashed::Input(offset),
-            &state,
-            pw,
+            t, rk, ctrs, data, offset, input, &state, pw,
         );
     }
     *s = state;

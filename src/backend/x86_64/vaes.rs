@@ -21,8 +21,8 @@ use crate::backend::x86_64;
 use crate::backend::x86_64::KeyBlock;
 use crate::backend::x86_64::aesni::{self, siv};
 use crate::backend::x86_64::engine::{
-    ALONE, BIG, HashState, Pieces, Powers, ctr_only, groups_end, hash_bytes, hash_input,
-    hash_input_paired, hash_output, hash_output_paired, loop_powers, state_finish, state_from,
+    ALONE, BIG, HashState, Pieces, Powers, ctr_only, groups_end, hash_input, hash_input_paired,
+    hash_output, hash_output_paired, hash_regs, load_group, loop_powers, state_finish, state_from,
 };
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::AesNiClmul;
@@ -74,7 +74,7 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// The multipliers of a big group from H^1..H^8 (`h`, eight 16-byte
     /// powers in order): all of them if `big` groups will be used, else
     /// the last `SMALL` registers (the rest zero); Karatsuba's factors
-    /// (`k`) where products take three multiplies (`MULS`).
+    /// (`k`) where products take three multiplies (`MULS`), else zero.
     fn group_powers<B: KeyBlock, const MULS: usize>(
         self,
         h: &[B; 8],
@@ -84,7 +84,7 @@ pub(super) trait Wide<const RB: usize>: Pieces<RB> {
     /// The powers a pair's first group is hashed with: each of `pw`'s
     /// (big groups') times H^(L·8), the power of `pw`'s register 0, lane 0;
     /// Karatsuba's factors beside them where products take three
-    /// multiplies (`MULS`).
+    /// multiplies (`MULS`), else zero.
     fn pair_powers<const MULS: usize>(self, pw: &Powers<Self::Reg, BIG>) -> Powers<Self::Reg, BIG>;
 
     /// GCM of a message of at most `GCM_SHORT_MAX` bytes (contract:
@@ -417,8 +417,8 @@ fn hash_only<T: Pieces<RB>, const RB: usize, const GCM: bool, const N: usize>(
     let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut offset = start;
     while offset < end {
-        state =
-            hash_bytes::<T, RB, GCM, 3, N, ALONE>(t, &state, data.input_regs::<RB, N>(offset), pw);
+        let x = load_group(t, data.input_regs::<RB, N>(offset));
+        state = hash_regs::<T, RB, GCM, 3, N, ALONE>(t, &state, &x, pw);
         offset += group;
     }
     *s = state;
