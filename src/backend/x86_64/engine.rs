@@ -119,7 +119,8 @@ pub(super) trait LoopShape {
 
     /// Whether [`hash_output`] keeps each group it wrote in registers for
     /// the next group's hash (`true`), or reads it back from the output.
-    /// Read back, each load waits on the store a group earlier
+    /// Read back, each register is a load of what a store wrote a group
+    /// earlier, which made Zen 4's AVX-512 seals slower than its opens
     /// (docs/design.md, "Seal hashes what it wrote, held in registers");
     /// held, the group takes `N` registers across the loop, which
     /// AVX-512's 32 have room for and 16 do not.
