@@ -310,6 +310,51 @@ mod tests {
             .expect("run_once did not return: it waited on a setup that cannot finish")
     }
 
+    /// Waits up to ten seconds for the child `pid` to exit and returns its
+    /// exit status: 124 if it had not exited by then (it is killed), 125 if
+    /// a signal ended it.
+    fn wait_for_child(pid: libc::pid_t) -> i32 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut status = 0;
+        loop {
+            // SAFETY: polling our own child.
+            let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+            if r == pid {
+                return if libc::WIFEXITED(status) {
+                    libc::WEXITSTATUS(status)
+                } else {
+                    125
+                };
+            }
+            assert!(r == 0, "waitpid failed");
+            if Instant::now() > deadline {
+                // SAFETY: killing and reaping our own child.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, &mut status, 0);
+                }
+                return 124;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Runs `f` in a forked child and returns the status it exits with
+    /// ([`wait_for_child`]). `f` runs in a copy of a process of many threads,
+    /// of which only this one goes on: it may only call what is
+    /// async-signal-safe.
+    fn in_child_process(f: impl FnOnce() -> i32) -> i32 {
+        // SAFETY: the child runs `f`, bound as above, and leaves with `_exit`.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let status = f();
+            // SAFETY: leaving the child at once.
+            unsafe { libc::_exit(status) };
+        }
+        wait_for_child(pid)
+    }
+
     /// What the inner call of a test saw: 0 not called, 1 false, 2 true.
     fn seen(done: bool) -> u8 {
         if done { 2 } else { 1 }
@@ -333,6 +378,13 @@ mod tests {
         assert!(run_once(&STATE, || panic!("installed twice")));
     }
 
+    /// Runs in a child process of one thread: the handler is process-wide, so
+    /// no other test's thread can take the signal, and a child that spins is
+    /// killed. It also keeps qemu-i386, where CI runs the 32-bit tests, from
+    /// breaking the harness: there a handler's return reloads `%gs` from a
+    /// descriptor table that all threads share, and in a process of many
+    /// threads the interrupted thread went on with the newest thread's
+    /// thread-local storage. The child touches none after the handler.
     #[test]
     fn a_signal_handler_that_interrupts_setup_returns_at_once() {
         static STATE: AtomicU8 = AtomicU8::new(SETUP_NOT_STARTED);
@@ -345,21 +397,30 @@ mod tests {
             // returns; the handler only touches atomics.
             unsafe { libc::raise(libc::SIGUSR2) };
         }
-        // SAFETY: a handler that only touches atomics, installed with a
-        // zeroed (empty) mask and flags, and the previous one restored after.
-        unsafe {
-            let mut action: libc::sigaction = core::mem::zeroed();
-            action.sa_sigaction = handler as extern "C" fn(libc::c_int) as usize;
-            let mut old: libc::sigaction = core::mem::zeroed();
-            assert_eq!(libc::sigaction(libc::SIGUSR2, &action, &mut old), 0);
-            let done = within_seconds(|| run_once(&STATE, install));
-            libc::sigaction(libc::SIGUSR2, &old, core::ptr::null_mut());
-            assert!(done);
+        /// 0: setup finished and the handler saw it unfinished; 1: setup did
+        /// not report done; 2: the handler did not run or saw it done.
+        fn child() -> i32 {
+            // SAFETY: a handler that only touches atomics, installed with a
+            // zeroed (empty) mask and flags in a process of one thread.
+            unsafe {
+                let mut action: libc::sigaction = core::mem::zeroed();
+                action.sa_sigaction = handler as extern "C" fn(libc::c_int) as usize;
+                if libc::sigaction(libc::SIGUSR2, &action, core::ptr::null_mut()) != 0 {
+                    return 3;
+                }
+            }
+            if !run_once(&STATE, install) {
+                1
+            } else if IN_HANDLER.load(Ordering::SeqCst) != 1 {
+                2
+            } else {
+                0
+            }
         }
         assert_eq!(
-            IN_HANDLER.load(Ordering::SeqCst),
-            1,
-            "the handler ran and saw setup unfinished"
+            in_child_process(child),
+            0,
+            "1: setup unfinished; 2: the handler did not see it running; 124: it spun"
         );
     }
 
@@ -371,42 +432,13 @@ mod tests {
         static CHILD: AtomicU32 = AtomicU32::new(u32::MAX);
         fn install() {
             let before = pid_generation();
-            // SAFETY: the child only touches atomics, calls `getpid` and
-            // leaves with `_exit`: nothing that a lock held by another thread
-            // of this process at the fork could block.
-            let pid = unsafe { libc::fork() };
-            assert!(pid >= 0, "fork failed");
-            if pid == 0 {
+            // The child only touches atomics and calls `getpid`.
+            let status = in_child_process(|| {
                 let returned = !run_once(&STATE, noop);
                 let moved_on = pid_generation() != before;
-                // SAFETY: leaving the child at once.
-                unsafe { libc::_exit(if returned && moved_on { 0 } else { 1 }) };
-            }
-            let deadline = Instant::now() + Duration::from_secs(10);
-            let mut status = 0;
-            loop {
-                // SAFETY: polling our own child.
-                let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-                if r == pid {
-                    let code = if libc::WIFEXITED(status) {
-                        libc::WEXITSTATUS(status)
-                    } else {
-                        125
-                    };
-                    CHILD.store(code as u32, Ordering::SeqCst);
-                    return;
-                }
-                if Instant::now() > deadline {
-                    // SAFETY: killing and reaping our own child.
-                    unsafe {
-                        libc::kill(pid, libc::SIGKILL);
-                        libc::waitpid(pid, &mut status, 0);
-                    }
-                    CHILD.store(124, Ordering::SeqCst);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
+                if returned && moved_on { 0 } else { 1 }
+            });
+            CHILD.store(status as u32, Ordering::SeqCst);
         }
         // The process's own setup first, so that the parent's pid check in
         // `install` finds its pid recorded and starts no generation that other
