@@ -336,7 +336,9 @@ pub(crate) fn init_gcm_key<const ROUND_KEYS: usize, const KB: usize>(
 ) {
     on_tier!(
         tier,
-        every_x86_64_tier: x86_64::aesni::gcm::init_key,
+        aesni: x86_64::aesni::gcm::init_key,
+        avx2: x86_64::vaes::avx2::init_key,
+        avx512: x86_64::vaes::avx512::init_key,
         armv8: aarch64::gcm::init_key,
         (key, round_keys, h_powers)
     )

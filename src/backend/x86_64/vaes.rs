@@ -767,6 +767,66 @@ mod tests {
         }
     }
 
+    /// The type of a tier's GCM key setup, `T` its token.
+    type InitKey<T, const ROUND_KEYS: usize, const KB: usize> = unsafe fn(
+        T,
+        &[u8; KB],
+        &mut core::mem::MaybeUninit<RoundKeys<ROUND_KEYS>>,
+        &mut core::mem::MaybeUninit<HPowers>,
+    );
+
+    /// A wide tier's GCM key state (`init`) is the AES-NI tier's, which
+    /// its own tests hold to the model: the round keys and H^1..H^8, for
+    /// keys of every byte pattern below.
+    fn key_setup_of<T: Wide<RB>, const RB: usize, const ROUND_KEYS: usize, const KB: usize>(
+        t: T,
+        init: InitKey<T, ROUND_KEYS, KB>,
+    ) {
+        use core::mem::MaybeUninit;
+        for seed in 0..40u8 {
+            let key: [u8; KB] = core::array::from_fn(|i| match seed {
+                0 => 0,
+                1 => 0xff,
+                _ => (i as u8)
+                    .wrapping_mul(seed)
+                    .wrapping_add(seed.rotate_left(3)),
+            });
+            let (mut rk, mut hp) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            let (mut rk_ni, mut hp_ni) = (MaybeUninit::uninit(), MaybeUninit::uninit());
+            // SAFETY: `t` proves the tier's features, `t.aesni()` the AES-NI
+            // tier's; each call writes both of its outputs.
+            let (rk, hp, rk_ni, hp_ni): (
+                RoundKeys<ROUND_KEYS>,
+                HPowers,
+                RoundKeys<ROUND_KEYS>,
+                HPowers,
+            ) = unsafe {
+                init(t, &key, &mut rk, &mut hp);
+                aesni::gcm::init_key(t.aesni(), &key, &mut rk_ni, &mut hp_ni);
+                (
+                    rk.assume_init(),
+                    hp.assume_init(),
+                    rk_ni.assume_init(),
+                    hp_ni.assume_init(),
+                )
+            };
+            assert_eq!(rk.0, rk_ni.0, "round keys, key {key:02x?}");
+            assert_eq!(hp.0, hp_ni.0, "H^1..H^8, key {key:02x?}");
+        }
+    }
+
+    #[test]
+    fn key_setup_matches_the_aes_ni_tier() {
+        if let Some(t) = token(VaesAvx2::detect()) {
+            key_setup_of::<_, 32, 11, 16>(t, avx2::init_key::<11, 16>);
+            key_setup_of::<_, 32, 15, 32>(t, avx2::init_key::<15, 32>);
+        }
+        if let Some(t) = token(VaesAvx512::detect()) {
+            key_setup_of::<_, 64, 11, 16>(t, avx512::init_key::<11, 16>);
+            key_setup_of::<_, 64, 15, 32>(t, avx512::init_key::<15, 32>);
+        }
+    }
+
     /// A register's bytes.
     fn reg_bytes<T: Pieces<RB>, const RB: usize>(t: T, v: T::Reg) -> [u8; RB] {
         let mut out = [0u8; RB];

@@ -23,19 +23,22 @@
 //! `aesni/siv.rs`.
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use zeroize::Zeroize;
 
 use super::vaes_register_pieces;
 use super::{SMALL, Wide};
-use crate::backend::x86_64::KeyBlock;
-use crate::backend::x86_64::aes::{encrypt_blocks_in, expand_regs, expand_regs_riding};
+use crate::backend::x86_64::aes::{
+    encrypt_blocks_in, expand_key_regs, expand_regs, expand_regs_riding,
+};
 use crate::backend::x86_64::aesni;
 use crate::backend::x86_64::aesni::ctr::for_hash;
 use crate::backend::x86_64::aesni::siv;
 use crate::backend::x86_64::clmul;
 use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
 use crate::backend::x86_64::vaes;
+use crate::backend::x86_64::{KeyBlock, store_each};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx512;
 use crate::inout::InOut;
@@ -1330,24 +1333,63 @@ fn siv_key_blocks<const ROUND_KEYS: usize>(
     )
 }
 
-/// The multipliers of [`siv_sum`]'s sixteen places from H: place p
-/// (lane p mod 4 of register p / 4) takes H^(16 − p), so register 0
-/// holds H^16..H^13 and register 3 H^4..H^1, lane 0 the highest. Every
-/// `vpclmulqdq` costs a 512-bit one's time on Zen 4 (one every two
-/// cycles, xmm or zmm), so the powers are built four lanes at a time:
-/// H^2 (a square); H^4 and H^3 as two lanes of one product; H^8..H^5
-/// from H^4..H^1 times H^4; the first two registers the last two times
-/// H^8. Four products after the square, the first three on the chain.
+/// H^8..H^5 and H^4..H^1 from H, four to a register, lane 0 the
+/// highest: H^2 a square; H^4 and H^3 as two lanes of one product;
+/// H^8..H^5 as H^4..H^1 times H^4. Every `vpclmulqdq` costs a 512-bit
+/// one's time on Zen 4 (one every two cycles, xmm or zmm), so three
+/// products four lanes wide do the work of seven in xmm registers.
 #[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn siv_place_powers(h: __m128i) -> [Reg; SMALL] {
+fn powers_to_8(h: __m128i) -> [Reg; 2] {
     let h2 = clmul::square(h);
     // Lanes 0 and 1: H^2·H^2 and H·H^2.
     let h4_h3 = mul4(_mm512_inserti32x4::<1>(splat(h2), h), splat(h2));
     let low = _mm512_inserti32x4::<3>(_mm512_inserti32x4::<2>(h4_h3, h2), h);
     let high = mul4(low, _mm512_shuffle_i64x2::<0>(h4_h3, h4_h3));
+    [high, low]
+}
+
+/// Builds a GCM key's state where it will live, as the AES-NI tier's
+/// `aesni::gcm::init_key` does (the same key schedule, with H riding it),
+/// with H^1..H^8 from [`powers_to_8`] (docs/design.md, "Key setup on
+/// the wide tiers").
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
+    _token: VaesAvx512,
+    key: &[u8; KB],
+    round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
+    h_powers: &mut MaybeUninit<HPowers>,
+) {
+    let mut h = [_mm_setzero_si128()];
+    let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
+    let [high, low] = powers_to_8(clmul::mul_x(clmul::byte_reverse(h[0])));
+    // `HPowers` holds H^1..H^8 upwards: each register's lanes reversed.
+    let up = |v: Reg| _mm512_shuffle_i64x2::<0b00_01_10_11>(v, v);
+    let out = h_powers.as_mut_ptr().cast::<Reg>();
+    // SAFETY: `HPowers` is 128 bytes (8 blocks): two 64-byte stores, which
+    // have no alignment requirement.
+    unsafe {
+        _mm512_storeu_si512(out, up(low));
+        _mm512_storeu_si512(out.add(1), up(high));
+    }
+    round_keys.write(RoundKeys(store_each(&rk)));
+}
+
+/// The multipliers of [`siv_sum`]'s sixteen places from H: place p
+/// (lane p mod 4 of register p / 4) takes H^(16 − p), so register 0
+/// holds H^16..H^13 and register 3 H^4..H^1, lane 0 the highest:
+/// [`powers_to_8`], then the first two registers the last two times H^8.
+/// Four products after the square, the first three on the chain.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn siv_place_powers(h: __m128i) -> [Reg; SMALL] {
+    let [high, low] = powers_to_8(h);
     let h8 = _mm512_shuffle_i64x2::<0>(high, high);
     [mul4(high, h8), mul4(low, h8), high, low]
 }
