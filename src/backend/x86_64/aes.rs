@@ -477,3 +477,64 @@ macro_rules! aes_round_asm {
     };
 }
 pub(crate) use aes_round_asm;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model;
+
+    fn token() -> AesNiClmul {
+        AesNiClmul::detect().expect("the kernel tests need AES-NI and PCLMULQDQ")
+    }
+
+    /// Keys of many byte patterns, all-zero and all-ones first.
+    fn keys<const KB: usize>() -> impl Iterator<Item = [u8; KB]> {
+        (0..200u32).map(|seed| {
+            core::array::from_fn(|i| match seed {
+                0 => 0,
+                1 => 0xff,
+                _ => {
+                    (seed.wrapping_mul(2_654_435_761).rotate_left(i as u32 % 32) >> 8) as u8
+                        ^ (i as u8).wrapping_mul(seed as u8 | 1)
+                }
+            })
+        })
+    }
+
+    /// Every round key of [`expand`] is FIPS-197's (the model's), with and
+    /// without a block riding the schedule, whose result is E(K, block).
+    fn schedule_matches_the_model<const ROUND_KEYS: usize, const KB: usize>() {
+        let t = token();
+        for key in keys::<KB>() {
+            let mut out = MaybeUninit::<RoundKeys<ROUND_KEYS>>::uninit();
+            let block: crate::block::Block = core::array::from_fn(|i| key[i] ^ 0x5c);
+            // SAFETY: `t` proves the tier's features; `expand` writes `out`.
+            let (got, rider) = unsafe {
+                expand(t, &key, &mut out);
+                let mut riders = [load(&block)];
+                let _ = expand_key_regs::<ROUND_KEYS, KB, 1>(&key, &mut riders);
+                (out.assume_init(), super::super::store(riders[0]))
+            };
+            assert_eq!(
+                got.0.to_vec(),
+                model::AesKey::new(&key).round_keys(),
+                "key {key:02x?}"
+            );
+            assert_eq!(
+                rider,
+                model::aes_encrypt_block(&key, &block),
+                "key {key:02x?}"
+            );
+        }
+    }
+
+    #[test]
+    fn aes_128_schedule_matches_the_model() {
+        schedule_matches_the_model::<11, 16>();
+    }
+
+    #[test]
+    fn aes_256_schedule_matches_the_model() {
+        schedule_matches_the_model::<15, 32>();
+    }
+}
