@@ -38,10 +38,24 @@ pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
     round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
     h_powers: &mut MaybeUninit<HPowers>,
 ) {
+    let h = round_keys_and_h(key, round_keys);
+    h_powers.write(HPowers(store_each(&powers(h))));
+}
+
+/// What every x86_64 tier's GCM key setup starts with: the round keys of
+/// `key` into `round_keys`, and H = E(K, 0^128), which rides the schedule,
+/// returned in the POLYVAL form. The wide tiers' `init_key` compile it
+/// with their own features and then compute the powers their own way.
+#[inline]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn round_keys_and_h<const ROUND_KEYS: usize, const KB: usize>(
+    key: &[u8; KB],
+    round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
+) -> __m128i {
     let mut h = [_mm_setzero_si128()];
     let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
-    h_powers.write(HPowers(store_each(&powers(mul_x(byte_reverse(h[0]))))));
     round_keys.write(RoundKeys(store_each(&rk)));
+    mul_x(byte_reverse(h[0]))
 }
 
 /// GCM encryption; see the module contract.

@@ -15,13 +15,12 @@ use zeroize::Zeroize;
 
 use super::vaes_register_pieces;
 use super::{SMALL, Wide};
-use crate::backend::x86_64::aes::expand_key_regs;
+use crate::backend::x86_64::KeyBlock;
 use crate::backend::x86_64::aesni;
 use crate::backend::x86_64::aesni::ctr::for_hash;
 use crate::backend::x86_64::clmul;
 use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
 use crate::backend::x86_64::vaes;
-use crate::backend::x86_64::{KeyBlock, store_each};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx2;
 use crate::inout::InOut;
@@ -214,8 +213,8 @@ fn mul2(a: __m256i, b: __m256i) -> __m256i {
     reduce2(w)
 }
 
-/// Builds a GCM key's state where it will live, as the AES-NI tier's
-/// `aesni::gcm::init_key` does (the same key schedule, with H riding it),
+/// Builds a GCM key's state where it will live: the round keys and H from
+/// `aesni::gcm::round_keys_and_h`, compiled with this tier's features,
 /// with H^3..H^8 two lanes at a time: H^2 a square, then (H^3, H^4) as
 /// (H, H^2) times H^2, and (H^5, H^6), (H^7, H^8) as (H, H^2), (H^3, H^4)
 /// times H^4: three products two lanes wide for the xmm code's six.
@@ -226,23 +225,21 @@ pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
     round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
     h_powers: &mut MaybeUninit<HPowers>,
 ) {
-    let mut h = [_mm_setzero_si128()];
-    let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
-    let h = clmul::mul_x(clmul::byte_reverse(h[0]));
+    let h = aesni::gcm::round_keys_and_h(key, round_keys);
     let h2 = clmul::square(h);
     let h1_h2 = _mm256_inserti128_si256::<1>(splat(h), h2);
     let h3_h4 = mul2(h1_h2, splat(h2));
     let h4 = _mm256_permute2x128_si256::<0x11>(h3_h4, h3_h4);
+    const { assert!(size_of::<HPowers>() == 4 * size_of::<Reg>()) };
     let out = h_powers.as_mut_ptr().cast::<Reg>();
-    // SAFETY: `HPowers` is 128 bytes (8 blocks): four 32-byte stores,
-    // which have no alignment requirement.
+    // SAFETY: `HPowers` is four registers' bytes (asserted above): four
+    // stores, which have no alignment requirement.
     unsafe {
         _mm256_storeu_si256(out, h1_h2);
         _mm256_storeu_si256(out.add(1), h3_h4);
         _mm256_storeu_si256(out.add(2), mul2(h1_h2, h4));
         _mm256_storeu_si256(out.add(3), mul2(h3_h4, h4));
     }
-    round_keys.write(RoundKeys(store_each(&rk)));
 }
 
 /// The multipliers of a big group (`Powers`) from H^1..H^8 (`h`, eight

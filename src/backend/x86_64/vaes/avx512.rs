@@ -29,16 +29,14 @@ use zeroize::Zeroize;
 
 use super::vaes_register_pieces;
 use super::{SMALL, Wide};
-use crate::backend::x86_64::aes::{
-    encrypt_blocks_in, expand_key_regs, expand_regs, expand_regs_riding,
-};
+use crate::backend::x86_64::KeyBlock;
+use crate::backend::x86_64::aes::{encrypt_blocks_in, expand_regs, expand_regs_riding};
 use crate::backend::x86_64::aesni;
 use crate::backend::x86_64::aesni::ctr::for_hash;
 use crate::backend::x86_64::aesni::siv;
 use crate::backend::x86_64::clmul;
 use crate::backend::x86_64::engine::{BIG, LoopShape, Pieces, Powers};
 use crate::backend::x86_64::vaes;
-use crate::backend::x86_64::{KeyBlock, store_each};
 use crate::block::{Block, HPowers, RoundKeys};
 use crate::cpu::VaesAvx512;
 use crate::inout::InOut;
@@ -1351,8 +1349,8 @@ fn powers_to_8(h: __m128i) -> [Reg; 2] {
     [high, low]
 }
 
-/// Builds a GCM key's state where it will live, as the AES-NI tier's
-/// `aesni::gcm::init_key` does (the same key schedule, with H riding it),
+/// Builds a GCM key's state where it will live: the round keys and H from
+/// `aesni::gcm::round_keys_and_h`, compiled with this tier's features,
 /// with H^1..H^8 from [`powers_to_8`] (docs/design.md, "Key setup on
 /// the wide tiers").
 #[target_feature(
@@ -1364,19 +1362,20 @@ pub(crate) fn init_key<const ROUND_KEYS: usize, const KB: usize>(
     round_keys: &mut MaybeUninit<RoundKeys<ROUND_KEYS>>,
     h_powers: &mut MaybeUninit<HPowers>,
 ) {
-    let mut h = [_mm_setzero_si128()];
-    let rk = expand_key_regs::<ROUND_KEYS, KB, 1>(key, &mut h);
-    let [high, low] = powers_to_8(clmul::mul_x(clmul::byte_reverse(h[0])));
+    let [high, low] = powers_to_8(aesni::gcm::round_keys_and_h(key, round_keys));
     // `HPowers` holds H^1..H^8 upwards: each register's lanes reversed.
-    let up = |v: Reg| _mm512_shuffle_i64x2::<0b00_01_10_11>(v, v);
+    let (low, high) = (
+        _mm512_shuffle_i64x2::<0b00_01_10_11>(low, low),
+        _mm512_shuffle_i64x2::<0b00_01_10_11>(high, high),
+    );
+    const { assert!(size_of::<HPowers>() == 2 * size_of::<Reg>()) };
     let out = h_powers.as_mut_ptr().cast::<Reg>();
-    // SAFETY: `HPowers` is 128 bytes (8 blocks): two 64-byte stores, which
-    // have no alignment requirement.
+    // SAFETY: `HPowers` is two registers' bytes (asserted above): two
+    // stores, which have no alignment requirement.
     unsafe {
-        _mm512_storeu_si512(out, up(low));
-        _mm512_storeu_si512(out.add(1), up(high));
+        _mm512_storeu_si512(out, low);
+        _mm512_storeu_si512(out.add(1), high);
     }
-    round_keys.write(RoundKeys(store_each(&rk)));
 }
 
 /// The multipliers of [`siv_sum`]'s sixteen places from H: place p
