@@ -20,9 +20,11 @@ functions, and runs a small taint analysis over each one's control-flow graph:
 
 It then fails on:
 
-* a conditional branch whose flags are SECRET or NARROW (in the tag compare
-  policy, where every load is SECRET: any number other than exactly one, the
-  final accept/reject decision);
+* a conditional branch whose flags are SECRET or NARROW; in each key type's
+  `open_core`, where the tag compare is inlined (the decision policy: what a
+  call returns, in registers or in the frame, is SECRET, and loads from
+  memory are pointers, lengths and the key's tier), any number of SECRET
+  branches other than exactly one, the accept/reject decision;
 * a memory access whose base or index register is SECRET or NARROW (a table
   lookup);
 * a gather, a division by SECRET data, an indirect jump or call through a
@@ -71,7 +73,9 @@ LEVEL_NAME = {PUBLIC: "public", LOADED: "loaded", NARROW: "narrow", MEM: "memory
 # ---------------------------------------------------------------------------
 
 KERNEL_PREFIX = "hardware_aead::backend::x86_64::"
-TAG_COMPARE = "hardware_aead::aead::sealed::tags_match_or_wipe"
+# Each key type's `Core::open_core`: the kernel's call, then the tag
+# compare (`tags_match_or_wipe`, inlined) and its one decision.
+DECISION = re.compile(r"^<hardware_aead::[\w:]+(<\d+>)? as hardware_aead::aead::sealed::Core>::open_core$")
 
 # (pattern, why): each must match at least one function in the binary.
 REQUIRED = [
@@ -89,13 +93,16 @@ REQUIRED = [
     (r"::xaes::gcm_short::<true, true>$", "KC-XAES-256-GCM: short-message seal with the commitment"),
     (r"::xaes::gcm_short::<false, true>$", "KC-XAES-256-GCM: short-message open with the commitment"),
 ]
-# The tag compare, one instance per tag type (generic over it, kept out of
-# line by `#[inline(never)]` so that it can be checked on its own).
-TAG_COMPARE_INSTANCES = [
-    TAG_COMPARE + "::<[u8; 16]>",
-    TAG_COMPARE + "::<[u8; 32]>",
-    TAG_COMPARE + "::<[u8; 48]>",
-]
+# The decisions: every key type's `open_core` (kept out of line by
+# `#[inline(never)]` so that each can be checked on its own), tags of 16,
+# 32 and 48 bytes.
+KEY_TYPES = ["aes_gcm::Aes128Gcm", "aes_gcm::Aes256Gcm", "aes_gcm_siv::Aes128GcmSiv",
+             "aes_gcm_siv::Aes256GcmSiv", "xaes_gcm::Xaes256Gcm", "xaes_gcm::KcXaes256Gcm"]
+for _v in ("128L", "256", "128X2", "128X4", "256X2", "256X4"):
+    for _t in ("16", "32"):
+        KEY_TYPES.append(f"aegis::Aegis{_v}<{_t}>")
+DECISION_INSTANCES = [f"<hardware_aead::{t} as hardware_aead::aead::sealed::Core>::open_core"
+                      for t in KEY_TYPES]
 # AEGIS: each tier's kernel, seal and open (generic over the variant; at
 # least one instance of each).
 for _tier in ("x86_64::aegis", "vaes::avx2", "vaes::avx512"):
@@ -498,10 +505,21 @@ class Policy:
     vector_load: int
     gpr64_load: int
     gpr_narrow_load: int
+    # What a call returns (rax, rdx) and what a reload of frame bytes a
+    # callee wrote gives: None for the arguments' level and the load policy.
+    call_result: int | None = None
+    callee_frame: int | None = None
+    # Exactly one branch on SECRET data allowed (the decision), not none.
+    one_decision: bool = False
 
 
 KERNEL = Policy("kernel", SECRET, LOADED, NARROW)
-TAG = Policy("tag-compare", SECRET, SECRET, SECRET)
+# A key type's `open_core`: the computed tag comes back from the kernel's
+# call (in rax:rdx or through the frame); the loads are the key's tier and
+# live mark, the lengths, the pointers, and the received tag, which is
+# public (and XORed with the computed one before any test).
+DECIDE = Policy("decision", SECRET, LOADED, LOADED, call_result=SECRET,
+                callee_frame=SECRET, one_decision=True)
 
 
 class Analyzer:
@@ -580,6 +598,8 @@ class Analyzer:
             lvl = max(st.stack.get((base, off + i), st.stack_default) for i in range(w))
             const = all((base, off + i) in st.const_stack for i in range(w))
         if lvl == MEM:
+            if self.policy.callee_frame is not None:
+                return self.policy.callee_frame, False
             if dest_vector:
                 return self.policy.vector_load, False
             return (self.policy.gpr64_load if w >= 8 else self.policy.gpr_narrow_load), False
@@ -736,8 +756,9 @@ class Analyzer:
                 set_gpr(st, r, SECRET)
             # The return value: as secret as the arguments (black_box), and
             # secret whenever any vector register carries data.
-            set_gpr(st, "rax", args)
-            set_gpr(st, "rdx", args)
+            result = args if self.policy.call_result is None else max(args, self.policy.call_result)
+            set_gpr(st, "rax", result)
+            set_gpr(st, "rdx", result)
             for fam in list(st.regs):
                 if fam.startswith("v") or fam.startswith("k"):
                     st.regs[fam] = SECRET
@@ -917,7 +938,11 @@ class Analyzer:
 
                 def byte_level(i):
                     v = st.stack.get((base, off + i), st.stack_default)
-                    return (LOADED if w >= 8 else NARROW) if v == MEM else v
+                    if v != MEM:
+                        return v
+                    if self.policy.callee_frame is not None:
+                        return self.policy.callee_frame
+                    return LOADED if w >= 8 else NARROW
 
                 low = byte_level(0)
                 rest = max([PUBLIC] + [byte_level(i) for i in range(1, w)])
@@ -1221,7 +1246,7 @@ def analyze(selected, trace=None):
                 problems.append(("secret-branch", f"secret-branch at {i.addr:#x} ({i.location}): "
                                  f"`{i.text}`: the branch condition depends on a byte loaded "
                                  "from memory (data)"))
-        if policy is TAG:
+        if policy.one_decision:
             if len(secret_branches) != 1:
                 problems.append(("tag-compare", f"tag compare has {len(secret_branches)} "
                                  "branches on tag data, expected exactly one (the "
@@ -1249,7 +1274,7 @@ def analyze(selected, trace=None):
         for i, lvl in an.branches:
             tag = {PUBLIC: "public", LOADED: "length/pointer", NARROW: "copied byte",
                    SECRET: "SECRET"}.get(lvl, "SECRET")
-            if policy is TAG and lvl >= SECRET:
+            if policy.one_decision and lvl >= SECRET:
                 tag = "SECRET: the accept/reject decision"
             out_lines.append(f"   {i.addr:#8x}  {i.mnemonic:6} {tag:38} {i.location}")
         for i in splits:
@@ -1268,7 +1293,7 @@ def selftest(funcs) -> int:
     for (addr, name), insns in sorted(funcs.items(), key=lambda kv: kv[0][1]):
         m = re.match(r"^ct_selftest::(bad|good)_(\w+)$", name)
         if m:
-            selected.append((addr, name, insns, TAG if "compare" in name else KERNEL))
+            selected.append((addr, name, insns, DECIDE if "compare" in name else KERNEL))
     expected = {
         "secret_branch": "secret-branch",
         "secret_branch_byte": "secret-branch",
@@ -1323,8 +1348,8 @@ def main() -> int:
         return selftest(funcs)
     selected = []
     for (addr, name), insns in sorted(funcs.items(), key=lambda kv: kv[0][1]):
-        if name == TAG_COMPARE or name.startswith(TAG_COMPARE + "::<"):
-            selected.append((addr, name, insns, TAG))
+        if DECISION.match(name):
+            selected.append((addr, name, insns, DECIDE))
         elif name.startswith(KERNEL_PREFIX):
             selected.append((addr, name, insns, KERNEL))
         elif "hardware_aead" in name and any(
@@ -1337,9 +1362,9 @@ def main() -> int:
         if not any(re.search(pattern, n) for n in names):
             failures.append(f"missing hot function /{pattern}/ ({why}): renamed or inlined? "
                             "update scripts/ct_check.py")
-    for instance in TAG_COMPARE_INSTANCES:
+    for instance in DECISION_INSTANCES:
         if instance not in names:
-            failures.append(f"missing {instance}: the tag compare was inlined or renamed")
+            failures.append(f"missing {instance}: the decision was inlined or renamed")
 
     summary, out_lines, problems, totals = analyze(selected, args.trace)
     for fn, ps in problems.items():
@@ -1358,11 +1383,11 @@ def main() -> int:
     if args.list:
         print("\n".join(out_lines))
     else:
-        # The tag compare is short: always show its branches.
+        # The decisions are short: always show their branches.
         show = False
         for line in out_lines:
             if line.startswith("== "):
-                show = TAG_COMPARE in line
+                show = "[decision]" in line
             if show:
                 print(line)
     print()
@@ -1373,7 +1398,7 @@ def main() -> int:
             print(f"  - {f}")
         return 1
     print("ct-check: passed (no branch or memory address depends on secret data; every "
-          "byte shuffle uses a constant mask; the tag compare has one decision)")
+          "byte shuffle uses a constant mask; each open has one decision on tag data)")
     return 0
 
 

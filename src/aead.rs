@@ -372,9 +372,11 @@ pub trait AeadKey: sealed::Core + Send + Sync {
         };
         // `tag` is exactly `TAG_LEN` bytes, so the conversion succeeds.
         let received = Self::Tag::try_from(tag).map_err(|_| Error::Truncated)?;
-        let computed = self.open_core(nonce, aad, &mut InOut::copy(ciphertext, out), &received);
-        verify_or_wipe(computed, &received, out)?;
-        Ok(text_len)
+        if self.open_core(nonce, aad, &mut InOut::copy(ciphertext, out), &received) {
+            Ok(text_len)
+        } else {
+            Err(Error::Authentication)
+        }
     }
 
     /// Seals `buffer` in place and returns the tag.
@@ -422,8 +424,11 @@ pub trait AeadKey: sealed::Core + Send + Sync {
         tag: &Self::Tag,
     ) -> Result<(), Error> {
         self.check_call(aad.len(), buffer.len())?;
-        let computed = self.open_core(nonce, aad, &mut InOut::in_place(buffer), tag);
-        verify_or_wipe(computed, tag, buffer)
+        if self.open_core(nonce, aad, &mut InOut::in_place(buffer), tag) {
+            Ok(())
+        } else {
+            Err(Error::Authentication)
+        }
     }
 
     /// Builds the key state inside `slot` (never moved afterwards) on the
@@ -644,4 +649,4 @@ pub trait AeadKey: sealed::Core + Send + Sync {
 }
 
 pub(crate) use inherent::impl_inherent;
-pub(crate) use sealed::{impl_aead, verify_or_wipe};
+pub(crate) use sealed::impl_aead;

@@ -380,7 +380,10 @@ pub(crate) fn gcm_seal<const ROUND_KEYS: usize>(
 }
 
 /// GCM decryption of `data`, returning the tag computed over the ciphertext
-/// (as for [`gcm_seal`]); the caller compares it and wipes on a mismatch.
+/// as `u128::from_le_bytes` (in registers: the caller's comparison, inlined
+/// after this call, takes it from there, and wipes on a mismatch). A seal's
+/// tag stays a block in memory ([`gcm_seal`]): the caller stores it, and a
+/// 16-byte load of it from two 8-byte stores would wait for them.
 #[inline(always)]
 pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
     tier: TierToken,
@@ -389,7 +392,7 @@ pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
     j0: u128,
     aad: &[u8],
     data: &mut InOut<'_>,
-) -> Block {
+) -> u128 {
     let data_len = data.len();
     on_tier!(
         tier,

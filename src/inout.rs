@@ -60,6 +60,14 @@ impl<'a> InOut<'a> {
         }
     }
 
+    /// The whole output, to be wiped: the `len` bytes at `dst`.
+    pub(crate) fn output_all(&mut self) -> &mut [u8] {
+        // SAFETY: `dst` is valid for writes of `len` bytes for 'a (the
+        // constructors take it from a mutable borrow of at least `len`
+        // bytes), and `&mut self` is the only access to it meanwhile.
+        unsafe { core::slice::from_raw_parts_mut(self.dst, self.len) }
+    }
+
     /// The number of bytes to transform.
     pub(crate) fn len(&self) -> usize {
         self.len

@@ -122,14 +122,8 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     /// registers.
     #[inline(always)]
     pub(crate) fn seal(&self, j0: u128, aad: &[u8], data: &mut InOut<'_>) -> Block {
-        backend::gcm_seal(
-            self.token(),
-            &self.round_keys,
-            &self.h_powers,
-            j0,
-            aad,
-            data,
-        )
+        let (keys, powers) = (&self.round_keys, &self.h_powers);
+        backend::gcm_seal(self.token(), keys, powers, j0, aad, data)
     }
 
     /// Extends a [`seal`](Self::seal) of whole blocks by one last partial
@@ -151,14 +145,8 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
     /// they differ); this function releases nothing by itself.
     #[inline(always)]
     pub(crate) fn open(&self, j0: u128, aad: &[u8], data: &mut InOut<'_>) -> Block {
-        backend::gcm_open(
-            self.token(),
-            &self.round_keys,
-            &self.h_powers,
-            j0,
-            aad,
-            data,
-        )
+        let (keys, powers) = (&self.round_keys, &self.h_powers);
+        backend::gcm_open(self.token(), keys, powers, j0, aad, data).to_le_bytes()
     }
 }
 

@@ -1,5 +1,5 @@
 //! The sealed half of the trait: what each algorithm supplies (`Core`), the
-//! one tag check (`verify_or_wipe`) and `impl_aead!`, which writes `Core`,
+//! one tag check (`tags_match_or_wipe`) and `impl_aead!`, which writes `Core`,
 //! [`AeadKey`], the inherent methods and `Debug` for a key type.
 
 use super::AeadKey;
@@ -77,62 +77,42 @@ pub trait Core: Sized {
     where
         Self: AeadKey;
 
-    /// Decrypts `data` and returns the tag the algorithm computes for it, to
-    /// be compared by the caller. Lengths are already checked. The plaintext
-    /// it writes is unauthenticated until that comparison succeeds.
+    /// Decrypts `data`, then releases it or wipes it: whether the tag the
+    /// algorithm computes for it equals `tag` (the decision of
+    /// [`tags_match_or_wipe`], inlined here). On `false` the output is all
+    /// zero. Lengths are already checked. Out of line, one instance per key
+    /// type, so that `scripts/ct-check.sh` finds each decision.
     fn open_core(
         &self,
         nonce: &<Self as AeadKey>::Nonce,
         aad: &[u8],
         data: &mut InOut<'_>,
         tag: &<Self as AeadKey>::Tag,
-    ) -> <Self as AeadKey>::Tag
+    ) -> bool
     where
         Self: AeadKey;
 }
 
-/// The one place that decides whether decrypted bytes are released: compares the
-/// tags in constant time and, if they differ, zeroes `plaintext` and the
-/// computed tag before returning [`Error::Authentication`]. A tag of
-/// KC-XAES-256-GCM (GCM's tag and the key commitment, 48 bytes) is compared
-/// whole: the two checks are one comparison, with one outcome. The decision
-/// is [`tags_match_or_wipe`], out of line; this wrapper, inlined, only turns
-/// its answer into a `Result` (a 24-byte value the callee would return
-/// through memory).
+/// The one place that decides whether decrypted bytes are released: whether
+/// `computed`, the tag an open computed over what it decrypted into `data`,
+/// equals `received`; if not, `data`'s output and `computed` are zeroed
+/// first. A tag of KC-XAES-256-GCM (GCM's tag and the key commitment, 48
+/// bytes) is compared whole: the two checks are one comparison, with one
+/// outcome. Inlined into each key type's [`Core::open_core`], so the
+/// computed tag goes from the kernel's registers to the comparison without
+/// a trip through memory; the wipes are out of line and cold, so the
+/// accepting path is a few instructions.
 #[inline(always)]
-pub(crate) fn verify_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
-    mut computed: T,
+pub(crate) fn tags_match_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
+    computed: T,
     received: &T,
-    plaintext: &mut [u8],
-) -> Result<(), Error> {
-    if tags_match_or_wipe(&mut computed, received, plaintext) {
-        Ok(())
-    } else {
-        Err(Error::Authentication)
-    }
-}
-
-/// [`verify_or_wipe`]'s comparison: whether the tags are equal; if not,
-/// [`wipe_rejected`] runs first. Kept out of line (one instance per tag
-/// type) so that `scripts/ct-check.sh` finds it and checks that it holds
-/// exactly one branch on tag data, the decision. The wipes are out of line
-/// and cold: the accepting path is a few instructions.
-#[inline(never)]
-fn tags_match_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
-    computed: &mut T,
-    received: &T,
-    plaintext: &mut [u8],
+    data: &mut InOut<'_>,
 ) -> bool {
     // XOR the tags 8 bytes at a time, OR the differences into one word and
     // compare that with zero: no early exit, and the word passes through an
     // empty `asm!` (`opaque`) first, so the compiler cannot turn the
     // folding back into a byte-by-byte test. Both tags are the same type,
-    // so of the same length, a multiple of 8. Words of 8 bytes, not 16: the
-    // kernels return a tag as two 64-bit words, which reach `computed` as
-    // two 8-byte stores just before this runs, and a 16-byte load cannot
-    // take its data from two stores; it waits for them to reach the cache,
-    // between the last AES round and the decision (docs/constant-time.md,
-    // the tag compare).
+    // so of the same length, a multiple of 8.
     let (computed_words, _) = computed.as_ref().as_chunks::<8>();
     let (received_words, _) = received.as_ref().as_chunks::<8>();
     let mut diff = 0u64;
@@ -142,19 +122,19 @@ fn tags_match_or_wipe<T: AsRef<[u8]> + AsMut<[u8]>>(
     if opaque(diff) == 0 {
         true
     } else {
-        wipe_rejected(computed, plaintext);
+        wipe_rejected(computed, data);
         false
     }
 }
 
-/// What a rejected open leaves: nothing. The plaintext is zeroed, and so is
+/// What a rejected open leaves: nothing. The output is zeroed, and so is
 /// the computed tag, which after a forgery is the valid tag for the forged
 /// ciphertext (a tag that matched is the received one, which the caller
-/// holds). Out of line, so that the comparison's accepting path needs no
-/// call set-up.
+/// holds). The tag comes by value: the accepting path never puts it in
+/// memory, and the copy made for this call is the one wiped.
 #[cold]
 #[inline(never)]
-fn wipe_rejected<T: AsMut<[u8]>>(computed: &mut T, plaintext: &mut [u8]) {
+fn wipe_rejected<T: AsMut<[u8]>>(mut computed: T, data: &mut InOut<'_>) {
     for word in computed.as_mut().as_chunks_mut::<8>().0 {
         wipe(word);
     }
@@ -162,7 +142,7 @@ fn wipe_rejected<T: AsMut<[u8]>>(computed: &mut T, plaintext: &mut [u8]) {
     // which makes a forged long message cost far more to reject than a
     // genuine one to open (docs/benchmarks.md, "Rejecting forgeries on Zen
     // 4").
-    wipe_bytes(plaintext);
+    wipe_bytes(data.output_all());
 }
 
 /// `x`, hidden from the optimiser: an empty `asm!` that takes it and gives
@@ -244,14 +224,16 @@ macro_rules! impl_aead {
                 $seal(&self.key, nonce, aad, data)
             }
 
+            #[inline(never)]
             fn open_core(
                 &self,
                 nonce: &[u8; $nonce_len],
                 aad: &[u8],
                 data: &mut $crate::inout::InOut<'_>,
                 tag: &$Tag,
-            ) -> $Tag {
-                $open(&self.key, nonce, aad, data, tag)
+            ) -> bool {
+                let computed = $open(&self.key, nonce, aad, data, tag);
+                $crate::aead::sealed::tags_match_or_wipe(computed, tag, data)
             }
         }
 

@@ -114,7 +114,7 @@ impl XaesKey {
         if SEAL {
             backend::gcm_seal(tier, rk, h, j0, aad, data)
         } else {
-            backend::gcm_open(tier, rk, h, j0, aad, data)
+            backend::gcm_open(tier, rk, h, j0, aad, data).to_le_bytes()
         }
     }
 }

@@ -87,7 +87,7 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
     aad: &[u8],
     data: &mut InOut<'_>,
     len_block: u128,
-) -> Block {
+) -> u128 {
     let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
     let (j0, mut ctr, acc) = start(&h, j0, aad);
     let (acc, bulk) = if crate::cpu::aarch64::has_eor3() {
@@ -95,10 +95,10 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
     } else {
         ctr_hash_input::<ROUND_KEYS, true, false>(&rk, &h, &mut ctr, acc, data, 0)
     };
-    by_tail_size!(
+    u128::from_le_bytes(by_tail_size!(
         data.len() - bulk,
         finish::<ROUND_KEYS, false>(&rk, &h, j0, ctr, acc, data, bulk, len_block)
-    )
+    ))
 }
 
 /// Extends a GCM seal by one last partial block, as x86_64's

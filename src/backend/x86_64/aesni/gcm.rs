@@ -87,9 +87,9 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
     aad: &[u8],
     data: &mut InOut<'_>,
     len_block: u128,
-) -> Block {
+) -> u128 {
     let mut s = state_new(keys, h_powers, j0, aad);
-    open_from(&mut s, data, 0, len_block)
+    u128::from_le_bytes(open_from(&mut s, data, 0, len_block))
 }
 
 /// Extends a GCM seal by one last partial block: `block[..n]` (1 ≤ `n` ≤
@@ -132,7 +132,8 @@ pub(crate) fn append_block<const ROUND_KEYS: usize>(
     store(_mm_xor_si128(byte_reverse(acc), e_j0))
 }
 
-/// [`seal`] if `SEAL`, else [`open`]: the wide tiers' short messages.
+/// [`seal`] if `SEAL`, else [`open`], the tag as a block: the wide tiers'
+/// short messages.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
@@ -148,7 +149,7 @@ pub(crate) fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
     if SEAL {
         seal(token, keys, h_powers, j0, aad, data, len_block)
     } else {
-        open(token, keys, h_powers, j0, aad, data, len_block)
+        open(token, keys, h_powers, j0, aad, data, len_block).to_le_bytes()
     }
 }
 

@@ -655,8 +655,10 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
     aad: &[u8],
     data: &mut InOut<'_>,
     len_block: u128,
-) -> Block {
-    vaes::gcm::<_, RB, ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block)
+) -> u128 {
+    let tag =
+        vaes::gcm::<_, RB, ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block);
+    u128::from_le_bytes(tag)
 }
 
 /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).

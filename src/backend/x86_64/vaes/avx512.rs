@@ -1770,7 +1770,9 @@ impl Wide<RB> for VaesAvx512 {
     }
 }
 
-/// GCM encryption (contract: `aesni::gcm::seal`): [`seal_or_open`].
+/// GCM encryption (contract: `aesni::gcm::seal`): [`xmm_short`] for what
+/// it takes, [`gcm_wide`] for the rest. Only the wide path uses
+/// `len_block`, so the caller's arm computes it on that path alone.
 ///
 /// # Safety
 /// As for every kernel: `token` proves the tier's features (it is only
@@ -1786,11 +1788,18 @@ pub(crate) unsafe fn seal<const ROUND_KEYS: usize>(
     len_block: u128,
 ) -> Block {
     // SAFETY: `token` is a `VaesAvx512`, made only by detecting the
-    // features `seal_or_open` and its callees are compiled for.
-    unsafe { seal_or_open::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block) }
+    // features `xmm_short` and `gcm_wide` are compiled for.
+    unsafe {
+        if xmm_fits(aad, data) {
+            xmm_short::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data).to_le_bytes()
+        } else {
+            gcm_wide::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
+        }
+    }
 }
 
-/// GCM decryption (contract: `aesni::gcm::open`): [`seal_or_open`].
+/// GCM decryption (contract: `aesni::gcm::open`), as [`seal`]; the tag in
+/// registers, for the comparison.
 ///
 /// # Safety
 /// As for [`seal`].
@@ -1803,34 +1812,15 @@ pub(crate) unsafe fn open<const ROUND_KEYS: usize>(
     aad: &[u8],
     data: &mut InOut<'_>,
     len_block: u128,
-) -> Block {
-    // SAFETY: `token` is a `VaesAvx512`, made only by detecting the
-    // features `seal_or_open` and its callees are compiled for.
-    unsafe { seal_or_open::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block) }
-}
-
-/// The entry points' body, inlined into the caller: [`xmm_short`] for what
-/// it takes, [`gcm_wide`] for the rest. Only the wide path uses
-/// `len_block`, so the caller's arm computes it on that path alone.
-///
-/// # Safety
-/// As for [`seal`].
-#[inline(always)]
-unsafe fn seal_or_open<const ROUND_KEYS: usize, const SEAL: bool>(
-    token: Token,
-    keys: &RoundKeys<ROUND_KEYS>,
-    h_powers: &HPowers,
-    j0: u128,
-    aad: &[u8],
-    data: &mut InOut<'_>,
-    len_block: u128,
-) -> Block {
-    // SAFETY: `token` proves the tier's features.
+) -> u128 {
+    // SAFETY: as in `seal`.
     unsafe {
         if xmm_fits(aad, data) {
-            xmm_short::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data).to_le_bytes()
+            xmm_short::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data)
         } else {
-            gcm_wide::<ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
+            let tag =
+                gcm_wide::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block);
+            u128::from_le_bytes(tag)
         }
     }
 }
