@@ -319,6 +319,7 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// assert_eq!(n, 32);
     /// # Ok(()) }
     /// ```
+    #[inline]
     fn seal_to(
         &self,
         nonce: &Self::Nonce,
@@ -354,6 +355,7 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// assert_eq!(&out, b"hi");
     /// # Ok(()) }
     /// ```
+    #[inline]
     fn open_to(
         &self,
         nonce: &Self::Nonce,
@@ -391,6 +393,7 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// assert_eq!(&buffer, b"in place");
     /// # Ok(()) }
     /// ```
+    #[inline]
     fn seal_in_place_detached(
         &self,
         nonce: &Self::Nonce,
@@ -416,6 +419,7 @@ pub trait AeadKey: sealed::Core + Send + Sync {
     /// assert_eq!(buffer, [0u8; 8]);
     /// # Ok(()) }
     /// ```
+    #[inline]
     fn open_in_place_detached(
         &self,
         nonce: &Self::Nonce,

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Instructions per AES-GCM-SIV call on aarch64, a base revision's build
+# Instructions per AES-GCM or AES-GCM-SIV call on aarch64, a base revision's build
 # against the working tree's, counted under qemu (no aarch64 machine here
 # to time them): bench/tools/aarch64-icount runs one call N times under
 # `qemu-aarch64-static -cpu max -singlestep -d exec,nochain`, which logs a
 # line per executed instruction, once with N = 1 and once with N = 11; a
 # tenth of the difference is one call, from the API to its return.
 #
-#   bash bench/tools/aarch64-icount.sh BASE [LEN...]
+#   [ALGS="gcm128 gcm256 siv128 siv256"] bash bench/tools/aarch64-icount.sh BASE [LEN...]
 #
 # Needs the aarch64 target, aarch64-linux-gnu-gcc and qemu-aarch64-static
 # (CI's aarch64 job installs them). Default lengths: 0 16 32 64 100 128.
@@ -42,7 +42,8 @@ count() {
     grep -c Trace "$out/trace.log"
 }
 echo "--- instructions per call, base $base ($(git rev-parse --short "$base")) and the working tree"
-for alg in siv128 siv256; do
+read -r -a algs <<<"${ALGS:-siv128 siv256}"
+for alg in "${algs[@]}"; do
     for op in seal open; do
         for len in "${lens[@]}"; do
             b=$(( ($(count base $alg $op "$len" 11) - $(count base $alg $op "$len" 1)) / 10 ))

@@ -1,5 +1,6 @@
-//! One AES-GCM-SIV call (`siv128` or `siv256`, `seal` in place or `open`
-//! into a separate buffer, empty AAD) of `LEN` bytes, `N` times:
+//! One AES-GCM or AES-GCM-SIV call (`gcm128`, `gcm256`, `siv128` or
+//! `siv256`, `seal` in place or `open` into a separate buffer, empty AAD)
+//! of `LEN` bytes, `N` times:
 //!
 //! ```text
 //! aarch64-icount ALG OP LEN N
@@ -10,13 +11,14 @@
 //! the difference in calls is the instructions of one call, everything
 //! around the loop cancelling out.
 
+use hardware_aead::aes_gcm::{Aes128Gcm, Aes256Gcm};
 use hardware_aead::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use std::hint::black_box;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, alg, op, len, n] = &args[..] else {
-        panic!("usage: aarch64-icount siv128|siv256 seal|open LEN N")
+        panic!("usage: aarch64-icount gcm128|gcm256|siv128|siv256 seal|open LEN N")
     };
     let (len, n): (usize, usize) = (len.parse().expect("LEN"), n.parse().expect("N"));
     let nonce = [9u8; 12];
@@ -40,6 +42,8 @@ fn main() {
         }};
     }
     match alg.as_str() {
+        "gcm128" => run!(Aes128Gcm, [7u8; 16]),
+        "gcm256" => run!(Aes256Gcm, [7u8; 32]),
         "siv128" => run!(Aes128GcmSiv, [7u8; 16]),
         "siv256" => run!(Aes256GcmSiv, [7u8; 32]),
         other => panic!("unknown algorithm {other}"),
