@@ -616,12 +616,51 @@ fn xmm_fits(aad: &[u8], data: &InOut<'_>) -> bool {
 /// GCM of a call [`xmm_fits`] takes ([`xmm_batch`] with the right number
 /// of blocks). Out of line and reached straight from the entry points,
 /// so a short message runs a leaf function: no saved registers, no frame,
-/// nothing of the longer paths' set-up.
-#[inline(never)]
+/// nothing of the longer paths' set-up. The tag as its vector: the two
+/// leaves below hand it on, a seal's as a block stored whole (the caller
+/// stores it again, and a 16-byte load of two 8-byte stores would wait for
+/// them to reach the cache), an open's in two general registers (the
+/// comparison inlined after the call reads it there).
+#[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
 fn xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> __m128i {
+    if aad.is_empty() {
+        xmm_blocks::<ROUND_KEYS, SEAL, 0>(keys, &h_powers.0, j0, aad, data)
+    } else {
+        xmm_blocks::<ROUND_KEYS, SEAL, 1>(keys, &h_powers.0, j0, aad, data)
+    }
+}
+
+/// [`xmm_short`] sealing: the tag stored as a block.
+#[inline(never)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn xmm_seal<const ROUND_KEYS: usize>(
+    _token: VaesAvx512,
+    keys: &RoundKeys<ROUND_KEYS>,
+    h_powers: &HPowers,
+    j0: u128,
+    aad: &[u8],
+    data: &mut InOut<'_>,
+) -> Block {
+    crate::backend::x86_64::store(xmm_short::<ROUND_KEYS, true>(keys, h_powers, j0, aad, data))
+}
+
+/// [`xmm_short`] opening: the tag in two general registers.
+#[inline(never)]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn xmm_open<const ROUND_KEYS: usize>(
     _token: VaesAvx512,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
@@ -629,11 +668,9 @@ fn xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
     aad: &[u8],
     data: &mut InOut<'_>,
 ) -> u128 {
-    if aad.is_empty() {
-        xmm_blocks::<ROUND_KEYS, SEAL, 0>(keys, &h_powers.0, j0, aad, data)
-    } else {
-        xmm_blocks::<ROUND_KEYS, SEAL, 1>(keys, &h_powers.0, j0, aad, data)
-    }
+    let tag = xmm_short::<ROUND_KEYS, false>(keys, h_powers, j0, aad, data);
+    u128::from(_mm_extract_epi64::<0>(tag) as u64)
+        | u128::from(_mm_extract_epi64::<1>(tag) as u64) << 64
 }
 
 /// Where [`xmm_batch`] starts: J0 (as the block), the first counter block
@@ -709,7 +746,7 @@ fn xmm_rest<const ROUND_KEYS: usize, const SEAL: bool>(
     } else {
         xmm_batch::<ROUND_KEYS, SEAL, 2, 0>(s.keys, &s.h_powers.0, &from, &[], data)
     };
-    tag.to_le_bytes()
+    crate::backend::x86_64::store(tag)
 }
 
 /// [`xmm_batch`] with as many blocks as the message fills (a branch per
@@ -724,7 +761,7 @@ fn xmm_blocks<const ROUND_KEYS: usize, const SEAL: bool, const A: usize>(
     j0: u128,
     aad: &[u8],
     data: &mut InOut<'_>,
-) -> u128 {
+) -> __m128i {
     let len = data.len();
     let from = |data: &InOut<'_>| XmmFrom::message(j0, aad, data);
     if len <= 16 {
@@ -763,7 +800,7 @@ fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A
     from: &XmmFrom,
     aad: &[u8],
     data: &mut InOut<'_>,
-) -> u128 {
+) -> __m128i {
     use crate::backend::x86_64::load;
     const { assert!(NB <= 4 && A <= 1) };
     assert!(from.start <= data.len());
@@ -838,9 +875,7 @@ fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A
         carry = _mm_setzero_si128();
     }
     clmul::mul_acc(&mut w, _mm_xor_si128(from.lengths, carry), load(&h[0]));
-    let tag = _mm_xor_si128(clmul::byte_reverse(clmul::reduce(w)), tag_mask);
-    u128::from(_mm_extract_epi64::<0>(tag) as u64)
-        | u128::from(_mm_extract_epi64::<1>(tag) as u64) << 64
+    _mm_xor_si128(clmul::byte_reverse(clmul::reduce(w)), tag_mask)
 }
 
 /// GCM of a message of `XMM_REST` bytes up to a small group: the AAD,
@@ -1788,10 +1823,10 @@ pub(crate) unsafe fn seal<const ROUND_KEYS: usize>(
     len_block: u128,
 ) -> Block {
     // SAFETY: `token` is a `VaesAvx512`, made only by detecting the
-    // features `xmm_short` and `gcm_wide` are compiled for.
+    // features `xmm_seal` and `gcm_wide` are compiled for.
     unsafe {
         if xmm_fits(aad, data) {
-            xmm_short::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data).to_le_bytes()
+            xmm_seal::<ROUND_KEYS>(token, keys, h_powers, j0, aad, data)
         } else {
             gcm_wide::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
         }
@@ -1816,7 +1851,7 @@ pub(crate) unsafe fn open<const ROUND_KEYS: usize>(
     // SAFETY: as in `seal`.
     unsafe {
         if xmm_fits(aad, data) {
-            xmm_short::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data)
+            xmm_open::<ROUND_KEYS>(token, keys, h_powers, j0, aad, data)
         } else {
             let tag =
                 gcm_wide::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block);
