@@ -273,7 +273,8 @@ fn update<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
 /// [`update`], then, with `ctx`, the context XORed into the new `S3` and
 /// `S[S − 1]`, as the next initial update wants them: those two words are
 /// computed as `AESRound(S[i − 1], 0) ⊕ S[i] ⊕ ctx`, like the words that
-/// take a message, so the context costs no step on any path ([`init`]).
+/// take a message, so the context costs no step on any path
+/// ([`initial_updates`]).
 #[inline(always)]
 fn update_and_add_ctx<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
     l: L,
@@ -317,16 +318,6 @@ fn keystream<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
 }
 
 /// `Init(key, nonce)` for `D` lanes: the state before any data.
-///
-/// The draft XORs the context into `S3` and `S[S − 1]` before each initial
-/// update; done so, the XOR sits on those words' paths (their old value is
-/// the round key: an XOR, then a round, every update). Here it goes in once
-/// before the first update, then inside every update, beside the round
-/// ([`update_and_add_ctx`]), and out once after the last: the same state,
-/// a step shorter an update (where [`CTX_BESIDE_ROUND`]). One lane has no
-/// context (it is zero); its updates add none. (Leaving the last update's
-/// context out, rather than XORing it out after, measured slower: LLVM
-/// kept the loop of nine.)
 #[inline(always)]
 fn init<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const KB: usize>(
     l: L,
@@ -347,18 +338,7 @@ fn init<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const KB:
         let m = [l.splat(n0), l.splat(k0)];
         let mut m_w = [m[0]; W];
         m_w[W - 1] = m[1];
-        if CTX_BESIDE_ROUND {
-            add_ctx(l, &mut s, ctx);
-            for _ in 0..10 {
-                update_and_add_ctx(l, &mut s, &m_w, ctx);
-            }
-            add_ctx(l, &mut s, ctx);
-        } else {
-            for _ in 0..10 {
-                add_ctx(l, &mut s, ctx);
-                update(l, &mut s, &m_w);
-            }
-        }
+        initial_updates(l, &mut s, &[m_w], 10, ctx);
     } else {
         let k1 = u128::from_le_bytes(key[KB - 1]);
         let n1 = u128::from_le_bytes(nonce[KB - 1]);
@@ -372,35 +352,52 @@ fn init<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const KB:
         for (m, value) in rounds.iter_mut().zip([k0, k1, k0 ^ n0, k1 ^ n1]) {
             *m = [l.splat(value); W];
         }
-        if CTX_BESIDE_ROUND {
-            add_ctx(l, &mut s, ctx);
-            for _ in 0..4 {
-                for m in &rounds {
-                    update_and_add_ctx(l, &mut s, m, ctx);
-                }
-            }
-            add_ctx(l, &mut s, ctx);
-        } else {
-            for _ in 0..4 {
-                for m in &rounds {
-                    add_ctx(l, &mut s, ctx);
-                    update(l, &mut s, m);
-                }
-            }
-        }
+        initial_updates(l, &mut s, &rounds, 4, ctx);
     }
     s
 }
 
-/// Whether [`init`] adds the lanes' context beside each update's round
-/// (x86_64, measured: docs/design.md, "AEGIS") or before each update, as
-/// the draft writes it (aarch64, where the change moved LLVM's register
-/// allocation of AEGIS-128X2's message loop, three more moves an update
-/// and 3–5 % in the Neoverse models, `scripts/aarch64-model.sh`). The
-/// same state either way; the vectors and the peer test run both.
+/// The initial updates: `repeats` times each of `messages` in turn, with
+/// the lanes' context (none for one lane) XORed into `S3` and `S[S − 1]`
+/// before each. As the draft writes it, that XOR sits on those words'
+/// paths (their old value is the round key: an XOR, then a round, every
+/// update); where [`CTX_BESIDE_ROUND`], the context goes in once before
+/// the first update, then beside the round inside each
+/// ([`update_and_add_ctx`]), and out once after the last: the same
+/// state, a step shorter an update.
+#[inline(always)]
+fn initial_updates<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize>(
+    l: L,
+    s: &mut [L::V; S],
+    messages: &[[L::V; W]],
+    repeats: usize,
+    ctx: Option<L::V>,
+) {
+    if CTX_BESIDE_ROUND {
+        add_ctx(l, s, ctx);
+        for _ in 0..repeats {
+            for m in messages {
+                update_and_add_ctx(l, s, m, ctx);
+            }
+        }
+        add_ctx(l, s, ctx);
+    } else {
+        for _ in 0..repeats {
+            for m in messages {
+                add_ctx(l, s, ctx);
+                update(l, s, m);
+            }
+        }
+    }
+}
+
+/// Whether [`initial_updates`] adds the context beside each round: on
+/// x86_64; on aarch64 the draft's order, where the other moved LLVM's
+/// register allocation of AEGIS-128X2's message loop (docs/design.md,
+/// "AEGIS").
 const CTX_BESIDE_ROUND: bool = cfg!(target_arch = "x86_64");
 
-/// `S3 ⊕= ctx`, `S[S − 1] ⊕= ctx` ([`init`]); nothing without a context.
+/// `S3 ⊕= ctx`, `S[S − 1] ⊕= ctx`; nothing without a context.
 #[inline(always)]
 fn add_ctx<L: Lanes<WB>, const WB: usize, const S: usize>(
     l: L,

@@ -614,13 +614,14 @@ fn xmm_fits(aad: &[u8], data: &InOut<'_>) -> bool {
 }
 
 /// GCM of a call [`xmm_fits`] takes ([`xmm_batch`] with the right number
-/// of blocks). Out of line and reached straight from the entry points,
-/// so a short message runs a leaf function: no saved registers, no frame,
-/// nothing of the longer paths' set-up. The tag as its vector: the two
-/// leaves below hand it on, a seal's as a block stored whole (the caller
-/// stores it again, and a 16-byte load of two 8-byte stores would wait for
-/// them to reach the cache), an open's in two general registers (the
-/// comparison inlined after the call reads it there).
+/// of blocks), the tag as its vector: the body of the two leaves below,
+/// [`xmm_seal`] and [`xmm_open`], out of line and reached straight from
+/// the entry points, so a short message runs a leaf function: no saved
+/// registers, no frame, nothing of the longer paths' set-up. A seal's tag
+/// leaves as a block stored whole (the caller stores it again, and a
+/// 16-byte load of two 8-byte stores would wait for them to reach the
+/// cache), an open's in two general registers (the comparison inlined
+/// after the call reads it there).
 #[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
