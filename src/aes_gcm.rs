@@ -108,9 +108,11 @@ fn counter_block(j0: u128, i: u32) -> u128 {
 /// bytes), returning the tag: exactly the sealing of the concatenation,
 /// without copying `data` next to `byte`. The whole blocks of `data` are
 /// sealed where they lie; its last 0..15 bytes and `byte` (one block at
-/// most) then extend that seal (`GcmKey::append_block`). The tag of the
-/// first part alone never leaves this function: two tags under one J0
-/// would give away equations in H. Lengths are checked by the caller.
+/// most) then extend that seal: that block is encrypted first
+/// (`GcmKey::encrypt_tail`, whose AES blocks overlap the seal), and folded
+/// into the tag after it (`GcmKey::append_block`). The tag of the first
+/// part alone never leaves this function: two tags under one J0 would give
+/// away equations in H. Lengths are checked by the caller.
 fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
     key: &GcmKey<ROUND_KEYS>,
     nonce: &Nonce,
@@ -123,8 +125,6 @@ fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
     let (head, rest) = data.split_at(whole);
     let (out_head, out_rest) = out.split_at_mut(whole);
     let j0 = pre_counter_block(nonce);
-    let head_len_block = length_block(aad.len(), whole);
-    let mut head_tag = key.seal(j0, aad, &mut InOut::copy(head, out_head));
     let n = rest.len() + 1;
     let mut block = [0u8; 16];
     block[..rest.len()].copy_from_slice(rest);
@@ -132,17 +132,17 @@ fn seal_with_trailing_byte<const ROUND_KEYS: usize>(
     // `whole / 16` < 2^32: the caller checked the length against
     // MAX_PLAINTEXT_LEN.
     let ctr_block = counter_block(j0, (whole / 16) as u32);
-    let ext = crate::backend::Extension {
-        j0,
-        ctr_block,
-        head_len_block,
+    // `block` holds ciphertext from here on.
+    let mut e_j0 = key.encrypt_tail(j0, ctr_block, &mut block, n);
+    let mut head_tag = key.seal(j0, aad, &mut InOut::copy(head, out_head));
+    let lengths = crate::backend::Extension {
+        head_len_block: length_block(aad.len(), whole),
         len_block: length_block(aad.len(), whole + n),
     };
-    let tag = key.append_block(ext, &head_tag, &mut block, n);
+    let tag = key.append_block(lengths, &head_tag, &e_j0, &block);
     head_tag.zeroize();
-    // `block` holds ciphertext now (the kernel encrypted it in place).
+    e_j0.zeroize();
     out_rest[..n].copy_from_slice(&block[..n]);
-    block.zeroize();
     tag
 }
 

@@ -404,14 +404,10 @@ pub(crate) fn gcm_open<const ROUND_KEYS: usize>(
     )
 }
 
-/// The public blocks of a GCM seal extended by one last partial block
+/// The length blocks of a GCM seal extended by one last partial block
 /// ([`gcm_append_block`]), each as `u128::from_le_bytes` of the block.
 #[derive(Clone, Copy)]
 pub(crate) struct Extension {
-    /// The pre-counter block J0 of the message.
-    pub(crate) j0: u128,
-    /// The counter block of the last block.
-    pub(crate) ctr_block: u128,
     /// The length block of the first part (whole blocks), which its tag
     /// covers.
     pub(crate) head_len_block: u128,
@@ -419,27 +415,47 @@ pub(crate) struct Extension {
     pub(crate) len_block: u128,
 }
 
-/// Extends a GCM seal by one last partial block (RFC 8188 records: the
-/// caller's data sealed where it lies, then its last bytes with the
-/// delimiter): `block[..n]` (1 ≤ `n` ≤ 16, zero past `n`) is encrypted in
-/// place with `ext.ctr_block`, and the tag of `head ‖ block[..n]` is
-/// returned from `head_tag`, [`gcm_seal`]'s tag for `head` (whole blocks)
-/// under the same key, J0 and AAD. The same AES-NI (or ARMv8) code on every
-/// tier: two AES blocks and two multiplies.
-pub(crate) fn gcm_append_block<const ROUND_KEYS: usize>(
+/// The first half of extending a GCM seal by one last partial block (RFC
+/// 8188 and TLS 1.3 records: the caller's data sealed where it lies, then
+/// its last bytes with the delimiter or content type): `block[..n]` (1 ≤
+/// `n` ≤ 16) is encrypted in place with the counter block `ctr_block` and
+/// the rest of `block` zeroed, and E(K, J0) is returned for
+/// [`gcm_append_block`]. It needs nothing from the seal of the whole
+/// blocks, so it runs first and its two AES blocks overlap that seal. The
+/// same AES-NI (or ARMv8) code on every tier.
+pub(crate) fn gcm_encrypt_tail<const ROUND_KEYS: usize>(
     tier: TierToken,
     round_keys: &RoundKeys<ROUND_KEYS>,
-    h_powers: &HPowers,
-    ext: Extension,
-    head_tag: &Block,
+    j0: u128,
+    ctr_block: u128,
     block: &mut Block,
     n: usize,
 ) -> Block {
     on_tier!(
         tier,
+        every_x86_64_tier: x86_64::aesni::gcm::encrypt_tail,
+        armv8: aarch64::gcm::encrypt_tail,
+        (round_keys, j0, ctr_block, block, n)
+    )
+}
+
+/// The second half: the tag of `head ‖ c[..n]` from `head_tag`,
+/// [`gcm_seal`]'s tag for `head` (whole blocks) under the same key, J0 and
+/// AAD, and [`gcm_encrypt_tail`]'s `e_j0` and ciphertext block `c`. Two
+/// multiplies.
+pub(crate) fn gcm_append_block(
+    tier: TierToken,
+    h_powers: &HPowers,
+    lengths: Extension,
+    head_tag: &Block,
+    e_j0: &Block,
+    c: &Block,
+) -> Block {
+    on_tier!(
+        tier,
         every_x86_64_tier: x86_64::aesni::gcm::append_block,
         armv8: aarch64::gcm::append_block,
-        (round_keys, h_powers, ext, head_tag, block, n)
+        (h_powers, lengths, head_tag, e_j0, c)
     )
 }
 

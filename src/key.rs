@@ -126,18 +126,31 @@ impl<const ROUND_KEYS: usize> GcmKey<ROUND_KEYS> {
         backend::gcm_seal(self.token(), keys, powers, j0, aad, data)
     }
 
-    /// Extends a [`seal`](Self::seal) of whole blocks by one last partial
-    /// block (`backend::gcm_append_block`): `block[..n]` encrypted in place,
-    /// and the tag of the whole message returned.
-    pub(crate) fn append_block(
+    /// The first half of extending a [`seal`](Self::seal) of whole blocks
+    /// by one last partial block (`backend::gcm_encrypt_tail`):
+    /// `block[..n]` encrypted in place with `ctr_block`'s keystream, and
+    /// E(K, J0) returned for [`append_block`](Self::append_block).
+    pub(crate) fn encrypt_tail(
         &self,
-        ext: backend::Extension,
-        head_tag: &Block,
+        j0: u128,
+        ctr_block: u128,
         block: &mut Block,
         n: usize,
     ) -> Block {
-        let (keys, powers) = (&self.round_keys, &self.h_powers);
-        backend::gcm_append_block(self.token(), keys, powers, ext, head_tag, block, n)
+        backend::gcm_encrypt_tail(self.token(), &self.round_keys, j0, ctr_block, block, n)
+    }
+
+    /// The second half (`backend::gcm_append_block`): the tag of the whole
+    /// message from `head_tag`, the seal's tag for its whole blocks, and
+    /// [`encrypt_tail`](Self::encrypt_tail)'s `e_j0` and ciphertext block.
+    pub(crate) fn append_block(
+        &self,
+        lengths: backend::Extension,
+        head_tag: &Block,
+        e_j0: &Block,
+        c: &Block,
+    ) -> Block {
+        backend::gcm_append_block(self.token(), &self.h_powers, lengths, head_tag, e_j0, c)
     }
 
     /// GCM decryption of `data`, returning the tag computed over the ciphertext.

@@ -101,35 +101,57 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
     ))
 }
 
-/// Extends a GCM seal by one last partial block, as x86_64's
-/// `aesni::gcm::append_block` (its docs give the maths): `block[..n]`
-/// (1 ≤ `n` ≤ 16, zero past `n`) encrypted in place with `ext.ctr_block`,
-/// and the tag of `head ‖ block[..n]` from `head_tag`, the tag of
-/// `head` alone (whole blocks, length block `ext.head_len_block`).
+/// The first half of extending a GCM seal by one last partial block, as
+/// x86_64's `aesni::gcm::encrypt_tail`: `block[..n]` (1 ≤ `n` ≤ 16)
+/// encrypted in place with `ctr_block`, the rest zeroed, and E(K, J0)
+/// returned for [`append_block`]; run before the seal of the whole blocks.
 #[target_feature(enable = "neon,aes")]
-pub(crate) fn append_block<const ROUND_KEYS: usize>(
+pub(crate) fn encrypt_tail<const ROUND_KEYS: usize>(
     _token: Armv8,
     keys: &RoundKeys<ROUND_KEYS>,
-    h_powers: &HPowers,
-    ext: crate::backend::Extension,
-    head_tag: &Block,
+    j0: u128,
+    ctr_block: u128,
     block: &mut Block,
     n: usize,
 ) -> Block {
     use super::aes::encrypt_blocks_inline;
-    use super::clmul::fold_blocks;
     use super::load;
-    let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
-    let mut batch = [from_u128(ext.ctr_block), from_u128(ext.j0)];
+    let rk = load_round_keys(keys);
+    let mut batch = [from_u128(ctr_block), from_u128(j0)];
     encrypt_blocks_inline!(&rk, &mut batch);
     let [ks, e_j0] = batch;
     let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
-    let c = vandq_u8(veorq_u8(load(block), ks), load(&kept));
-    *block = store(c);
+    *block = store(vandq_u8(veorq_u8(load(block), ks), load(&kept)));
+    store(e_j0)
+}
+
+/// The second half, as x86_64's `aesni::gcm::append_block` (its docs give
+/// the maths): the tag of `head ‖ c[..n]` from `head_tag` (the tag of
+/// `head` alone, whole blocks, length block `lengths.head_len_block`) and
+/// [`encrypt_tail`]'s `e_j0` and ciphertext block `c`.
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn append_block(
+    _token: Armv8,
+    h_powers: &HPowers,
+    lengths: crate::backend::Extension,
+    head_tag: &Block,
+    e_j0: &Block,
+    c: &Block,
+) -> Block {
+    use super::clmul::fold_blocks;
+    use super::load;
+    let h = load_powers(h_powers);
+    let e_j0 = load(e_j0);
     let y_head = veorq_u8(load(head_tag), e_j0);
     let x = [
-        veorq_u8(byte_reverse(from_u128(ext.head_len_block)), byte_reverse(c)),
-        veorq_u8(byte_reverse(y_head), byte_reverse(from_u128(ext.len_block))),
+        veorq_u8(
+            byte_reverse(from_u128(lengths.head_len_block)),
+            byte_reverse(load(c)),
+        ),
+        veorq_u8(
+            byte_reverse(y_head),
+            byte_reverse(from_u128(lengths.len_block)),
+        ),
     ];
     let acc = fold_blocks(zero(), &x, &h);
     store(veorq_u8(byte_reverse(acc), e_j0))

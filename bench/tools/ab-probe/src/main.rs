@@ -14,11 +14,13 @@
 //! an AEGIS variant with 16-byte tags: `aegis128l`, `aegis128x2`,
 //! `aegis128x4`, `aegis256`, `aegis256x2`, `aegis256x4`; OP
 //! `seal` (`seal_in_place_detached`), `sealtls` (the same with a TLS 1.3
-//! record header's 5 bytes of AAD), `open` (`open_to`) or `setup` (`new` +
+//! record header's 5 bytes of AAD), `sealrec` (a TLS 1.3 record, AES-GCM
+//! only: `seal_with_trailing_byte_to` of BYTES − 1 bytes and a content type,
+//! 5 bytes of AAD), `open` (`open_to`) or `setup` (`new` +
 //! drop; BYTES ignored)). Without cases: AES-GCM seal and open at 16 B to 1
 //! MiB, AES-GCM-SIV at 16 B, 1 KiB and 16 KiB, and key setup, each key size.
 //! Every call is the default tier (`new`), or the tier `AB_TIER` names
-//! (`aesni`, `avx2`, `avx512`), empty AAD but for `sealtls`. Seal works in place
+//! (`aesni`, `avx2`, `avx512`), empty AAD but for `sealtls` and `sealrec`. Seal works in place
 //! and open writes its output in a buffer that moves through the four
 //! 16-byte placements in a cache line, the next at every call ([`Moving`]);
 //! open reads its input from a 64-byte boundary: both builds see the same
@@ -86,6 +88,30 @@ macro_rules! call {
     }};
 }
 
+/// A TLS 1.3 record's seal (`sealrec`), AES-GCM only:
+/// `seal_with_trailing_byte_to` of `bytes − 1` bytes of content and the
+/// content type, the record's 5-byte header as AAD, into a buffer of its
+/// own.
+macro_rules! record_call {
+    ($ty:ty, $key:expr, $bytes:expr) => {{
+        let bytes: usize = $bytes;
+        let key = match tier() {
+            Some(t) => <$ty>::with_tier(&[7u8; $key], t.into()).expect("the tier AB_TIER names"),
+            None => <$ty>::new(&[7u8; $key]).expect("a supported CPU"),
+        };
+        let header = [23u8, 3, 3, 0, 0];
+        let content = vec![0x5a_u8; bytes.saturating_sub(1)];
+        let mut out = vec![0u8; bytes + 16];
+        let call: Call = Box::new(move || {
+            black_box(
+                key.seal_with_trailing_byte_to(&[9u8; 12], &header, &content, 23, &mut out)
+                    .unwrap(),
+            );
+        });
+        call
+    }};
+}
+
 /// The tier `AB_TIER` names (`aesni`, `avx2` or `avx512`), if any: both
 /// builds then run on it (`with_tier`) rather than on the default (`new`), so
 /// one host measures the tiers below its best.
@@ -123,6 +149,19 @@ tier_into!(head);
 
 /// The two builds' calls of one case.
 fn calls(alg: &str, op: &str, bytes: usize) -> (Call, Call) {
+    if op == "sealrec" {
+        return match alg {
+            "gcm128" => (
+                record_call!(base::aes_gcm::Aes128Gcm, 16, bytes),
+                record_call!(head::aes_gcm::Aes128Gcm, 16, bytes),
+            ),
+            "gcm256" => (
+                record_call!(base::aes_gcm::Aes256Gcm, 32, bytes),
+                record_call!(head::aes_gcm::Aes256Gcm, 32, bytes),
+            ),
+            other => panic!("sealrec is AES-GCM's: not {other}"),
+        };
+    }
     match alg {
         "gcm128" => (
             call!(base::aes_gcm::Aes128Gcm, 16, op, bytes),

@@ -92,41 +92,69 @@ pub(crate) fn open<const ROUND_KEYS: usize>(
     u128::from_le_bytes(open_from(&mut s, data, 0, len_block))
 }
 
-/// Extends a GCM seal by one last partial block: `block[..n]` (1 ≤ `n` ≤
-/// 16, zero past `n`) is encrypted in place with the counter block
-/// `ext.ctr_block`, and the tag of the message `head ‖ block[..n]` is
-/// returned, given `head_tag`, the tag [`seal`] returned for `head`
-/// alone (a whole number of blocks, same key, J0 and AAD, length block
-/// `ext.head_len_block`). All on every x86_64 tier (two AES blocks and
-/// two multiplies).
+/// The first half of extending a GCM seal by one last partial block
+/// (`backend::gcm_encrypt_tail`): `block[..n]` (1 ≤ `n` ≤ 16) is encrypted
+/// in place with the counter block `ctr_block` and the rest of `block`
+/// zeroed, and E(K, J0), the tag's mask, is returned for [`append_block`].
+/// Nothing in it waits for the seal of the whole blocks, so the caller runs
+/// it first and its two AES blocks overlap that seal.
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+pub(crate) fn encrypt_tail<const ROUND_KEYS: usize>(
+    _token: AesNiClmul,
+    keys: &RoundKeys<ROUND_KEYS>,
+    j0: u128,
+    ctr_block: u128,
+    block: &mut Block,
+    n: usize,
+) -> Block {
+    use crate::backend::x86_64::aes::encrypt_blocks_and;
+    use crate::backend::x86_64::load;
+    let rk = load_round_keys(keys);
+    let mut ks = [from_u128(ctr_block)];
+    let mut e_j0 = from_u128(j0);
+    encrypt_blocks_and(&rk, &mut ks, &mut e_j0);
+    let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
+    *block = store(_mm_and_si128(
+        _mm_xor_si128(load(block), ks[0]),
+        load(&kept),
+    ));
+    store(e_j0)
+}
+
+/// The second half of extending a GCM seal by one last partial block
+/// (`backend::gcm_append_block`): the tag of the message `head ‖ c[..n]`,
+/// given `head_tag`, the tag [`seal`] returned for `head` alone (a whole
+/// number of blocks, same key, J0 and AAD, length block
+/// `lengths.head_len_block`), `e_j0` and the last block's ciphertext `c`
+/// (zero past `n`) from [`encrypt_tail`]. Two multiplies, on every x86_64
+/// tier.
 ///
 /// GHASH is linear: with Y′ = `head_tag` ⊕ E(K, J0) = GHASH(A ‖ C′ ‖ L′),
 /// GHASH(A ‖ C′ ‖ C ‖ L) = (Y′ ⊕ L ⊕ (L′ ⊕ C)·H)·H, which is the fold of
 /// the two blocks L′ ⊕ C and Y′ ⊕ L.
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
-pub(crate) fn append_block<const ROUND_KEYS: usize>(
+pub(crate) fn append_block(
     _token: AesNiClmul,
-    keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
-    ext: crate::backend::Extension,
+    lengths: crate::backend::Extension,
     head_tag: &Block,
-    block: &mut Block,
-    n: usize,
+    e_j0: &Block,
+    c: &Block,
 ) -> Block {
-    use crate::backend::x86_64::aes::encrypt_blocks_and;
     use crate::backend::x86_64::clmul::fold_blocks;
     use crate::backend::x86_64::load;
-    let (rk, h) = (load_round_keys(keys), load_powers(h_powers));
-    let mut ks = [from_u128(ext.ctr_block)];
-    let mut e_j0 = from_u128(ext.j0);
-    encrypt_blocks_and(&rk, &mut ks, &mut e_j0);
-    let kept: Block = core::array::from_fn(|i| if i < n { 0xff } else { 0 });
-    let c = _mm_and_si128(_mm_xor_si128(load(block), ks[0]), load(&kept));
-    *block = store(c);
+    let h = load_powers(h_powers);
+    let e_j0 = load(e_j0);
     let y_head = _mm_xor_si128(load(head_tag), e_j0);
     let x = [
-        _mm_xor_si128(byte_reverse(from_u128(ext.head_len_block)), byte_reverse(c)),
-        _mm_xor_si128(byte_reverse(y_head), byte_reverse(from_u128(ext.len_block))),
+        _mm_xor_si128(
+            byte_reverse(from_u128(lengths.head_len_block)),
+            byte_reverse(load(c)),
+        ),
+        _mm_xor_si128(
+            byte_reverse(y_head),
+            byte_reverse(from_u128(lengths.len_block)),
+        ),
     ];
     let acc = fold_blocks(_mm_setzero_si128(), &x, &h);
     store(_mm_xor_si128(byte_reverse(acc), e_j0))
