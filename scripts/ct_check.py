@@ -116,11 +116,13 @@ for _nk in ("11", "15"):
             REQUIRED.append((rf"::{_tier}::siv_{_f}::<{_nk}>$", f"AES-GCM-SIV {_f}, {_tier}"))
         REQUIRED.append((rf"::vaes::avx2::{_f}::<{_nk}>$", f"AES-GCM {_f}, vaes::avx2"))
         # AVX-512: the entry points are inlined shims; a short message runs the
-        # leaf `xmm_seal` or `xmm_open`, any other `gcm_wide`.
+        # leaf `xmm_seal` or `xmm_open` (one instance for up to 16 bytes of
+        # AAD, one for 17 to 32), any other `gcm_wide`.
         _seal = 'true' if _f == 'seal' else 'false'
         REQUIRED.append((rf"::vaes::avx512::gcm_wide::<{_nk}, {_seal}>$", f"AES-GCM {_f}, vaes::avx512"))
-        REQUIRED.append((rf"::vaes::avx512::xmm_{_f}::<{_nk}>$",
-                         f"AES-GCM short {_f}, vaes::avx512"))
+        for _long in ("false", "true"):
+            REQUIRED.append((rf"::vaes::avx512::xmm_{_f}::<{_nk}, {_long}>$",
+                             f"AES-GCM short {_f} (long AAD: {_long}), vaes::avx512"))
 
 # ---------------------------------------------------------------------------
 # Registers and operands.

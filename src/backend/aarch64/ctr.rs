@@ -37,10 +37,10 @@ use zeroize::Zeroize;
 
 use super::aes::{encrypt_blocks_inline, expand_key_regs};
 use super::clmul::{byte_reverse, fold_blocks, fold_blocks_inline, karatsuba_factors, swap, xor3};
-use super::{load, load_blocks, store_blocks, store_blocks_to, store_each, zero};
+use super::{from_u128, load, load_blocks, store_blocks, store_blocks_to, store_each, zero};
 use crate::block::{HPowers, wipe};
 use crate::cpu::Armv8;
-use crate::inout::InOut;
+use crate::inout::{InOut, padded_block_value};
 
 /// Bytes per bulk iteration: eight blocks.
 pub(super) const GROUP: usize = 128;
@@ -374,9 +374,9 @@ pub(super) fn hash_padded<const GCM: bool>(
         }
         acc = fold_blocks_inline!(acc, &x, h);
     }
-    // The rest (under a group) block by block: only its last partial
-    // block goes through a zero-padded copy, so a short AAD (a TLS record
-    // header, 5 or 13 bytes) costs one block's work, not a group's.
+    // The rest (under a group) block by block, its last partial block
+    // zero-padded in registers, so a short AAD (a TLS record header, 5 or
+    // 13 bytes) costs one block's work, not a group's.
     if !rest.is_empty() {
         let (blocks, last) = rest.as_chunks::<16>();
         let mut x = [zero(); 8];
@@ -388,10 +388,7 @@ pub(super) fn hash_padded<const GCM: bool>(
         if !last.is_empty()
             && let Some(xn) = x.get_mut(n)
         {
-            let mut buf = [0u8; 16];
-            buf[..last.len()].copy_from_slice(last);
-            *xn = for_hash::<GCM>(load(&buf));
-            wipe(&mut buf);
+            *xn = for_hash::<GCM>(from_u128(padded_block_value(last)));
             n += 1;
         }
         acc = fold_blocks(acc, &x[..n], h);

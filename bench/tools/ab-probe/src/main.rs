@@ -14,13 +14,14 @@
 //! an AEGIS variant with 16-byte tags: `aegis128l`, `aegis128x2`,
 //! `aegis128x4`, `aegis256`, `aegis256x2`, `aegis256x4`; OP
 //! `seal` (`seal_in_place_detached`), `sealtls` (the same with a TLS 1.3
-//! record header's 5 bytes of AAD), `sealrec` (a TLS 1.3 record, AES-GCM
+//! record header's 5 bytes of AAD), `sealaad<N>` (with N bytes of AAD),
+//! `sealrec` (a TLS 1.3 record, AES-GCM
 //! only: `seal_with_trailing_byte_to` of BYTES − 1 bytes and a content type,
 //! 5 bytes of AAD), `open` (`open_to`) or `setup` (`new` +
 //! drop; BYTES ignored)). Without cases: AES-GCM seal and open at 16 B to 1
 //! MiB, AES-GCM-SIV at 16 B, 1 KiB and 16 KiB, and key setup, each key size.
 //! Every call is the default tier (`new`), or the tier `AB_TIER` names
-//! (`aesni`, `avx2`, `avx512`), empty AAD but for `sealtls` and `sealrec`. Seal works in place
+//! (`aesni`, `avx2`, `avx512`), empty AAD but for `sealtls`, `sealaad<N>` and `sealrec`. Seal works in place
 //! and open writes its output in a buffer that moves through the four
 //! 16-byte placements in a cache line, the next at every call ([`Moving`]);
 //! open reads its input from a 64-byte boundary: both builds see the same
@@ -65,6 +66,13 @@ macro_rules! call {
                 let mut buf = Moving::new(bytes);
                 Box::new(move || {
                     black_box(key.seal_in_place_detached(&NONCE, &header, buf.next_placement()).unwrap());
+                })
+            }
+            op if op.starts_with("sealaad") => {
+                let aad = vec![0xa5_u8; op["sealaad".len()..].parse().expect("sealaad<N>")];
+                let mut buf = Moving::new(bytes);
+                Box::new(move || {
+                    black_box(key.seal_in_place_detached(&NONCE, &aad, buf.next_placement()).unwrap());
                 })
             }
             "open" => {

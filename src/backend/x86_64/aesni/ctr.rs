@@ -42,11 +42,13 @@ use crate::backend::x86_64::clmul::{
 use crate::backend::x86_64::engine::{
     self, BIG, LoopShape, Pieces, Powers, groups_end, state_finish, state_from,
 };
-use crate::backend::x86_64::{KeyBlock, load, load_blocks, store, store_blocks, store_blocks_to};
+use crate::backend::x86_64::{
+    KeyBlock, from_u128, load, load_blocks, store, store_blocks, store_blocks_to,
+};
 use crate::block::{HPowers, wipe};
 use crate::cpu::AesNiClmul;
 use crate::cpu::x86_64::aesni_clmul_proved;
-use crate::inout::InOut;
+use crate::inout::{InOut, padded_block_value};
 
 /// Bytes per bulk iteration: eight blocks, one group of the engine.
 pub(crate) const GROUP: usize = 128;
@@ -323,9 +325,9 @@ pub(crate) fn hash_padded<const GCM: bool>(
         }
         acc = fold_blocks(acc, &x, h);
     }
-    // The rest (under a group) block by block: only its last partial
-    // block goes through a zero-padded copy, so a short AAD (a TLS record
-    // header, 5 or 13 bytes) costs one block's work, not a group's.
+    // The rest (under a group) block by block, its last partial block
+    // zero-padded in registers, so a short AAD (a TLS record header, 5 or
+    // 13 bytes) costs one block's work, not a group's.
     if !rest.is_empty() {
         let (blocks, last) = rest.as_chunks::<16>();
         let mut x = [_mm_setzero_si128(); 8];
@@ -337,10 +339,7 @@ pub(crate) fn hash_padded<const GCM: bool>(
         if !last.is_empty()
             && let Some(xn) = x.get_mut(n)
         {
-            let mut buf = [0u8; 16];
-            buf[..last.len()].copy_from_slice(last);
-            *xn = for_hash::<GCM>(load(&buf));
-            wipe(&mut buf);
+            *xn = for_hash::<GCM>(from_u128(padded_block_value(last)));
             n += 1;
         }
         acc = fold_blocks(acc, &x[..n], h);

@@ -6,7 +6,7 @@
 //! the reasons for their shape are `engine.rs`'s, the entry points'
 //! bodies `vaes.rs`'s. The key holds H^1..H^8;
 //! H^9..H^16 (small groups) or H^9..H^32 (big) are computed per call. A GCM
-//! message of at most 64 bytes with at most 16 bytes of AAD runs a leaf
+//! message of at most 64 bytes with at most 32 bytes of AAD runs a leaf
 //! function of xmm registers and byte-masked loads and stores
 //! (`xmm_short`); any other of at most 256 bytes is one AES batch of up to
 //! four registers (`one_batch`), or up to 32 bytes the AES-NI tier's code.
@@ -605,12 +605,17 @@ fn gcm_short<const ROUND_KEYS: usize, const SEAL: bool>(
     }
 }
 
-/// Whether [`xmm_short`] takes a GCM call: a message of at most
-/// `XMM_SHORT_MAX` bytes with at most 16 bytes of AAD (a TLS record
-/// header, a QUIC short header with a connection ID of up to 11 bytes).
+/// Whether [`xmm_short`] takes a GCM call with `A` blocks of AAD at most:
+/// a message of at most `XMM_SHORT_MAX` bytes with at most 16 bytes of
+/// AAD (`A` = 1: a TLS record header, a QUIC short header with a
+/// connection ID of up to 11 bytes) or 32 (`A` = 2: a connection ID of up
+/// to 20). The two are leaves of their own (`LONG_AAD`), the first tested
+/// first: with the two-block AAD in the same function LLVM compiled the
+/// AES-256 leaf worse for every call (48-byte seals 1.56 of the time,
+/// Zen 5). The entry points test `A` = 1, `gcm_wide` `A` = 2.
 #[inline(always)]
-fn xmm_fits(aad: &[u8], data: &InOut<'_>) -> bool {
-    data.len() <= XMM_SHORT_MAX && aad.len() <= 16
+fn xmm_fits<const A: usize>(aad: &[u8], data: &InOut<'_>) -> bool {
+    data.len() <= XMM_SHORT_MAX && aad.len() <= 16 * A
 }
 
 /// GCM of a call [`xmm_fits`] takes ([`xmm_batch`] with the right number
@@ -626,14 +631,16 @@ fn xmm_fits(aad: &[u8], data: &InOut<'_>) -> bool {
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
+fn xmm_short<const ROUND_KEYS: usize, const SEAL: bool, const LONG_AAD: bool>(
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
     j0: u128,
     aad: &[u8],
     data: &mut InOut<'_>,
 ) -> __m128i {
-    if aad.is_empty() {
+    if LONG_AAD {
+        xmm_blocks::<ROUND_KEYS, SEAL, 2>(keys, &h_powers.0, j0, aad, data)
+    } else if aad.is_empty() {
         xmm_blocks::<ROUND_KEYS, SEAL, 0>(keys, &h_powers.0, j0, aad, data)
     } else {
         xmm_blocks::<ROUND_KEYS, SEAL, 1>(keys, &h_powers.0, j0, aad, data)
@@ -645,7 +652,7 @@ fn xmm_short<const ROUND_KEYS: usize, const SEAL: bool>(
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn xmm_seal<const ROUND_KEYS: usize>(
+fn xmm_seal<const ROUND_KEYS: usize, const LONG_AAD: bool>(
     _token: VaesAvx512,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
@@ -653,7 +660,9 @@ fn xmm_seal<const ROUND_KEYS: usize>(
     aad: &[u8],
     data: &mut InOut<'_>,
 ) -> Block {
-    crate::backend::x86_64::store(xmm_short::<ROUND_KEYS, true>(keys, h_powers, j0, aad, data))
+    crate::backend::x86_64::store(xmm_short::<ROUND_KEYS, true, LONG_AAD>(
+        keys, h_powers, j0, aad, data,
+    ))
 }
 
 /// [`xmm_short`] opening: the tag in two general registers.
@@ -661,7 +670,7 @@ fn xmm_seal<const ROUND_KEYS: usize>(
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
-fn xmm_open<const ROUND_KEYS: usize>(
+fn xmm_open<const ROUND_KEYS: usize, const LONG_AAD: bool>(
     _token: VaesAvx512,
     keys: &RoundKeys<ROUND_KEYS>,
     h_powers: &HPowers,
@@ -669,7 +678,7 @@ fn xmm_open<const ROUND_KEYS: usize>(
     aad: &[u8],
     data: &mut InOut<'_>,
 ) -> u128 {
-    let tag = xmm_short::<ROUND_KEYS, false>(keys, h_powers, j0, aad, data);
+    let tag = xmm_short::<ROUND_KEYS, false, LONG_AAD>(keys, h_powers, j0, aad, data);
     u128::from(_mm_extract_epi64::<0>(tag) as u64)
         | u128::from(_mm_extract_epi64::<1>(tag) as u64) << 64
 }
@@ -781,7 +790,7 @@ fn xmm_blocks<const ROUND_KEYS: usize, const SEAL: bool, const A: usize>(
 }
 
 /// GCM of the text from `from.start` of `NB` blocks (`16·(NB − 1) < n ≤
-/// 16·NB` bytes) and an AAD of `A` blocks (none, or 1 to 16 bytes) in xmm
+/// 16·NB` bytes) and an AAD of `A` blocks (none, 1 to 16 or 17 to 32 bytes) in xmm
 /// registers: the `NB` counter blocks from `from.ctr` and J0 in one AES
 /// batch, the text read and written with byte-masked loads and stores
 /// (nothing outside the caller's slices is touched, nothing goes through
@@ -803,11 +812,11 @@ fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A
     data: &mut InOut<'_>,
 ) -> __m128i {
     use crate::backend::x86_64::load;
-    const { assert!(NB <= 4 && A <= 1) };
+    const { assert!(NB <= 4 && A <= 2) };
     assert!(from.start <= data.len());
     let len = data.len() - from.start;
     assert!(len <= 16 * NB && len + 16 > 16 * NB);
-    assert!(A == usize::from(!aad.is_empty()) && aad.len() <= 16);
+    assert!(aad.len() <= 16 * A && aad.len() + 16 > 16 * A);
     let (src, dst) = data.raw_ptrs();
     let (src, dst) = (src.wrapping_add(from.start), dst.wrapping_add(from.start));
     // Block i's mask selects its bytes below `len`.
@@ -862,12 +871,14 @@ fn xmm_batch<const ROUND_KEYS: usize, const SEAL: bool, const NB: usize, const A
     let blocks = A + NB + 1;
     let mut w = clmul::unreduced_zero();
     let mut carry = from.acc;
-    if A == 1 {
-        let mask = ((1u32 << aad.len()) - 1) as __mmask16;
-        // SAFETY: the mask selects the AAD's bytes (at most 16): all inside it.
-        let a = unsafe { _mm_maskz_loadu_epi8(mask, aad.as_ptr().cast()) };
+    for i in 0..A {
+        let n = (aad.len() - 16 * i).min(16);
+        let mask = ((1u32 << n) - 1) as __mmask16;
+        // SAFETY: the mask selects the AAD's bytes 16·i..16·i + n, with
+        // 16·i + n ≤ aad.len(): all inside it.
+        let a = unsafe { _mm_maskz_loadu_epi8(mask, aad.as_ptr().wrapping_add(16 * i).cast()) };
         let x = _mm_xor_si128(clmul::byte_reverse(a), carry);
-        clmul::mul_acc(&mut w, x, load(&h[blocks - 1]));
+        clmul::mul_acc(&mut w, x, load(&h[blocks - 1 - i]));
         carry = _mm_setzero_si128();
     }
     for (i, x) in hashed.iter().enumerate() {
@@ -1826,8 +1837,8 @@ pub(crate) unsafe fn seal<const ROUND_KEYS: usize>(
     // SAFETY: `token` is a `VaesAvx512`, made only by detecting the
     // features `xmm_seal` and `gcm_wide` are compiled for.
     unsafe {
-        if xmm_fits(aad, data) {
-            xmm_seal::<ROUND_KEYS>(token, keys, h_powers, j0, aad, data)
+        if xmm_fits::<1>(aad, data) {
+            xmm_seal::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data)
         } else {
             gcm_wide::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data, len_block)
         }
@@ -1851,8 +1862,8 @@ pub(crate) unsafe fn open<const ROUND_KEYS: usize>(
 ) -> u128 {
     // SAFETY: as in `seal`.
     unsafe {
-        if xmm_fits(aad, data) {
-            xmm_open::<ROUND_KEYS>(token, keys, h_powers, j0, aad, data)
+        if xmm_fits::<1>(aad, data) {
+            xmm_open::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data)
         } else {
             let tag =
                 gcm_wide::<ROUND_KEYS, false>(token, keys, h_powers, j0, aad, data, len_block);
@@ -1861,8 +1872,10 @@ pub(crate) unsafe fn open<const ROUND_KEYS: usize>(
     }
 }
 
-/// GCM seal (`SEAL`) or open of what [`xmm_short`] does not take (the
-/// loops: `vaes::gcm`).
+/// GCM seal (`SEAL`) or open of what [`xmm_short`]'s first leaves do
+/// not take: a short message with 17 to 32 bytes of AAD its other leaves
+/// (tested here, so that the entry points' common path keeps its one
+/// test), anything else the loops (`vaes::gcm`).
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
 )]
@@ -1875,7 +1888,15 @@ fn gcm_wide<const ROUND_KEYS: usize, const SEAL: bool>(
     data: &mut InOut<'_>,
     len_block: u128,
 ) -> Block {
-    vaes::gcm::<_, RB, ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
+    if xmm_fits::<2>(aad, data) {
+        if SEAL {
+            xmm_seal::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data)
+        } else {
+            xmm_open::<ROUND_KEYS, true>(token, keys, h_powers, j0, aad, data).to_le_bytes()
+        }
+    } else {
+        vaes::gcm::<_, RB, ROUND_KEYS, SEAL>(token, keys, h_powers, j0, aad, data, len_block)
+    }
 }
 
 /// GCM-SIV encryption (contract: `siv::seal`; the passes: `vaes::siv_seal`).
