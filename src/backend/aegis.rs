@@ -72,6 +72,8 @@ pub(crate) trait Lanes<const WB: usize>: Copy {
     fn store(self, out: &mut [u8; WB], v: Self::V);
     /// `block` (`u128::from_le_bytes` of its bytes) in every lane.
     fn splat(self, block: u128) -> Self::V;
+    /// `a ⊕ b` in every lane ([`Register::splat_xor`]).
+    fn splat_xor(self, a: u128, b: u128) -> Self::V;
     /// The lanes' contexts: lane `i` holds the byte `i`, the byte `D − 1`,
     /// then zeros (all zero for `D = 1`).
     fn ctx(self) -> Self::V;
@@ -105,6 +107,12 @@ pub(crate) trait Register<const RB: usize>: Copy {
     fn store(self, out: &mut [u8; RB], r: Self::R);
     /// `block` in every lane.
     fn splat(self, block: u128) -> Self::R;
+    /// `a ⊕ b` in every lane: XORed as blocks, then broadcast, unless the
+    /// register type does better with the two broadcast first.
+    #[inline(always)]
+    fn splat_xor(self, a: u128, b: u128) -> Self::R {
+        self.splat(a ^ b)
+    }
     /// The contexts of lanes `first..first + RB / 16` of a state of
     /// `lanes` lanes ([`Lanes::ctx`]).
     fn ctx(self, first: usize, lanes: usize) -> Self::R;
@@ -206,6 +214,11 @@ impl<R: Register<RB>, const RB: usize, const N: usize, O: Schedule, const WB: us
     #[inline(always)]
     fn splat(self, block: u128) -> Self::V {
         [self.0.splat(block); N]
+    }
+
+    #[inline(always)]
+    fn splat_xor(self, a: u128, b: u128) -> Self::V {
+        [self.0.splat_xor(a, b); N]
     }
 
     #[inline(always)]
@@ -329,11 +342,18 @@ fn init<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const KB:
     let ctx = (WB > 16).then(|| l.ctx());
     let mut s = [l.splat(0); S];
     if S == 8 {
-        for (word, value) in
-            s.iter_mut()
-                .zip([k0 ^ n0, C1, C0, C1, k0 ^ n0, k0 ^ C0, k0 ^ C1, k0 ^ C0])
-        {
-            *word = l.splat(value);
+        let words = [
+            (k0, n0),
+            (C1, 0),
+            (C0, 0),
+            (C1, 0),
+            (k0, n0),
+            (k0, C0),
+            (k0, C1),
+            (k0, C0),
+        ];
+        for (word, (a, b)) in s.iter_mut().zip(words) {
+            *word = l.splat_xor(a, b);
         }
         let m = [l.splat(n0), l.splat(k0)];
         let mut m_w = [m[0]; W];
@@ -342,15 +362,16 @@ fn init<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const KB:
     } else {
         let k1 = u128::from_le_bytes(key[KB - 1]);
         let n1 = u128::from_le_bytes(nonce[KB - 1]);
-        for (word, value) in s
-            .iter_mut()
-            .zip([k0 ^ n0, k1 ^ n1, C1, C0, k0 ^ C0, k1 ^ C1])
-        {
-            *word = l.splat(value);
+        let words = [(k0, n0), (k1, n1), (C1, 0), (C0, 0), (k0, C0), (k1, C1)];
+        for (word, (a, b)) in s.iter_mut().zip(words) {
+            *word = l.splat_xor(a, b);
         }
         let mut rounds = [[l.splat(0); W]; 4];
-        for (m, value) in rounds.iter_mut().zip([k0, k1, k0 ^ n0, k1 ^ n1]) {
-            *m = [l.splat(value); W];
+        for (m, (a, b)) in rounds
+            .iter_mut()
+            .zip([(k0, 0), (k1, 0), (k0, n0), (k1, n1)])
+        {
+            *m = [l.splat_xor(a, b); W];
         }
         initial_updates(l, &mut s, &rounds, 4, ctx);
     }

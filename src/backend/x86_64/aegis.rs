@@ -33,7 +33,7 @@ use core::arch::x86_64::{
 
 use core::marker::PhantomData;
 
-use crate::backend::aegis::{Ascending, Lanes, Register, Regs, seal_or_open};
+use crate::backend::aegis::{Ascending, Descending, Lanes, Register, Regs, seal_or_open};
 use crate::block::Block;
 use crate::cpu::{AesNiClmul, VaesAvx2, VaesAvx512};
 use crate::inout::InOut;
@@ -65,7 +65,7 @@ pub(crate) type Xmm<const D: usize, O = Ascending> = Regs<XmmRegister, 16, D, O>
 pub(crate) type Ymm<const N: usize, O = Ascending> = Regs<YmmRegister, 32, N, O>;
 
 /// A state word of four lanes in one zmm register.
-pub(crate) type Zmm = Regs<ZmmRegister, 64, 1>;
+pub(crate) type Zmm = Regs<ZmmRegister, 64, 1, Descending>;
 
 impl<const D: usize, O> From<AesNiClmul> for Xmm<D, O> {
     fn from(t: AesNiClmul) -> Self {
@@ -213,6 +213,15 @@ impl Register<32> for YmmRegister {
     }
 }
 
+impl ZmmRegister {
+    /// `block` in every lane.
+    #[inline(always)]
+    fn broadcast(self, block: u128) -> __m512i {
+        // SAFETY: AVX-512F (`self.0`).
+        unsafe { _mm512_broadcast_i32x4(_mm_set_epi64x((block >> 64) as i64, block as i64)) }
+    }
+}
+
 impl Register<64> for ZmmRegister {
     type R = __m512i;
 
@@ -230,8 +239,20 @@ impl Register<64> for ZmmRegister {
 
     #[inline(always)]
     fn splat(self, block: u128) -> __m512i {
-        // SAFETY: AVX-512F (`self.0`).
-        unsafe { _mm512_broadcast_i32x4(_mm_set_epi64x((block >> 64) as i64, block as i64)) }
+        // LLVM turns an XOR of two broadcast blocks into an XOR of their
+        // xmm registers and a broadcast of the result: a lane shuffle
+        // (`vshufi64x2`) on the way from the key to AEGIS's first rounds.
+        // A word it cannot see is a broadcast keeps the XOR 512 bits wide
+        // ([`splat_xor`](Register::splat_xor); docs/benchmarks.md, "AEGIS
+        // on Zen 5").
+        // SAFETY: the AVX-512 tier's features (`self.0`).
+        unsafe { crate::backend::x86_64::vaes::avx512::opaque(self.broadcast(block)) }
+    }
+
+    #[inline(always)]
+    fn splat_xor(self, a: u128, b: u128) -> __m512i {
+        // `b` plain, so that a zero or a constant folds.
+        self.xor(self.splat(a), self.broadcast(b))
     }
 
     #[inline(always)]

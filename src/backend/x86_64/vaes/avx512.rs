@@ -1396,6 +1396,20 @@ fn powers_to_8(h: __m128i) -> [Reg; 2] {
     [high, low]
 }
 
+/// `v`, through an empty `asm!` block: the compiler keeps the value but
+/// forgets how it was made (`aegis::ZmmRegister::splat` says why).
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+pub(crate) fn opaque(mut v: __m512i) -> __m512i {
+    // SAFETY: an empty template: `v` stays in its register, unchanged.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(zmm_reg) v, options(pure, nomem, nostack, preserves_flags));
+    }
+    v
+}
+
 /// Builds a GCM key's state where it will live: the round keys and H from
 /// `aesni::gcm::round_keys_and_h`, compiled with this tier's features,
 /// with H^1..H^8 from [`powers_to_8`] (docs/design.md, "Key setup on
