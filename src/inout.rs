@@ -260,8 +260,7 @@ pub(crate) fn padded_block(bytes: &[u8]) -> Block {
 /// three byte loads under four bytes), branching on the length only. A
 /// copy into a zeroed buffer would leave narrow stores that the block's
 /// 16-byte load cannot take from the store buffer: it would wait for them
-/// to reach the cache (a TLS record header's 5 bytes of AAD cost 15 ns on a
-/// 1 KiB seal that way, Zen 5; docs/benchmarks.md, "Short AAD").
+/// to reach the cache (docs/benchmarks.md, "Short AAD").
 #[inline(always)]
 pub(crate) fn padded_block_value(bytes: &[u8]) -> u128 {
     let n = bytes.len().min(16);

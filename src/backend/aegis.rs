@@ -341,6 +341,8 @@ fn init<L: Lanes<WB>, const WB: usize, const S: usize, const W: usize, const KB:
     let n0 = u128::from_le_bytes(nonce[0]);
     let ctx = (WB > 16).then(|| l.ctx());
     let mut s = [l.splat(0); S];
+    // Every word through `splat_xor`, constants with zero: each register
+    // type chooses where the XOR goes (`Register::splat_xor`).
     if S == 8 {
         let words = [
             (k0, n0),

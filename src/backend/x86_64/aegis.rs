@@ -64,7 +64,9 @@ pub(crate) type Xmm<const D: usize, O = Ascending> = Regs<XmmRegister, 16, D, O>
 /// A state word of `2·N` lanes in `N` ymm registers; `O` as for [`Xmm`].
 pub(crate) type Ymm<const N: usize, O = Ascending> = Regs<YmmRegister, 32, N, O>;
 
-/// A state word of four lanes in one zmm register.
+/// A state word of four lanes in one zmm register, an update's words
+/// computed from the last (`Descending`, chosen by measurement:
+/// docs/benchmarks.md, "AEGIS on Zen 5").
 pub(crate) type Zmm = Regs<ZmmRegister, 64, 1, Descending>;
 
 impl<const D: usize, O> From<AesNiClmul> for Xmm<D, O> {
