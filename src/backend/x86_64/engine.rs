@@ -235,14 +235,18 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy + LoopShape {
     );
     /// [`mul_acc`](Self::mul_acc) for the stitched rounds, whose products
     /// come in pairs (`first` is the first of a pair): a tier may hold the
-    /// first's products in `held` and add both at once.
+    /// first's products in `held` and add both at once. `group_held` says
+    /// that the group hashed is itself in registers (`Hashed::Held`), for a
+    /// tier that has no registers to spare for `held` then.
     /// Unless the tier says otherwise, each product is added on its own.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn mul_acc_in_pairs<const MULS: usize>(
         self,
         acc: &mut Unreduced<Self::Reg>,
         _held: &mut Unreduced<Self::Reg>,
         _first: bool,
+        _group_held: bool,
         a: Self::Reg,
         b: Self::Reg,
         bk: Self::Reg,
@@ -570,8 +574,9 @@ fn stitch_round<
             };
             // Units pair up, 1 with 2, 3 with 4, ...: `N` is even.
             let first = unit % 2 == 1;
+            let group_held = matches!(x, HashRegs::Held(_));
             let (p, k) = (pw.p[BIG - N + i], pw.k[BIG - N + i]);
-            t.mul_acc_in_pairs::<MULS>(&mut st.w, &mut st.held, first, xi, p, k);
+            t.mul_acc_in_pairs::<MULS>(&mut st.w, &mut st.held, first, group_held, xi, p, k);
         }
     }
 }

@@ -283,15 +283,20 @@ fn mul_acc<const MULS: usize>(acc: &mut Unreduced, a: __m512i, b: __m512i, bk: _
     }
 }
 
-/// The engine's `mul_acc_in_pairs`: with four multiplies, the first
-/// register of a pair (`first`) leaves its low and high products in
-/// `held`, and the second adds both registers' at once with one
-/// three-way XOR each (the middle terms go in at once, as in
-/// [`mul_acc4`]): four XORs for two products instead of six. On Intel,
-/// where every 512-bit instruction issues on one of two ports, that is
-/// what the loop runs out of (docs/benchmarks.md, "Intel Emerald Rapids:
-/// two ports for every 512-bit instruction"). With three multiplies (AMD),
-/// [`mul_acc`] as it is.
+/// The engine's `mul_acc_in_pairs`: the first register of a pair
+/// (`first`) leaves its low and high products in `held`, and the second
+/// adds both registers' at once with one three-way XOR each; the middle
+/// terms go in as each register's are made. With four multiplies (Intel)
+/// the two cross products go in with one three-way XOR (as in
+/// [`mul_acc4`]): four XORs for two products instead of six, where every
+/// 512-bit instruction issues on one of two ports and XORs are what the
+/// loop runs out of (docs/benchmarks.md, "Intel Emerald Rapids: two ports
+/// for every 512-bit instruction"). With three (Karatsuba: AMD), where
+/// XORs share four pipes with the rounds and the multiplies (docs/design.md,
+/// "Where the cycles go"), the same pairs, but not while the group hashed
+/// is held in registers (`group_held`: a seal's loop): beside it, the
+/// powers and Karatsuba's factors, the held products spilled, and seals
+/// were slower (docs/design.md, "Multiplies per product").
 #[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
@@ -300,20 +305,27 @@ fn mul_acc_in_pairs<const MULS: usize>(
     acc: &mut Unreduced,
     held: &mut Unreduced,
     first: bool,
+    group_held: bool,
     a: __m512i,
     b: __m512i,
     bk: __m512i,
 ) {
-    if MULS != 4 {
+    const { assert!(MULS == 3 || MULS == 4) };
+    if MULS == 3 && group_held {
         return mul_acc::<MULS>(acc, a, b, bk);
     }
     let lo = _mm512_clmulepi64_epi128::<0x00>(a, b);
     let hi = _mm512_clmulepi64_epi128::<0x11>(a, b);
-    acc.mid = _mm512_ternarylogic_epi64::<0x96>(
-        acc.mid,
-        _mm512_clmulepi64_epi128::<0x01>(a, b),
-        _mm512_clmulepi64_epi128::<0x10>(a, b),
-    );
+    acc.mid = if MULS == 4 {
+        _mm512_ternarylogic_epi64::<0x96>(
+            acc.mid,
+            _mm512_clmulepi64_epi128::<0x01>(a, b),
+            _mm512_clmulepi64_epi128::<0x10>(a, b),
+        )
+    } else {
+        let ak = _mm512_xor_si512(a, _mm512_shuffle_epi32::<0x4e>(a));
+        _mm512_xor_si512(acc.mid, _mm512_clmulepi64_epi128::<0x00>(ak, bk))
+    };
     if first {
         held.lo = lo;
         held.hi = hi;
@@ -1666,17 +1678,19 @@ unsafe impl Pieces<RB> for VaesAvx512 {
     }
 
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn mul_acc_in_pairs<const MULS: usize>(
         self,
         acc: &mut Unreduced,
         held: &mut Unreduced,
         first: bool,
+        group_held: bool,
         a: Reg,
         b: Reg,
         bk: Reg,
     ) {
         // SAFETY: `self` proves the tier's features.
-        unsafe { mul_acc_in_pairs::<MULS>(acc, held, first, a, b, bk) }
+        unsafe { mul_acc_in_pairs::<MULS>(acc, held, first, group_held, a, b, bk) }
     }
 
     #[inline(always)]
