@@ -186,6 +186,21 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy + LoopShape {
     /// The next `N` registers of counter blocks from `ctr` (`aesni/ctr.rs`'s
     /// convention), and `ctr` advanced past them.
     fn counters_group<const GCM: bool, const N: usize>(self, ctr: &mut __m128i) -> [Self::Reg; N];
+    /// [`counters_group`](Self::counters_group)'s blocks XORed with the
+    /// round key `*k0` (AES's first step), for the stitched groups.
+    #[inline(always)]
+    fn whitened_counters<B: KeyBlock, const GCM: bool, const N: usize>(
+        self,
+        ctr: &mut __m128i,
+        k0: &B,
+    ) -> [Self::Reg; N] {
+        let mut c = self.counters_group::<GCM, N>(ctr);
+        let k = self.broadcast_block(k0);
+        for b in c.iter_mut() {
+            *b = self.xor(*b, k);
+        }
+        c
+    }
     /// The block `*k` (16 bytes: a round key or a hash power) in every lane.
     fn broadcast_block<B: KeyBlock>(self, k: &B) -> Self::Reg;
     /// One AES round on a group, with the round key at `k` (the VAES
@@ -396,7 +411,8 @@ fn state_after<T: Pieces<RB>, const RB: usize, const MULS: usize, const ROLE: u8
     }
 }
 
-/// Encrypts a group of counter blocks in place.
+/// Encrypts a group of counter blocks in place, from their whitening on
+/// ([`Pieces::whitened_counters`] made them with the first round key).
 #[inline(always)]
 fn encrypt_regs<
     T: Pieces<RB>,
@@ -409,10 +425,6 @@ fn encrypt_regs<
     rk: &[B; ROUND_KEYS],
     b: &mut [T::Reg; N],
 ) {
-    let k = t.broadcast_block(&rk[0]);
-    for b in b.iter_mut() {
-        *b = t.xor(*b, k);
-    }
     for k in &rk[1..ROUND_KEYS - 1] {
         t.aes_round(b, k);
     }
@@ -582,7 +594,8 @@ fn stitch_round<
 }
 
 /// The CTR encryption of the group at `offset` (from the counter
-/// blocks `b`) with, spread over its AES rounds, the hash of the group
+/// blocks `b`, whitened: [`Pieces::whitened_counters`]) with, spread
+/// over its AES rounds, the hash of the group
 /// `hashed` names: the state's reduction first (none if the group
 /// [`CLOSES_PAIR`]: it continues the state's sum), then one register's
 /// multiplies per round, each loaded where it is used (if in memory),
@@ -603,7 +616,7 @@ fn aes_hash_group<
 >(
     t: T,
     rk: &[B; ROUND_KEYS],
-    mut b: [T::Reg; N],
+    b: [T::Reg; N],
     data: &mut InOut<'_>,
     offset: usize,
     hashed: Hashed<'_, T::Reg, N>,
@@ -622,10 +635,6 @@ fn aes_hash_group<
         Hashed::Written(at) => HashRegs::Bytes(data.written_regs::<RB, N>(at)),
         Hashed::Held(r) => HashRegs::Held(r),
     };
-    let k = t.broadcast_block(&rk[0]);
-    for b in b.iter_mut() {
-        *b = t.xor(*b, k);
-    }
     let zero = t.unreduced_zero();
     let mut st = Stitch {
         b,
@@ -699,13 +708,13 @@ pub(super) fn hash_output<
     // The first group has nothing before it to hash: CTR alone, before
     // the loop or as a branch in it (`PEEL_FIRST`).
     if T::PEEL_FIRST && offset < end {
-        let mut ks = t.counters_group::<GCM, N>(&mut next);
+        let mut ks = t.whitened_counters::<B, GCM, N>(&mut next, &rk[0]);
         encrypt_regs(t, rk, &mut ks);
         written = xor_group(t, data, offset, &ks);
         offset += group;
     }
     while offset < end {
-        let ctrs = t.counters_group::<GCM, N>(&mut next);
+        let ctrs = t.whitened_counters::<B, GCM, N>(&mut next, &rk[0]);
         if !T::PEEL_FIRST && offset == start {
             let mut ks = ctrs;
             encrypt_regs(t, rk, &mut ks);
@@ -764,7 +773,7 @@ pub(super) fn hash_input<
     let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut offset = start;
     while offset < end {
-        let ctrs = t.counters_group::<GCM, N>(&mut next);
+        let ctrs = t.whitened_counters::<B, GCM, N>(&mut next, &rk[0]);
         let input = Hashed::Input(offset);
         (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, GCM, MULS, N, ALONE>(
             t, rk, ctrs, data, offset, input, &state, pw,
@@ -830,7 +839,7 @@ pub(super) fn hash_output_paired<
     let data = &mut data.reborrow();
     let mut copy = None;
     let pw = loop_powers::<T, RB>(pw, &mut copy);
-    let mut ks = t.counters_group::<true, N>(&mut next);
+    let mut ks = t.whitened_counters::<B, true, N>(&mut next, &rk[0]);
     encrypt_regs(t, rk, &mut ks);
     let mut written = xor_group(t, data, start, &ks);
     // Each step encrypts the group at `offset` and hashes the one before
@@ -842,7 +851,7 @@ pub(super) fn hash_output_paired<
         if offset == end {
             break false;
         }
-        let ctrs = t.counters_group::<true, N>(&mut next);
+        let ctrs = t.whitened_counters::<B, true, N>(&mut next, &rk[0]);
         let before = written_before::<T, RB, N>(&written, offset - group);
         (state, written) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, OPENS_PAIR>(
             t, rk, ctrs, data, offset, before, &state, high,
@@ -851,7 +860,7 @@ pub(super) fn hash_output_paired<
         if offset == end {
             break true;
         }
-        let ctrs = t.counters_group::<true, N>(&mut next);
+        let ctrs = t.whitened_counters::<B, true, N>(&mut next, &rk[0]);
         let before = written_before::<T, RB, N>(&written, offset - group);
         (state, written) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, CLOSES_PAIR>(
             t, rk, ctrs, data, offset, before, &state, pw,
@@ -900,12 +909,15 @@ pub(super) fn hash_input_paired<
     let pw = loop_powers::<T, RB>(pw, &mut copy);
     let mut offset = start;
     while offset + group < end {
-        let ctrs = t.counters_group::<true, N>(&mut next);
+        let ctrs = t.whitened_counters::<B, true, N>(&mut next, &rk[0]);
         let input = Hashed::Input(offset);
         (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, OPENS_PAIR>(
             t, rk, ctrs, data, offset, input, &state, high,
         );
-        let (o, ctrs) = (offset + group, t.counters_group::<true, N>(&mut next));
+        let (o, ctrs) = (
+            offset + group,
+            t.whitened_counters::<B, true, N>(&mut next, &rk[0]),
+        );
         let input = Hashed::Input(o);
         (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, CLOSES_PAIR>(
             t, rk, ctrs, data, o, input, &state, pw,
@@ -913,7 +925,7 @@ pub(super) fn hash_input_paired<
         offset += 2 * group;
     }
     if offset < end {
-        let ctrs = t.counters_group::<true, N>(&mut next);
+        let ctrs = t.whitened_counters::<B, true, N>(&mut next, &rk[0]);
         let input = Hashed::Input(offset);
         (state, _) = aes_hash_group::<T, RB, B, ROUND_KEYS, true, MULS, N, ALONE>(
             t, rk, ctrs, data, offset, input, &state, pw,
@@ -950,7 +962,7 @@ pub(super) fn ctr_only<
     let mut keys = t.ctr_keys(rk);
     let mut offset = start;
     while offset < end {
-        let mut ks = t.counters_group::<GCM, N>(&mut next);
+        let mut ks = t.whitened_counters::<_, GCM, N>(&mut next, &keys[0]);
         encrypt_regs(t, &keys, &mut ks);
         xor_group(t, data, offset, &ks);
         offset += group;

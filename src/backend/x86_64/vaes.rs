@@ -945,4 +945,67 @@ mod tests {
             counters_of(t);
         }
     }
+
+    /// The tier's whitened counter registers are the AES-NI tier's counter
+    /// blocks XORed with the key block, for big and small groups, from
+    /// every low byte (2 modulo 32 and not, with and without a carry out
+    /// of it within the group) and across the 32-bit counter's wrap.
+    fn whitened_counters_of<T: Wide<RB>, const RB: usize, const N: usize>(t: T) {
+        let k0: Block = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0xc3);
+        let starts = (0u32..=0x102).chain([0x1e2, 0xffff_ffe2, 0xffff_fff0, 0xffff_ffff]);
+        for start in starts {
+            for gcm in [true, false] {
+                let mut j = [0x5au8; 16];
+                if gcm {
+                    j[12..].copy_from_slice(&start.to_be_bytes());
+                } else {
+                    j[..4].copy_from_slice(&start.to_le_bytes());
+                }
+                // SAFETY: `t.aesni()` proves the AES-NI tier's features.
+                let c = unsafe {
+                    let x = x86_64::load(&j);
+                    if gcm {
+                        x86_64::clmul::byte_reverse(x)
+                    } else {
+                        x
+                    }
+                };
+                let (mut c1, mut c2) = (c, c);
+                let regs: [T::Reg; N] = if gcm {
+                    t.whitened_counters::<Block, true, N>(&mut c1, &k0)
+                } else {
+                    t.whitened_counters::<Block, false, N>(&mut c1, &k0)
+                };
+                let wide: Vec<u8> = regs.iter().flat_map(|r| reg_bytes(t, *r)).collect();
+                let mut narrow = Vec::new();
+                for _ in 0..N * RB / 128 {
+                    // SAFETY: `t.aesni()` proves the AES-NI tier's features.
+                    let eight: [u8; 128] = unsafe {
+                        if gcm {
+                            x86_64::store_blocks(&aesni::ctr::counter_blocks::<true, 8>(&mut c2))
+                        } else {
+                            x86_64::store_blocks(&aesni::ctr::counter_blocks::<false, 8>(&mut c2))
+                        }
+                    };
+                    narrow.extend(eight.iter().zip(k0.iter().cycle()).map(|(c, k)| c ^ k));
+                }
+                // SAFETY: as above.
+                let (next1, next2) = unsafe { (x86_64::store(c1), x86_64::store(c2)) };
+                assert_eq!(next1, next2, "next counter, start {start:#x}");
+                assert_eq!(wide, narrow, "start {start:#x}, gcm {gcm}, {N} registers");
+            }
+        }
+    }
+
+    #[test]
+    fn whitened_group_counters_are_the_counters_xor_the_key() {
+        if let Some(t) = token(VaesAvx2::detect()) {
+            whitened_counters_of::<_, 32, BIG>(t);
+            whitened_counters_of::<_, 32, SMALL>(t);
+        }
+        if let Some(t) = token(VaesAvx512::detect()) {
+            whitened_counters_of::<_, 64, BIG>(t);
+            whitened_counters_of::<_, 64, SMALL>(t);
+        }
+    }
 }

@@ -208,6 +208,61 @@ fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N
     out
 }
 
+/// [`counters_group`]'s blocks XORed with the round key `*k0`. A GCM
+/// group of eight registers whose first counter's low byte is 2 modulo 32
+/// (every big group of a message: its counters start at 2) and stays
+/// below 256 for the group: with `b` that byte, `b + k` is
+/// `b ^ (2 ^ (2 + k))` while `2 + k` < 32, so blocks 0 to 29 are the first
+/// block, whitened once, XORed with a constant; blocks 30 and 31 are added
+/// and whitened as before.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn whitened_counters<B: KeyBlock, const GCM: bool, const N: usize>(
+    ctr: &mut __m128i,
+    k0: &B,
+) -> [Reg; N] {
+    let low = _mm_cvtsi128_si32(*ctr) as u32 & 0xff;
+    let k = broadcast_block(k0);
+    if !(GCM && N == BIG && low % 32 == 2 && low as usize + 4 * N <= 256) {
+        return counters_group::<GCM, N>(ctr).map(|c| xor(c, k));
+    }
+    let base = splat(for_hash::<true>(*ctr));
+    let first = xor(base, k);
+    let byte15 = |n: [i32; 4]| {
+        _mm512_set_epi32(
+            n[3] << 24,
+            0,
+            0,
+            0,
+            n[2] << 24,
+            0,
+            0,
+            0,
+            n[1] << 24,
+            0,
+            0,
+            0,
+            n[0] << 24,
+            0,
+            0,
+            0,
+        )
+    };
+    let out = core::array::from_fn(|i| {
+        let n = 4 * i as i32;
+        if i + 1 < N {
+            let d = |j: i32| 2 ^ (2 + n + j);
+            xor(first, byte15([d(0), d(1), d(2), d(3)]))
+        } else {
+            xor(_mm512_add_epi32(base, byte15([n, n + 1, n + 2, n + 3])), k)
+        }
+    });
+    *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 4 * N as i32));
+    out
+}
+
 /// [`counters_group`]'s blocks without its shortcut: each block's
 /// 32-bit counter added in full, then put in block order; no branch.
 /// (`counters_group` keeps its own copy of this path: written as a call
@@ -1628,6 +1683,16 @@ unsafe impl Pieces<RB> for VaesAvx512 {
     fn counters_group<const GCM: bool, const N: usize>(self, ctr: &mut __m128i) -> [Reg; N] {
         // SAFETY: `self` proves the tier's features.
         unsafe { counters_group::<GCM, N>(ctr) }
+    }
+
+    #[inline(always)]
+    fn whitened_counters<B: KeyBlock, const GCM: bool, const N: usize>(
+        self,
+        ctr: &mut __m128i,
+        k0: &B,
+    ) -> [Reg; N] {
+        // SAFETY: `self` proves the tier's features.
+        unsafe { whitened_counters::<B, GCM, N>(ctr, k0) }
     }
 
     #[inline(always)]
