@@ -232,8 +232,14 @@ macro_rules! impl_aead {
                 data: &mut $crate::inout::InOut<'_>,
                 tag: &$Tag,
             ) -> bool {
+                // The received tag's bytes, read before the kernel runs:
+                // what is kept across its call is the tag, not a pointer
+                // to it, so no address is reloaded from the frame the
+                // kernel wrote (scripts/ct-check.sh cannot tell a spilled
+                // pointer from bytes a callee may have written near it).
+                let received = *tag;
                 let computed = $open(&self.key, nonce, aad, data, tag);
-                $crate::aead::sealed::tags_match_or_wipe(computed, tag, data)
+                $crate::aead::sealed::tags_match_or_wipe(computed, &received, data)
             }
         }
 
