@@ -595,8 +595,8 @@ fn stitch_round<
 
 /// The CTR encryption of the group at `offset` (from the counter
 /// blocks `b`, whitened: [`Pieces::whitened_counters`]) with, spread
-/// over its AES rounds, the hash of the group
-/// `hashed` names: the state's reduction first (none if the group
+/// over its AES rounds, the hash of the group `hashed` names: the
+/// state's reduction first (none if the group
 /// [`CLOSES_PAIR`]: it continues the state's sum), then one register's
 /// multiplies per round, each loaded where it is used (if in memory),
 /// the one that takes the reduced state last. The last round XORs the
