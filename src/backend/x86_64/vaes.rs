@@ -879,80 +879,16 @@ mod tests {
         }
     }
 
-    /// The tier's counter registers hold the AES-NI tier's counter blocks,
-    /// in order, across carries of the low byte and of the 32-bit counter.
-    fn counters_of<T: Wide<RB>, const RB: usize>(t: T) {
-        for start in [
-            2u32,
-            0xef,
-            0xf0,
-            0xf1,
-            0xff,
-            0x1f0,
-            0xffff_fff0,
-            0xffff_fff8,
-            0xffff_ffff,
-        ] {
-            for gcm in [true, false] {
-                let mut j = [0x5au8; 16];
-                if gcm {
-                    j[12..].copy_from_slice(&start.to_be_bytes());
-                } else {
-                    j[..4].copy_from_slice(&start.to_le_bytes());
-                }
-                // SAFETY: `t.aesni()` proves the AES-NI tier's features.
-                let c = unsafe {
-                    let x = x86_64::load(&j);
-                    if gcm {
-                        x86_64::clmul::byte_reverse(x)
-                    } else {
-                        x
-                    }
-                };
-                let (mut c1, mut c2) = (c, c);
-                let regs: [T::Reg; BIG] = if gcm {
-                    t.counters_group::<true, BIG>(&mut c1)
-                } else {
-                    t.counters_group::<false, BIG>(&mut c1)
-                };
-                let wide: Vec<u8> = regs.iter().flat_map(|r| reg_bytes(t, *r)).collect();
-                let mut narrow = Vec::new();
-                for _ in 0..RB / 16 {
-                    // SAFETY: `t.aesni()` proves the AES-NI tier's features.
-                    let eight: [u8; 128] = unsafe {
-                        if gcm {
-                            x86_64::store_blocks(&aesni::ctr::counter_blocks::<true, 8>(&mut c2))
-                        } else {
-                            x86_64::store_blocks(&aesni::ctr::counter_blocks::<false, 8>(&mut c2))
-                        }
-                    };
-                    narrow.extend(eight);
-                }
-                // SAFETY: as above.
-                let (next1, next2) = unsafe { (x86_64::store(c1), x86_64::store(c2)) };
-                assert_eq!(next1, next2, "next counter, start {start:#x}");
-                assert_eq!(wide, narrow, "start {start:#x}, gcm {gcm}");
-            }
-        }
-    }
-
-    #[test]
-    fn group_counters_match_the_128_bit_ones_across_carries() {
-        if let Some(t) = token(VaesAvx2::detect()) {
-            counters_of(t);
-        }
-        if let Some(t) = token(VaesAvx512::detect()) {
-            counters_of(t);
-        }
-    }
-
-    /// The tier's whitened counter registers are the AES-NI tier's counter
-    /// blocks XORed with the key block, for big and small groups, from
-    /// every low byte (2 modulo 32 and not, with and without a carry out
-    /// of it within the group) and across the 32-bit counter's wrap.
-    fn whitened_counters_of<T: Wide<RB>, const RB: usize, const N: usize>(t: T) {
+    /// The tier's counter registers (`counters_group`) hold the AES-NI
+    /// tier's counter blocks, in order, and its whitened ones
+    /// (`whitened_counters`) those blocks XORed with the key block: for big
+    /// and small groups, from every low byte 0 to 0x102 (2 modulo 32 and
+    /// not, with and without a carry out of it within the group) and
+    /// across the 32-bit counter's wrap.
+    fn counters_of<T: Wide<RB>, const RB: usize, const N: usize>(t: T) {
         let k0: Block = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0xc3);
-        let starts = (0u32..=0x102).chain([0x1e2, 0xffff_ffe2, 0xffff_fff0, 0xffff_ffff]);
+        let starts =
+            (0u32..=0x102).chain([0x1e2, 0xffff_ffe2, 0xffff_fff0, 0xffff_fff8, 0xffff_ffff]);
         for start in starts {
             for gcm in [true, false] {
                 let mut j = [0x5au8; 16];
@@ -970,13 +906,21 @@ mod tests {
                         x
                     }
                 };
-                let (mut c1, mut c2) = (c, c);
-                let regs: [T::Reg; N] = if gcm {
-                    t.whitened_counters::<Block, true, N>(&mut c1, &k0)
+                let (mut c1, mut c2, mut c3) = (c, c, c);
+                let (plain, whitened): ([T::Reg; N], [T::Reg; N]) = if gcm {
+                    (
+                        t.counters_group::<true, N>(&mut c1),
+                        t.whitened_counters::<Block, true, N>(&mut c3, &k0),
+                    )
                 } else {
-                    t.whitened_counters::<Block, false, N>(&mut c1, &k0)
+                    (
+                        t.counters_group::<false, N>(&mut c1),
+                        t.whitened_counters::<Block, false, N>(&mut c3, &k0),
+                    )
                 };
-                let wide: Vec<u8> = regs.iter().flat_map(|r| reg_bytes(t, *r)).collect();
+                let bytes = |regs: [T::Reg; N]| -> Vec<u8> {
+                    regs.iter().flat_map(|r| reg_bytes(t, *r)).collect()
+                };
                 let mut narrow = Vec::new();
                 for _ in 0..N * RB / 128 {
                     // SAFETY: `t.aesni()` proves the AES-NI tier's features.
@@ -987,25 +931,43 @@ mod tests {
                             x86_64::store_blocks(&aesni::ctr::counter_blocks::<false, 8>(&mut c2))
                         }
                     };
-                    narrow.extend(eight.iter().zip(k0.iter().cycle()).map(|(c, k)| c ^ k));
+                    narrow.extend(eight);
                 }
+                let narrow_whitened: Vec<u8> = narrow
+                    .iter()
+                    .zip(k0.iter().cycle())
+                    .map(|(c, k)| c ^ k)
+                    .collect();
                 // SAFETY: as above.
-                let (next1, next2) = unsafe { (x86_64::store(c1), x86_64::store(c2)) };
-                assert_eq!(next1, next2, "next counter, start {start:#x}");
-                assert_eq!(wide, narrow, "start {start:#x}, gcm {gcm}, {N} registers");
+                let next = unsafe { [x86_64::store(c1), x86_64::store(c2), x86_64::store(c3)] };
+                assert_eq!(next[0], next[1], "next counter, start {start:#x}");
+                assert_eq!(
+                    next[2], next[1],
+                    "next counter (whitened), start {start:#x}"
+                );
+                assert_eq!(
+                    bytes(plain),
+                    narrow,
+                    "start {start:#x}, gcm {gcm}, {N} registers"
+                );
+                assert_eq!(
+                    bytes(whitened),
+                    narrow_whitened,
+                    "whitened, start {start:#x}, gcm {gcm}, {N} registers"
+                );
             }
         }
     }
 
     #[test]
-    fn whitened_group_counters_are_the_counters_xor_the_key() {
+    fn group_counters_match_the_128_bit_ones_across_carries() {
         if let Some(t) = token(VaesAvx2::detect()) {
-            whitened_counters_of::<_, 32, BIG>(t);
-            whitened_counters_of::<_, 32, SMALL>(t);
+            counters_of::<_, 32, BIG>(t);
+            counters_of::<_, 32, SMALL>(t);
         }
         if let Some(t) = token(VaesAvx512::detect()) {
-            whitened_counters_of::<_, 64, BIG>(t);
-            whitened_counters_of::<_, 64, SMALL>(t);
+            counters_of::<_, 64, BIG>(t);
+            counters_of::<_, 64, SMALL>(t);
         }
     }
 }
