@@ -187,7 +187,8 @@ pub(super) unsafe trait Pieces<const RB: usize>: Copy + LoopShape {
     /// convention), and `ctr` advanced past them.
     fn counters_group<const GCM: bool, const N: usize>(self, ctr: &mut __m128i) -> [Self::Reg; N];
     /// [`counters_group`](Self::counters_group)'s blocks XORed with the
-    /// round key `*k0` (AES's first step), for the stitched groups.
+    /// round key `*k0` (AES's first step): the counter blocks every group
+    /// loop encrypts.
     #[inline(always)]
     fn whitened_counters<B: KeyBlock, const GCM: bool, const N: usize>(
         self,

@@ -172,24 +172,7 @@ fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N
     let no_carry = GCM && (_mm_cvtsi128_si32(*ctr) as u32 & 0xff) as usize + 4 * N <= 256;
     let lanes = |n: [i32; 4]| {
         if no_carry {
-            _mm512_set_epi32(
-                n[3] << 24,
-                0,
-                0,
-                0,
-                n[2] << 24,
-                0,
-                0,
-                0,
-                n[1] << 24,
-                0,
-                0,
-                0,
-                n[0] << 24,
-                0,
-                0,
-                0,
-            )
+            byte15_lanes(n)
         } else {
             _mm512_set_epi32(0, 0, 0, n[3], 0, 0, 0, n[2], 0, 0, 0, n[1], 0, 0, 0, n[0])
         }
@@ -208,13 +191,42 @@ fn counters_group<const GCM: bool, const N: usize>(ctr: &mut __m128i) -> [Reg; N
     out
 }
 
+/// `n[j]` in byte 15 of lane j (the last byte of a big-endian block), zeros
+/// elsewhere: what [`counters_group`] adds to a block's low byte when it
+/// cannot carry, and what [`whitened_counters`] XORs into it.
+#[inline]
+#[target_feature(
+    enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
+)]
+fn byte15_lanes(n: [i32; 4]) -> Reg {
+    _mm512_set_epi32(
+        n[3] << 24,
+        0,
+        0,
+        0,
+        n[2] << 24,
+        0,
+        0,
+        0,
+        n[1] << 24,
+        0,
+        0,
+        0,
+        n[0] << 24,
+        0,
+        0,
+        0,
+    )
+}
+
 /// [`counters_group`]'s blocks XORed with the round key `*k0`. A GCM
 /// group of eight registers whose first counter's low byte is 2 modulo 32
 /// (every big group of a message: its counters start at 2) and stays
 /// below 256 for the group: with `b` that byte, `b + k` is
-/// `b ^ (2 ^ (2 + k))` while `2 + k` < 32, so blocks 0 to 29 are the first
-/// block, whitened once, XORed with a constant; blocks 30 and 31 are added
-/// and whitened as before.
+/// `b ^ (2 ^ (2 + k))` while `2 + k` < 32, so the first seven registers
+/// (blocks 0 to 27) are the first block, whitened once, XORed with
+/// constants; the last register, whose blocks 30 and 31 carry into bit 5,
+/// is added and whitened. Any other group is `counters_group`'s, XORed.
 #[inline]
 #[target_feature(
     enable = "aes,pclmulqdq,sse2,ssse3,sse4.1,avx,avx2,vaes,vpclmulqdq,avx512f,avx512bw,avx512vl"
@@ -230,33 +242,16 @@ fn whitened_counters<B: KeyBlock, const GCM: bool, const N: usize>(
     }
     let base = splat(for_hash::<true>(*ctr));
     let first = xor(base, k);
-    let byte15 = |n: [i32; 4]| {
-        _mm512_set_epi32(
-            n[3] << 24,
-            0,
-            0,
-            0,
-            n[2] << 24,
-            0,
-            0,
-            0,
-            n[1] << 24,
-            0,
-            0,
-            0,
-            n[0] << 24,
-            0,
-            0,
-            0,
-        )
-    };
     let out = core::array::from_fn(|i| {
         let n = 4 * i as i32;
         if i + 1 < N {
             let d = |j: i32| 2 ^ (2 + n + j);
-            xor(first, byte15([d(0), d(1), d(2), d(3)]))
+            xor(first, byte15_lanes([d(0), d(1), d(2), d(3)]))
         } else {
-            xor(_mm512_add_epi32(base, byte15([n, n + 1, n + 2, n + 3])), k)
+            xor(
+                _mm512_add_epi32(base, byte15_lanes([n, n + 1, n + 2, n + 3])),
+                k,
+            )
         }
     });
     *ctr = _mm_add_epi32(*ctr, _mm_set_epi32(0, 0, 0, 4 * N as i32));
